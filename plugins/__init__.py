@@ -1,0 +1,1 @@
+"""Built-in game plugins (installed as ``rummykit.plugins``)."""

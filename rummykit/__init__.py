@@ -1,0 +1,46 @@
+"""rummykit: a framework for the rummy family of card games.
+
+Pick a variant by name, start a game, and drive it with ``legal_actions()`` and ``apply()``::
+
+    import rummykit
+    gin = rummykit.load_variant("gin")
+    game = gin.new_game(seed=7)
+    while not game.is_over:
+        game.apply(game.legal_actions()[0])
+"""
+
+from __future__ import annotations
+
+import pluggy
+
+hookimpl = pluggy.HookimplMarker("rummykit")
+"""Marker for plugin functions that implement a hook in :mod:`rummykit.hookspecs`."""
+
+from . import cards  # noqa: E402
+from .engine import Action, Deal, Game, HandResult, IllegalAction, TableMeld  # noqa: E402
+from .melds import Arrangement, Meld, MeldRules  # noqa: E402
+from .ruleset import Problem, RulesetError  # noqa: E402
+from .variant import Variant, VariantInfo, list_variants, load_variant, validate  # noqa: E402
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "hookimpl",
+    "cards",
+    "Action",
+    "Deal",
+    "Game",
+    "HandResult",
+    "IllegalAction",
+    "TableMeld",
+    "Arrangement",
+    "Meld",
+    "MeldRules",
+    "Problem",
+    "RulesetError",
+    "Variant",
+    "VariantInfo",
+    "list_variants",
+    "load_variant",
+    "validate",
+]

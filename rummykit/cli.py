@@ -1,0 +1,3 @@
+"""Command line (placeholder replaced below)."""
+def main() -> int:
+    return 0

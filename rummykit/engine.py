@@ -1,0 +1,477 @@
+"""The game engine: actions, the deal in progress, and a whole game played to its end.
+
+A :class:`Game` is a sequence of deals (:class:`Deal`), each ending in a :class:`HandResult`. Play is
+driven by ``legal_actions()`` and ``apply(action)``; an illegal action raises :class:`IllegalAction` and
+changes nothing. What each action does comes from the variant's plugins through the hooks in
+:mod:`rummykit.hookspecs`; the kernel's own implementations live in :mod:`rummykit.standard`.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .cards import Card, CardError, build_deck, format_cards, parse_card
+from .melds import Meld
+
+if TYPE_CHECKING:
+    from .variant import Variant
+
+__all__ = ["IllegalAction", "Action", "TableMeld", "HandResult", "Deal", "Game", "RECORD_FORMAT"]
+
+RECORD_FORMAT = "rummykit-record/1"
+
+
+class IllegalAction(ValueError):
+    """An action that is not legal now. The game is left exactly as it was."""
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One move. ``kind`` is the verb (``draw stock``, ``discard``, ``knock``, ``meld``, ``layoff``,
+    ``pass``...), ``cards`` the cards it names and ``target`` the table meld it goes to (lay-offs).
+
+    ``str(action)`` is its text form, which :meth:`Game.apply` also accepts: ``discard 7H``,
+    ``meld 7S 7H 7D``, ``layoff 8C on 2``.
+    """
+
+    kind: str
+    cards: tuple[Card, ...] = ()
+    target: int | None = None
+
+    def __str__(self) -> str:
+        text = self.kind
+        if self.cards:
+            text += " " + format_cards(self.cards)
+        if self.target is not None:
+            text += f" on {self.target}"
+        return text
+
+    @staticmethod
+    def parse(text: str) -> Action:
+        """Parse an action's text form. Raises :class:`IllegalAction` on text that is not an action."""
+        tokens = text.replace(",", " ").split()
+        if not tokens:
+            raise IllegalAction("empty action: type an action such as 'draw stock' or 'discard 7H'")
+        words: list[str] = []
+        cards: list[Card] = []
+        target = None
+        i = 0
+        while i < len(tokens):
+            token = tokens[i]
+            if token.lower() == "on" and i + 1 < len(tokens):
+                try:
+                    target = int(tokens[i + 1])
+                except ValueError:
+                    raise IllegalAction(f"'on' is followed by a meld number, not {tokens[i + 1]!r}") from None
+                if i + 2 != len(tokens):
+                    raise IllegalAction(f"unexpected text after 'on {target}': {' '.join(tokens[i + 2:])!r}")
+                break
+            try:
+                cards.append(parse_card(token))
+            except CardError as exc:
+                if cards:
+                    raise IllegalAction(str(exc)) from None
+                words.append(token.lower())
+            i += 1
+        if not words:
+            raise IllegalAction(f"{text!r} has no verb: start with one such as 'draw', 'discard' or 'knock'")
+        return Action(" ".join(words), tuple(cards), target)
+
+    def same_as(self, other: Action) -> bool:
+        """Equal ignoring which copy of a card is named and the order of cards."""
+        return (self.kind == other.kind and self.target == other.target
+                and sorted(c.face for c in self.cards) == sorted(c.face for c in other.cards))
+
+
+@dataclass
+class TableMeld:
+    """A meld on the table: who laid it down and who played each of its cards."""
+
+    meld: Meld
+    owner: int
+    credits: dict[int, int] = field(default_factory=dict)
+    """card id -> seat that played it (lay-offs on another's meld score for whoever laid them)."""
+    first_size: int = 0
+    """How many cards were laid down in the play that started the meld."""
+
+    def __str__(self) -> str:
+        return str(self.meld)
+
+
+@dataclass(frozen=True)
+class HandResult:
+    """How a deal ended and what each seat scored."""
+
+    number: int
+    kind: str
+    """``knock``, ``undercut``, ``gin``, ``out``, ``dead``, ``exhausted`` or a game's own word."""
+    scores: tuple[int, ...]
+    winner: int | None
+    dealer: int
+    details: Mapping[str, Any] = field(default_factory=dict)
+    boxes: tuple[int, ...] = ()
+    """Boxes (lines) each seat earned this hand, for games with a box bonus."""
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"number": self.number, "kind": self.kind, "scores": list(self.scores), "winner": self.winner,
+                "dealer": self.dealer, "boxes": list(self.boxes), "details": _jsonable(self.details)}
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, Card):
+        return str(value)
+    if isinstance(value, Meld):
+        return [str(c) for c in value.cards]
+    if isinstance(value, Mapping):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+class Deal:
+    """One hand (deal) in progress: who holds what, the piles, the table, whose turn and what phase."""
+
+    def __init__(self, game: Game, number: int, dealer: int, seats: Sequence[int]):
+        self.game = game
+        self.variant = game.variant
+        self.number = number
+        self.dealer = dealer
+        self.seats = tuple(seats)
+        """Seats that play this deal, in turn order from seat 0 (a sitting-out dealer is left out)."""
+        n = game.num_players
+        self.hands: list[list[Card]] = [[] for _ in range(n)]
+        self.stock: list[Card] = []
+        """The stock; its top card is the last element."""
+        self.discard: list[Card] = []
+        """The discard pile, bottom to top."""
+        self.face_down: set[int] = set()
+        """Ids of pile cards lying face down (a knocker's discard)."""
+        self.set_aside: list[Card] = []
+        """Cards out of play for this deal but still accounted for."""
+        self.table: list[TableMeld] = []
+        self.known: list[set[int]] = [set() for _ in range(n)]
+        """Per seat, ids of cards in that hand that every player has seen (taken from the pile)."""
+        self.phase = "draw"
+        self.current = self.next_seat(dealer)
+        self.taken: Card | None = None
+        """The card taken from the discard pile this turn, if any."""
+        self.turn = 0
+        self.state: dict[str, Any] = {}
+        """Per-deal values a plugin keeps (a knock limit, the knocker...)."""
+        self.log: list[tuple[int, Action]] = []
+        self.result: HandResult | None = None
+        self._legal: list[Action] | None = None
+
+    # -- seats ----------------------------------------------------------------------------------
+
+    def next_seat(self, seat: int) -> int:
+        """The seat in play after ``seat`` (to the left)."""
+        n = self.game.num_players
+        for step in range(1, n + 1):
+            candidate = (seat + step) % n
+            if candidate in self.seats:
+                return candidate
+        raise AssertionError("a deal has at least one seat in play")
+
+    def opponents(self, seat: int) -> list[int]:
+        return [s for s in self.seats if s != seat]
+
+    @property
+    def is_over(self) -> bool:
+        return self.result is not None
+
+    # -- moving cards -----------------------------------------------------------------------------
+
+    def take_from_hand(self, seat: int, cards: Iterable[Card]) -> None:
+        hand = self.hands[seat]
+        for card in cards:
+            hand.remove(card)
+            self.known[seat].discard(card.id)
+
+    def finish(self, kind: str) -> HandResult:
+        """End the deal as ``kind`` and score it through the variant's ``rummykit_score_hand``."""
+        if self.result is not None:
+            return self.result
+        result = self.variant.hook.rummykit_score_hand(deal=self, kind=kind)
+        if result is None:
+            raise AssertionError(f"no plugin scored a deal that ended as {kind!r}")
+        self.result = result
+        self.phase = "over"
+        return result
+
+    def end_turn(self) -> None:
+        """Finish the current player's turn and pass play to the next seat."""
+        seat = self.current
+        self.variant.hook.rummykit_turn_ended(deal=self, seat=seat)
+        if self.result is not None:
+            return
+        self.current = self.next_seat(seat)
+        self.phase = "draw"
+        self.taken = None
+        self.turn += 1
+
+    def all_cards(self) -> list[Card]:
+        """Every card of this deal, wherever it is."""
+        cards = [c for hand in self.hands for c in hand]
+        cards += self.stock + self.discard + self.set_aside
+        cards += [c for tm in self.table for c in tm.meld.cards]
+        return cards
+
+    def legal_actions(self) -> list[Action]:
+        if self.result is not None:
+            return []
+        if self._legal is None:
+            actions: list[Action] = []
+            self.variant.hook.rummykit_legal_actions(deal=self, actions=actions)
+            self._legal = actions
+        return self._legal
+
+    def __repr__(self) -> str:
+        return f"<Deal {self.number} phase={self.phase} current={self.current} stock={len(self.stock)}>"
+
+
+class Game:
+    """A whole game of one variant: deals played one after another until the game is over."""
+
+    def __init__(self, variant: Variant, players: int | Sequence[str] | None = None, seed: int | None = None,
+                 deal: Mapping[str, Any] | None = None):
+        self.variant = variant
+        if players is None:
+            players = variant.min_players
+        if isinstance(players, int):
+            names = [f"Player {i + 1}" for i in range(players)]
+        else:
+            names = [str(p) for p in players]
+        if not variant.min_players <= len(names) <= variant.max_players:
+            raise ValueError(f"{variant.name} is for {variant.min_players} to {variant.max_players} players, "
+                             f"not {len(names)}")
+        self.names = names
+        self.num_players = len(names)
+        self.seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
+        self.rng = random.Random(self.seed)
+        self.first_deal = _deal_to_text(deal) if deal is not None else None
+        self.deck = build_deck(variant.deck_count(self.num_players), variant.joker_count(self.num_players))
+        self.hands: list[HandResult] = []
+        """Finished hands, in order."""
+        self.bonuses: list[tuple[int, str, int]] = []
+        """End-of-game bonuses as (seat, name, points)."""
+        self.scores = [0] * self.num_players
+        """Each seat's score: the sum of its hand scores, plus its bonuses once the game is over."""
+        self.is_over = False
+        self.winner: int | None = None
+        self.history: list[list[str]] = []
+        """The text of every action applied, one list per deal."""
+        dealer = int(deal.get("dealer", 0)) if deal is not None else self.rng.randrange(self.num_players)
+        self.deal = self._new_deal(dealer, self.first_deal)
+
+    # -- deals ---------------------------------------------------------------------------------------
+
+    def seats_for_deal(self, dealer: int) -> list[int]:
+        return self.variant.seats_in_play(self, dealer)
+
+    def _new_deal(self, dealer: int, given: Mapping[str, Any] | None) -> Deal:
+        deal = Deal(self, len(self.hands) + 1, dealer, self.seats_for_deal(dealer))
+        if given is not None:
+            self._place(deal, given)
+        else:
+            deck = list(self.deck)
+            self.rng.shuffle(deck)
+            self.variant.hook.rummykit_deal(deal=deal, deck=deck)
+        self.history.append([])
+        self.variant.hook.rummykit_start_hand(deal=deal)
+        return deal
+
+    def _place(self, deal: Deal, given: Mapping[str, Any]) -> None:
+        """Lay out a prearranged deal; cards not named go beneath the named stock, shuffled."""
+        unused: dict[int, list[Card]] = {}
+        for card in self.deck:
+            unused.setdefault(card.face, []).append(card)
+
+        def take(token: Any, where: str) -> Card:
+            card = token if isinstance(token, Card) else parse_card(str(token))
+            copies = unused.get(card.face)
+            if not copies:
+                raise ValueError(f"deal: {where} names {card} more times than the deck holds it")
+            return copies.pop(0)
+
+        hands = given.get("hands", [])
+        if len(hands) != self.num_players:
+            raise ValueError(f"deal: 'hands' has {len(hands)} hands for {self.num_players} players")
+        for seat, cards in enumerate(hands):
+            deal.hands[seat] = [take(t, f"hand {seat}") for t in cards]
+        deal.discard = [take(t, "discard") for t in given.get("discard", [])]
+        named_stock = [take(t, "stock") for t in given.get("stock", [])]
+        rest = [c for copies in unused.values() for c in copies]
+        self.rng.shuffle(rest)
+        deal.stock = list(reversed(named_stock + rest))
+
+    def _finish_deal(self) -> None:
+        deal = self.deal
+        result = deal.result
+        assert result is not None
+        self.hands.append(result)
+        for seat, points in enumerate(result.scores):
+            self.scores[seat] += points
+        hook = self.variant.hook
+        if hook.rummykit_game_over(game=self):
+            self.is_over = True
+            self.bonuses = list(hook.rummykit_score_game(game=self) or [])
+            for seat, _name, points in self.bonuses:
+                self.scores[seat] += points
+            best = max(self.side_scores()) if self.variant.partnerships else max(self.scores)
+            winners = [s for s in range(self.num_players) if self.score_of(s) == best]
+            self.winner = winners[0] if len(winners) == 1 or not self.variant.partnerships else min(winners)
+            return
+        dealer = hook.rummykit_next_dealer(game=self, result=result)
+        self.deal = self._new_deal(dealer if dealer is not None else deal.dealer, None)
+
+    # -- scores -------------------------------------------------------------------------------------
+
+    def side_of(self, seat: int) -> int:
+        """The partnership a seat belongs to (the seat itself in games without partners)."""
+        return seat % 2 if self.variant.partnerships else seat
+
+    def side_scores(self) -> list[int]:
+        if not self.variant.partnerships:
+            return list(self.scores)
+        return [sum(self.scores[s] for s in range(self.num_players) if s % 2 == side) for side in range(2)]
+
+    def score_of(self, seat: int) -> int:
+        return self.side_scores()[self.side_of(seat)]
+
+    def hand_totals(self) -> list[int]:
+        """Per seat, the sum of hand scores only (what races to the target)."""
+        totals = [0] * self.num_players
+        for result in self.hands:
+            for seat, points in enumerate(result.scores):
+                totals[seat] += points
+        return totals
+
+    # -- play --------------------------------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int | None:
+        """The seat to act, or None when the game is over."""
+        return None if self.is_over else self.deal.current
+
+    def legal_actions(self) -> list[Action]:
+        """Every action the current player may take now."""
+        if self.is_over:
+            return []
+        return self.deal.legal_actions()
+
+    def resolve(self, action: Action | str) -> Action:
+        """The legal action meant by ``action`` (or its text). Raises :class:`IllegalAction` with the reason."""
+        if self.is_over:
+            raise IllegalAction("the game is over")
+        legal = self.deal.legal_actions()
+        if isinstance(action, str):
+            wanted = Action.parse(action)
+            for candidate in legal:
+                if candidate.same_as(wanted):
+                    return candidate
+        else:
+            wanted = action
+            for candidate in legal:
+                if candidate == wanted:
+                    return candidate
+        reason = self.variant.hook.rummykit_explain_illegal(deal=self.deal, action=wanted)
+        names = ", ".join(sorted({str(a) for a in legal})[:12])
+        more = "" if len(legal) <= 12 else f" (and {len(legal) - 12} more)"
+        raise IllegalAction(f"{wanted} is not allowed: {reason or 'not a legal action now'}. "
+                            f"Legal now: {names}{more}")
+
+    def apply(self, action: Action | str) -> None:
+        """Apply a legal action (or its text) for the current player."""
+        chosen = self.resolve(action)
+        deal = self.deal
+        seat = deal.current
+        handled = self.variant.hook.rummykit_apply_action(deal=deal, action=chosen)
+        if not handled:  # pragma: no cover - the kernel handles every standard action
+            raise AssertionError(f"no plugin carried out {chosen}")
+        deal._legal = None
+        deal.log.append((seat, chosen))
+        self.history[-1].append(str(chosen))
+        if deal.result is not None:
+            self._finish_deal()
+
+    def observation(self, seat: int) -> dict[str, Any]:
+        """What ``seat`` can see now, as plain data: its own hand, never another's hidden cards."""
+        return self.variant.observe(self, seat)
+
+    # -- records ------------------------------------------------------------------------------------
+
+    def to_json(self) -> str:
+        """A JSON record from which :meth:`from_json` replays this game to the identical state."""
+        record = {
+            "format": RECORD_FORMAT,
+            "variant": self.variant.source_name,
+            "house_rules": list(self.variant.house_rules),
+            "options": self.variant.options,
+            "players": self.names,
+            "seed": self.seed,
+            "deal": self.first_deal,
+            "actions": self.history,
+            "results": [r.as_dict() for r in self.hands],
+            "scores": self.scores,
+        }
+        return json.dumps(record, indent=1)
+
+    @staticmethod
+    def from_json(text: str) -> Game:
+        """Rebuild a game from :meth:`to_json` by replaying every action."""
+        from .variant import load_variant
+
+        record = json.loads(text)
+        if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
+            raise ValueError(f"not a rummykit record: expected 'format': {RECORD_FORMAT!r}")
+        variant = load_variant(record["variant"], house_rules=record.get("house_rules", ()),
+                               options=record.get("options") or None)
+        game = variant.new_game(players=record["players"], seed=record["seed"], deal=record.get("deal"))
+        for number, actions in enumerate(record["actions"], start=1):
+            for text_action in actions:
+                if game.is_over or game.deal.number != number:
+                    raise ValueError(f"record does not replay: deal {number} has more actions than it can take")
+                game.apply(text_action)
+        if record.get("scores") is not None and record["scores"] != game.scores:
+            raise ValueError(f"record does not replay: scores {game.scores} differ from {record['scores']}")
+        return game
+
+    def check_cards(self) -> None:
+        """Raise AssertionError unless every card of the deck is in exactly one place."""
+        if self.is_over:
+            return
+        found = Counter(c.id for c in self.deal.all_cards())
+        expected = Counter(c.id for c in self.deck)
+        if found != expected:
+            lost = expected - found
+            extra = found - expected
+            raise AssertionError(f"cards lost: {sorted(lost)}; cards created: {sorted(extra)}")
+
+    def __repr__(self) -> str:
+        return f"<Game {self.variant.name} hands={len(self.hands)} scores={self.scores} over={self.is_over}>"
+
+
+def _deal_to_text(deal: Mapping[str, Any]) -> dict[str, Any]:
+    """A prearranged deal with its cards as text (for the record)."""
+    result: dict[str, Any] = {"dealer": int(deal.get("dealer", 0))}
+    result["hands"] = [[str(c) for c in _cards(h)] for h in deal.get("hands", [])]
+    for key in ("discard", "stock"):
+        if key in deal:
+            result[key] = [str(c) for c in _cards(deal[key])]
+    unknown = set(deal) - {"dealer", "hands", "discard", "stock"}
+    if unknown:
+        raise ValueError(f"deal: unknown keys {sorted(unknown)}; expected dealer, hands, discard, stock")
+    return result
+
+
+def _cards(items: Any) -> list[Card]:
+    if isinstance(items, str):
+        items = items.replace(",", " ").split()
+    return [c if isinstance(c, Card) else parse_card(str(c)) for c in items]

@@ -1,0 +1,114 @@
+"""The extension points of rummykit, as pluggy hook specifications.
+
+A game is a YAML ruleset plus the plugins it names. A plugin is a plain module with functions decorated
+``@rummykit.hookimpl`` and named after these hooks; it is found through the ``rummykit`` entry-point
+group (built-in games use the same group as third-party house rules). Every game also gets the kernel's
+own implementations (:mod:`rummykit.standard`), registered first, so a plugin implements only what its
+game does differently. For hooks marked *first result*, the plugin registered last is asked first and
+the first answer that is not ``None`` wins; so a house rule overrides its game, which overrides the kernel.
+
+Hooks are looked up once per game and called a few times per turn at most, never once per card.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import pluggy
+
+if TYPE_CHECKING:
+    from .engine import Action, Deal, Game, HandResult
+    from .melds import MeldRules
+    from .variant import Variant
+
+hookspec = pluggy.HookspecMarker("rummykit")
+
+
+@hookspec
+def rummykit_rules_schema() -> dict[str, Any] | None:
+    """Return the JSON Schema of the values this plugin reads from the ruleset's ``rules`` block.
+
+    Every schema returned is applied to ``rules``, so each plugin only describes its own keys; the
+    kernel refuses keys that no plugin describes.
+    """
+
+
+@hookspec
+def rummykit_house_rules() -> dict[str, dict[str, Any]] | None:
+    """Return house rules this plugin offers, by name: each a mapping like a ruleset's ``house_rules``
+    entries (``summary``, optional ``set``, ``plugins``, ``conflicts``, and ``variants``: the names of
+    the variants it applies to)."""
+
+
+@hookspec(firstresult=True)
+def rummykit_meld_rules(variant: Variant, rules: MeldRules) -> MeldRules | None:
+    """Called once when a variant is built: return changed meld rules (special melds, wild cards that
+    depend on the deal are handled elsewhere), or ``None`` to keep ``rules``."""
+
+
+@hookspec(firstresult=True)
+def rummykit_deal(deal: Deal, deck: list[Any]) -> bool | None:
+    """Deal ``deck`` (already shuffled, or prearranged) into ``deal``: fill ``deal.hands``,
+    ``deal.discard`` and ``deal.stock``. Return True when done."""
+
+
+@hookspec(firstresult=True)
+def rummykit_seats_in_play(game: Game, dealer: int) -> list[int] | None:
+    """Return the seats that play the next deal (all by default; Gin for three leaves the dealer out)."""
+
+
+@hookspec
+def rummykit_start_hand(deal: Deal) -> None:
+    """Called after the deal, before the first action: set the first phase and player, and any
+    per-deal state (a knock limit read from the upcard, for example) in ``deal.state``."""
+
+
+@hookspec
+def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
+    """Adjust the legal actions of the current position in place: the kernel fills ``actions`` with
+    the standard ones for the phase (draws, melds, lay-offs, discards), plugins add their own (knock,
+    pass) and remove what their game forbids."""
+
+
+@hookspec(firstresult=True)
+def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
+    """Called only when an action is refused: return why, in words a player understands."""
+
+
+@hookspec(firstresult=True)
+def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
+    """Carry out a legal ``action``. Return True when handled; ``None`` lets the kernel do it.
+
+    The action has already been checked against :func:`rummykit_legal_actions`.
+    """
+
+
+@hookspec
+def rummykit_turn_ended(deal: Deal, seat: int) -> None:
+    """Called when ``seat`` finished a turn (after a discard). A plugin may end the hand here
+    (``deal.finish(kind)``), for example when the stock runs low."""
+
+
+@hookspec(firstresult=True)
+def rummykit_score_hand(deal: Deal, kind: str) -> HandResult | None:
+    """Score a finished hand that ended as ``kind`` (``out``, ``knock``, ``dead``...)."""
+
+
+@hookspec(firstresult=True)
+def rummykit_next_dealer(game: Game, result: HandResult) -> int | None:
+    """Return the seat that deals the next hand."""
+
+
+@hookspec(firstresult=True)
+def rummykit_game_over(game: Game) -> bool | None:
+    """Return whether the game is over after the hand just scored."""
+
+
+@hookspec(firstresult=True)
+def rummykit_score_game(game: Game) -> list[tuple[int, str, int]] | None:
+    """Return the end-of-game bonuses as (seat, name, points); they are added to ``game.scores``."""
+
+
+@hookspec
+def rummykit_observe(deal: Deal, seat: int, view: dict[str, Any]) -> None:
+    """Add to (or hide from) ``view``, what ``seat`` may see of the current hand."""

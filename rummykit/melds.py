@@ -1,0 +1,601 @@
+"""Melds: validation, extension (lay-offs) and the least-deadwood arrangement of a hand.
+
+A :class:`MeldRules` describes what melds a game allows; a :class:`MeldSearch` is built once per variant
+from those rules and the card values, with every table the search needs. Two search paths:
+
+* the fast path, for hands with no wild card and no duplicate card (every game played with one deck):
+  hands are 52-bit masks and every possible meld is a precomputed mask, indexed by its lowest card;
+* the general path, for wild cards and duplicates from several decks: hands are sorted tuples of faces.
+
+Both find the arrangement whose unmelded cards (deadwood) have the least total value.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Literal
+
+from .cards import JOKER_FACE, Card, card_from_face
+
+__all__ = ["MeldRules", "SpecialMeld", "Meld", "Arrangement", "MeldSearch"]
+
+AceRule = Literal["low", "high", "both"]
+
+
+@dataclass(frozen=True)
+class SpecialMeld:
+    """A meld a game names explicitly (Iceberg's K-J-9-7-5-3). Laid whole; never extended.
+
+    ``options`` lists every allowed combination of faces (each a sorted tuple).
+    """
+
+    name: str
+    options: tuple[tuple[int, ...], ...]
+
+
+@dataclass(frozen=True)
+class MeldRules:
+    """Which melds a game allows. Built from a ruleset's ``melds`` block."""
+
+    sets: bool = True
+    runs: bool = True
+    set_min: int = 3
+    set_max: int | None = 4
+    run_min: int = 3
+    run_max: int | None = None
+    ace: AceRule = "low"
+    set_distinct_suits: bool = False
+    """Whether a set needs different suits (otherwise two decks' 7H may stand in one set)."""
+    wild_faces: frozenset[int] = frozenset()
+    """Faces that are wild (0..51 for natural cards, 52 for jokers)."""
+    max_wilds: int | None = None
+    """Wild cards allowed in one meld (None: any number, as long as one card is natural)."""
+    wild_sets: bool = False
+    """Wild cards of one rank may meld together alone (three 2s; three jokers)."""
+    joker_sets: bool = False
+    """Jokers that are not wild meld with each other only."""
+    excluded_ranks: frozenset[int] = frozenset()
+    """Ranks that never meld (Iceberg's aces)."""
+    specials: tuple[SpecialMeld, ...] = ()
+
+    def positions(self, rank: int) -> tuple[int, ...]:
+        """The run positions a card of ``rank`` may take: 1..13, and 14 for a high ace."""
+        if rank != 1:
+            return (rank,)
+        return {"low": (1,), "high": (14,), "both": (1, 14)}[self.ace]
+
+
+@dataclass(frozen=True)
+class Meld:
+    """A valid meld. ``cards`` are in order (runs low to high); ``ranks`` give the rank each card
+    stands for (14 is a high ace; a wild card stands for the rank it fills)."""
+
+    kind: str
+    """``set``, ``run``, ``wild-set`` (wild cards of one rank alone), ``joker-set`` or a special name."""
+    cards: tuple[Card, ...]
+    ranks: tuple[int, ...]
+    suit: int | None = None
+    """The suit of a run; None for sets."""
+    wilds: int = 0
+
+    def __str__(self) -> str:
+        return " ".join(str(card) for card in self.cards)
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+
+@dataclass(frozen=True)
+class Arrangement:
+    """A hand split into melds and deadwood."""
+
+    melds: tuple[Meld, ...]
+    deadwood: tuple[Card, ...]
+    deadwood_value: int
+
+    @property
+    def melded(self) -> tuple[Card, ...]:
+        return tuple(card for meld in self.melds for card in meld.cards)
+
+    def __str__(self) -> str:
+        parts = [f"[{meld}]" for meld in self.melds]
+        parts.append(f"deadwood {' '.join(map(str, self.deadwood)) or '-'} ({self.deadwood_value})")
+        return " ".join(parts)
+
+
+def _face(rank: int, suit: int) -> int:
+    """Face of the natural card at run position ``rank`` (14 is the ace)."""
+    return suit * 13 + (0 if rank == 14 else rank - 1)
+
+
+@dataclass
+class MeldSearch:
+    """Meld validation and search for one game's rules and deadwood values (tables built once)."""
+
+    rules: MeldRules
+    values: Sequence[int]
+    """Deadwood value of each face (53 entries; index 52 is the joker)."""
+    cache_limit: int = 200_000
+    _by_low: list[tuple[int, ...]] = field(init=False, repr=False)
+    _cache: dict[int, tuple[int, tuple[int, ...]]] = field(init=False, repr=False)
+    _gcache: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, tuple[tuple[int, ...], ...]]] = (
+        field(init=False, repr=False)
+    )
+
+    def __post_init__(self) -> None:
+        if len(self.values) != 53:
+            raise ValueError("values needs 53 entries, one per face")
+        self._by_low = self._build_tables()
+        self._cache = {}
+        self._gcache = {}
+
+    # -- tables --------------------------------------------------------------------------------
+
+    def _natural_melds(self) -> Iterable[tuple[int, ...]]:
+        """Every meld of distinct natural faces (no wild cards), as tuples of faces."""
+        rules = self.rules
+        if rules.sets:
+            top = min(4, rules.set_max or 4)
+            for rank in range(1, 14):
+                if rank in rules.excluded_ranks:
+                    continue
+                faces = [_face(rank, suit) for suit in range(4)]
+                for size in range(max(rules.set_min, 1), top + 1):
+                    yield from itertools.combinations(faces, size)
+        if rules.runs:
+            lo, hi = {"low": (1, 13), "high": (2, 14), "both": (1, 14)}[rules.ace]
+            for suit in range(4):
+                for start in range(lo, hi + 1):
+                    for end in range(start + rules.run_min - 1, hi + 1):
+                        length = end - start + 1
+                        if rules.run_max is not None and length > rules.run_max:
+                            break
+                        if start == 1 and end == 14:
+                            break  # would use the ace twice
+                        ranks = range(start, end + 1)
+                        if any((14 if r == 14 else r) in rules.excluded_ranks or
+                               (r == 14 and 1 in rules.excluded_ranks) for r in ranks):
+                            continue
+                        yield tuple(_face(r, suit) for r in ranks)
+        for special in rules.specials:
+            for option in special.options:
+                if JOKER_FACE not in option and len(set(option)) == len(option):
+                    yield option
+
+    def _build_tables(self) -> list[tuple[int, ...]]:
+        by_low: list[list[int]] = [[] for _ in range(52)]
+        seen = set()
+        for faces in self._natural_melds():
+            mask = 0
+            for face in faces:
+                mask |= 1 << face
+            if mask in seen:
+                continue
+            seen.add(mask)
+            by_low[min(faces)].append(mask)
+        # Larger melds first: the search finds good arrangements early.
+        return [tuple(sorted(masks, key=lambda m: -m.bit_count())) for masks in by_low]
+
+    # -- validation ------------------------------------------------------------------------------
+
+    def is_wild(self, card: Card) -> bool:
+        return card.face in self.rules.wild_faces
+
+    def meld(self, cards: Sequence[Card], kind: str | None = None) -> Meld | None:
+        """The meld these cards form, or None. ``kind`` restricts the answer (``set``/``run``/...)."""
+        cards = list(cards)
+        if not cards:
+            return None
+        rules = self.rules
+        for special in rules.specials:
+            if (kind is None or kind == special.name) and tuple(sorted(c.face for c in cards)) in special.options:
+                return Meld(special.name, tuple(sorted(cards)), tuple(c.rank for c in sorted(cards)))
+        wild = [c for c in cards if c.face in rules.wild_faces]
+        natural = [c for c in cards if c.face not in rules.wild_faces]
+        if not natural:
+            if (kind in (None, "wild-set") and rules.wild_sets and len({c.rank for c in wild}) == 1
+                    and self._set_size_ok(len(wild))):
+                return Meld("wild-set", tuple(sorted(wild)), tuple(c.rank for c in wild), None, 0)
+            return None
+        if rules.max_wilds is not None and len(wild) > rules.max_wilds:
+            return None
+        if any(c.rank in rules.excluded_ranks for c in natural):
+            return None
+        if all(c.is_joker for c in natural):
+            if kind in (None, "joker-set") and rules.joker_sets and not wild and self._set_size_ok(len(natural)):
+                return Meld("joker-set", tuple(natural), tuple(0 for _ in natural))
+            return None
+        if any(c.is_joker for c in natural):
+            return None
+        if kind in (None, "set") and rules.sets:
+            found = self._as_set(natural, wild)
+            if found is not None:
+                return found
+        if kind in (None, "run") and rules.runs:
+            return self._as_run(natural, wild)
+        return None
+
+    def _set_size_ok(self, size: int) -> bool:
+        return size >= self.rules.set_min and (self.rules.set_max is None or size <= self.rules.set_max)
+
+    def _as_set(self, natural: list[Card], wild: list[Card]) -> Meld | None:
+        rank = natural[0].rank
+        if any(c.rank != rank for c in natural) or not self._set_size_ok(len(natural) + len(wild)):
+            return None
+        if self.rules.set_distinct_suits and len({c.suit for c in natural}) != len(natural):
+            return None
+        ordered = tuple(sorted(natural)) + tuple(sorted(wild))
+        return Meld("set", ordered, tuple(rank for _ in ordered), None, len(wild))
+
+    def _as_run(self, natural: list[Card], wild: list[Card]) -> Meld | None:
+        rules = self.rules
+        suit = natural[0].suit
+        if any(c.suit != suit for c in natural):
+            return None
+        size = len(natural) + len(wild)
+        if size < rules.run_min or (rules.run_max is not None and size > rules.run_max):
+            return None
+        lo_bound, hi_bound = {"low": (1, 13), "high": (2, 14), "both": (1, 14)}[rules.ace]
+        aces = [c for c in natural if c.rank == 1]
+        others = sorted((c for c in natural if c.rank != 1), key=lambda c: c.rank)
+        if len(aces) > 1:
+            return None
+        ace_positions = rules.positions(1) if aces else (0,)
+        for ace_pos in sorted(ace_positions, reverse=True):
+            placed = [(c.rank, c) for c in others] + ([(ace_pos, aces[0])] if aces else [])
+            placed.sort(key=lambda pc: pc[0])
+            ranks = [p for p, _ in placed]
+            if len(set(ranks)) != len(ranks):
+                continue
+            low, high = ranks[0], ranks[-1]
+            gaps = (high - low + 1) - len(ranks)
+            spare = len(wild) - gaps
+            if spare < 0:
+                continue
+            # Spare wild cards extend the run upwards first, then downwards.
+            up = min(spare, hi_bound - high)
+            down = spare - up
+            if low - down < lo_bound:
+                continue
+            start, end = low - down, high + up
+            by_pos = dict(placed)
+            wild_iter = iter(sorted(wild))
+            ordered: list[Card] = []
+            for pos in range(start, end + 1):
+                ordered.append(by_pos[pos] if pos in by_pos else next(wild_iter))
+            return Meld("run", tuple(ordered), tuple(range(start, end + 1)), suit, len(wild))
+        return None
+
+    def extend(self, meld: Meld, cards: Sequence[Card]) -> Meld | None:
+        """``meld`` with ``cards`` added (a lay-off), or None if the result is not a meld of the same kind.
+
+        Special melds are never extended. A run stays in its suit.
+        """
+        if meld.kind not in ("set", "run", "wild-set", "joker-set"):
+            return None
+        grown = self.meld(list(meld.cards) + list(cards), kind=meld.kind)
+        if grown is None or (meld.kind == "run" and grown.suit != meld.suit):
+            return None
+        if meld.kind == "set" and meld.ranks and grown.ranks[0] != meld.ranks[0]:
+            return None
+        return grown
+
+    # -- search ------------------------------------------------------------------------------------
+
+    def arrange(self, cards: Sequence[Card]) -> Arrangement:
+        """The arrangement of ``cards`` with the least deadwood value."""
+        faces = [c.face for c in cards]
+        if self._fast_ok(faces):
+            mask = 0
+            for face in faces:
+                mask |= 1 << face
+            value, melds = self._best_mask(mask)
+            by_face = {c.face: c for c in cards}
+            built = tuple(self._meld_from_faces([by_face[f] for f in _bits(m)]) for m in melds)
+            used = 0
+            for m in melds:
+                used |= m
+            dead = tuple(sorted(c for c in cards if not (used >> c.face) & 1))
+            return Arrangement(built, dead, value)
+        return self._arrange_general(cards)
+
+    def deadwood(self, cards: Sequence[Card]) -> int:
+        """Least deadwood value of ``cards`` (faster than :meth:`arrange` when only the number is wanted)."""
+        faces = [c.face for c in cards]
+        if self._fast_ok(faces):
+            mask = 0
+            for face in faces:
+                mask |= 1 << face
+            return self._best_mask(mask)[0]
+        return self._arrange_general(cards).deadwood_value
+
+    def deadwood_mask(self, mask: int) -> int:
+        """Least deadwood value of a hand given as a mask of natural faces (fast path only)."""
+        return self._best_mask(mask)[0]
+
+    def _fast_ok(self, faces: list[int]) -> bool:
+        if len(set(faces)) != len(faces):
+            return False
+        wild = self.rules.wild_faces
+        return not any(f == JOKER_FACE or f in wild for f in faces)
+
+    def _meld_from_faces(self, cards: list[Card]) -> Meld:
+        found = self.meld(cards)
+        if found is None:  # pragma: no cover - tables only hold valid melds
+            raise AssertionError(f"table meld {cards} is not valid")
+        return found
+
+    def _best_mask(self, mask: int) -> tuple[int, tuple[int, ...]]:
+        cache = self._cache
+        hit = cache.get(mask)
+        if hit is not None:
+            return hit
+        if len(cache) > self.cache_limit:
+            cache.clear()
+        result = self._search_mask(mask)
+        cache[mask] = result
+        return result
+
+    def _search_mask(self, mask: int) -> tuple[int, tuple[int, ...]]:
+        if not mask:
+            return (0, ())
+        low = mask & -mask
+        face = low.bit_length() - 1
+        rest_value, rest_melds = self._best_mask(mask ^ low)
+        best = (rest_value + self.values[face], rest_melds)
+        for meld in self._by_low[face]:
+            if meld & mask == meld:
+                value, melds = self._best_mask(mask ^ meld)
+                if value < best[0]:
+                    best = (value, (meld,) + melds)
+                    if value == 0:
+                        break
+        return best
+
+    def discard_deadwoods(self, cards: Sequence[Card]) -> list[int]:
+        """For each card of ``cards``, the least deadwood of the others (the hand after discarding it)."""
+        faces = [c.face for c in cards]
+        if self._fast_ok(faces):
+            mask = 0
+            for face in faces:
+                mask |= 1 << face
+            return [self._best_mask(mask ^ (1 << face))[0] for face in faces]
+        return [self.deadwood([c for j, c in enumerate(cards) if j != i]) for i in range(len(cards))]
+
+    def arrangements(self, cards: Sequence[Card], max_deadwood: int) -> list[Arrangement]:
+        """Every arrangement (any set of disjoint melds, not only the best) with deadwood value at most
+        ``max_deadwood``. Used to choose how a knocker spreads."""
+        melds = self.candidate_melds(cards)
+        total = sum(self.values[c.face] for c in cards)
+        found: list[Arrangement] = []
+
+        def walk(start: int, used: frozenset[int], chosen: list[Meld], melded_value: int) -> None:
+            if total - melded_value <= max_deadwood:
+                dead = tuple(c for c in cards if c.id not in used)
+                found.append(Arrangement(tuple(chosen), dead, total - melded_value))
+            for i in range(start, len(melds)):
+                meld = melds[i]
+                ids = {c.id for c in meld.cards}
+                if used.isdisjoint(ids):
+                    chosen.append(meld)
+                    walk(i + 1, used | ids, chosen, melded_value + sum(self.values[c.face] for c in meld.cards))
+                    chosen.pop()
+
+        walk(0, frozenset(), [], 0)
+        return found
+
+    def candidate_melds(self, cards: Sequence[Card], limit: int | None = None) -> list[Meld]:
+        """Every valid meld that can be made from ``cards`` (each physical card used once per meld).
+
+        With duplicates, melds that differ only in which copy they use are listed once. ``limit`` caps
+        the count (largest melds first) so that callers stay bounded on large hands.
+        """
+        by_face: dict[int, list[Card]] = {}
+        for card in sorted(cards):
+            by_face.setdefault(card.face, []).append(card)
+        naturals = tuple(sorted(f for f, cs in by_face.items() for _ in cs if f not in self.rules.wild_faces))
+        wilds = tuple(sorted(f for f, cs in by_face.items() for _ in cs if f in self.rules.wild_faces))
+        seen: set[tuple[int, ...]] = set()
+        result: list[Meld] = []
+        counts = Counter(naturals)
+        for low in sorted(counts):
+            for faces, used_wilds in self._melds_with(low, counts, wilds):
+                key = tuple(sorted(faces + used_wilds))
+                if key not in seen:
+                    seen.add(key)
+                    result.append(self._realise(faces, used_wilds, by_face))
+        for faces in self._wild_only_melds(wilds):
+            if faces not in seen:
+                seen.add(faces)
+                result.append(self._realise((), faces, by_face))
+        result = [m for m in result if m is not None]
+        result.sort(key=lambda m: (-len(m.cards), [c.face for c in m.cards]))
+        return result[:limit] if limit is not None else result
+
+    def _realise(self, faces: tuple[int, ...], wilds: tuple[int, ...], by_face: dict[int, list[Card]]) -> Meld:
+        taken: Counter[int] = Counter()
+        cards = []
+        for face in list(faces) + list(wilds):
+            cards.append(by_face[face][taken[face]])
+            taken[face] += 1
+        return self._meld_from_faces(cards)
+
+    # -- general search (wild cards, duplicates) ---------------------------------------------------------
+
+    def _arrange_general(self, cards: Sequence[Card]) -> Arrangement:
+        wild_faces = self.rules.wild_faces
+        naturals = tuple(sorted(c.face for c in cards if c.face not in wild_faces))
+        wilds = tuple(sorted(c.face for c in cards if c.face in wild_faces))
+        value, melds = self._best_general(naturals, wilds)
+        by_face: dict[int, list[Card]] = {}
+        for card in sorted(cards):
+            by_face.setdefault(card.face, []).append(card)
+        taken: Counter[int] = Counter()
+        built = []
+        for faces in melds:
+            chosen = []
+            for face in faces:
+                chosen.append(by_face[face][taken[face]])
+                taken[face] += 1
+            built.append(self._meld_from_faces(chosen))
+        dead = []
+        for face, group in by_face.items():
+            dead.extend(group[taken[face]:])
+        return Arrangement(tuple(built), tuple(sorted(dead)), value)
+
+    def _best_general(
+        self, naturals: tuple[int, ...], wilds: tuple[int, ...]
+    ) -> tuple[int, tuple[tuple[int, ...], ...]]:
+        key = (naturals, wilds)
+        hit = self._gcache.get(key)
+        if hit is not None:
+            return hit
+        if len(self._gcache) > self.cache_limit:
+            self._gcache.clear()
+        values = self.values
+        if not naturals:
+            best = (sum(values[w] for w in wilds), ())
+            for faces in self._wild_only_melds(wilds):
+                rest = list(wilds)
+                for face in faces:
+                    rest.remove(face)
+                value, melds = self._best_general((), tuple(rest))
+                if value < best[0]:
+                    best = (value, (faces,) + melds)
+            self._gcache[key] = best
+            return best
+        low = naturals[0]
+        value, melds = self._best_general(naturals[1:], wilds)
+        best = (value + values[low], melds)
+        counts = Counter(naturals)
+        for faces, used_wilds in self._melds_with(low, counts, wilds):
+            rest_nat = Counter(naturals)
+            rest_nat.subtract(faces)
+            rest_wild = Counter(wilds)
+            rest_wild.subtract(used_wilds)
+            value, melds = self._best_general(
+                tuple(sorted(rest_nat.elements())), tuple(sorted(rest_wild.elements()))
+            )
+            if value < best[0]:
+                best = (value, (faces + used_wilds,) + melds)
+        self._gcache[key] = best
+        return best
+
+    def _wild_choices(self, wilds: tuple[int, ...], count: int) -> list[tuple[int, ...]]:
+        if count == 0:
+            return [()]
+        return sorted(set(itertools.combinations(wilds, count)))
+
+    def _melds_with(
+        self, low: int, counts: Counter[int], wilds: tuple[int, ...]
+    ) -> Iterable[tuple[tuple[int, ...], tuple[int, ...]]]:
+        """Melds that contain natural face ``low`` and otherwise only faces >= low from ``counts``,
+        plus wild cards from ``wilds``: pairs of (natural faces, wild faces)."""
+        rules = self.rules
+        max_w = len(wilds) if rules.max_wilds is None else min(rules.max_wilds, len(wilds))
+        if low == JOKER_FACE:
+            if rules.joker_sets:
+                top = counts[JOKER_FACE] if rules.set_max is None else min(counts[JOKER_FACE], rules.set_max)
+                for size in range(rules.set_min, top + 1):
+                    yield (JOKER_FACE,) * size, ()
+            return
+        rank, suit = low % 13 + 1, low // 13
+        if rank in rules.excluded_ranks:
+            return
+        if rules.sets:
+            per_suit = [counts.get(_face(rank, s), 0) if _face(rank, s) >= low else 0 for s in range(4)]
+            if rules.set_distinct_suits:
+                per_suit = [min(n, 1) for n in per_suit]
+            ranges = [range(1 if s == suit else 0, per_suit[s] + 1) for s in range(4)]
+            for pick in itertools.product(*ranges):
+                naturals_n = sum(pick)
+                faces = tuple(f for s in range(4) for f in [_face(rank, s)] * pick[s])
+                for w in range(0, max_w + 1):
+                    if self._set_size_ok(naturals_n + w):
+                        for chosen in self._wild_choices(wilds, w):
+                            yield faces, chosen
+        if rules.runs:
+            lo_bound, hi_bound = {"low": (1, 13), "high": (2, 14), "both": (1, 14)}[rules.ace]
+            if 1 in rules.excluded_ranks:
+                lo_bound, hi_bound = max(lo_bound, 2), min(hi_bound, 13)
+            for pos in rules.positions(rank):
+                if not lo_bound <= pos <= hi_bound:
+                    continue
+                # Grow downwards, then upwards; a position takes a natural card still in hand (a face
+                # above ``low``: lower ones were settled already) or a wild card.
+                downs: list[tuple[int, tuple[int, ...], int]] = [(pos, (low,), 0)]
+                frontier = downs[:]
+                for start in range(pos - 1, lo_bound - 1, -1):
+                    frontier = self._grow(frontier, start, suit, low, counts, max_w)
+                    if not frontier:
+                        break
+                    downs.extend(frontier)
+                for start, faces0, w0 in downs:
+                    partial = [(faces0, w0)]
+                    end = pos
+                    while True:
+                        length = end - start + 1
+                        if rules.run_max is not None and length > rules.run_max:
+                            break
+                        if length >= rules.run_min:
+                            for faces, w in partial:
+                                for chosen in self._wild_choices(wilds, w):
+                                    yield faces, chosen
+                        end += 1
+                        if end > hi_bound or (start == 1 and end == 14):
+                            break
+                        grown = [(f, w) for _, f, w in self._grow([(start, f, w) for f, w in partial],
+                                                                  end, suit, low, counts, max_w)]
+                        if not grown:
+                            break
+                        partial = grown
+        for special in rules.specials:
+            for option in special.options:
+                if option[0] == low:
+                    need = Counter(option)
+                    if all(counts.get(f, 0) >= n for f, n in need.items()):
+                        yield option, ()
+
+    @staticmethod
+    def _grow(
+        partial: list[tuple[int, tuple[int, ...], int]], position: int, suit: int, low: int,
+        counts: Counter[int], max_w: int,
+    ) -> list[tuple[int, tuple[int, ...], int]]:
+        """Extend partial runs by one run position, with the natural card there or a wild card."""
+        face = _face(position, suit)
+        grown = []
+        for _, faces, w in partial:
+            if face >= low and counts.get(face, 0) > faces.count(face):
+                grown.append((position, faces + (face,), w))
+            if w < max_w:
+                grown.append((position, faces, w + 1))
+        return grown
+
+    def _wild_only_melds(self, wilds: tuple[int, ...]) -> Iterable[tuple[int, ...]]:
+        if not self.rules.wild_sets or not wilds:
+            return
+        by_rank: dict[int, list[int]] = {}
+        for face in wilds:
+            rank = 0 if face == JOKER_FACE else face % 13 + 1
+            by_rank.setdefault(rank, []).append(face)
+        for group in by_rank.values():
+            top = len(group) if self.rules.set_max is None else min(len(group), self.rules.set_max)
+            for size in range(self.rules.set_min, top + 1):
+                yield from sorted(set(itertools.combinations(sorted(group), size)))
+
+
+def _bits(mask: int) -> list[int]:
+    faces = []
+    while mask:
+        low = mask & -mask
+        faces.append(low.bit_length() - 1)
+        mask ^= low
+    return faces
+
+
+def faces_to_cards(faces: Iterable[int]) -> list[Card]:
+    """Cards (first copies) for faces; handy in tests."""
+    return [card_from_face(f) for f in faces]

@@ -1,0 +1,223 @@
+"""Loading rulesets: safe YAML with positions, ``extends`` chains, and validation messages that name the
+file, line and column, the path inside the document, and what was expected.
+
+Nothing in a ruleset is executed: files are read with PyYAML's safe loader, and a ruleset can only name
+plugins that are installed, never import code itself.
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+
+__all__ = ["Problem", "RulesetError", "Document", "load_document", "merge", "kernel_schema", "schema_problems"]
+
+Path_ = tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing wrong with a ruleset."""
+
+    file: str
+    line: int
+    column: int
+    path: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}:{self.column}" if self.line else self.file
+        return f"{where}: {self.path or '(document)'}: {self.message}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"file": self.file, "line": self.line, "column": self.column, "path": self.path,
+                "message": self.message}
+
+
+class RulesetError(ValueError):
+    """A ruleset (or a house rule, or options) that is not valid. ``problems`` lists every finding."""
+
+    def __init__(self, problems: Iterable[Problem]):
+        self.problems = list(problems)
+        super().__init__("\n".join(str(p) for p in self.problems))
+
+
+def dotted(path: Iterable[str | int]) -> str:
+    parts = []
+    for part in path:
+        parts.append(f"[{part}]" if isinstance(part, int) else ("." if parts else "") + str(part))
+    return "".join(parts)
+
+
+@dataclass
+class Document:
+    """A parsed YAML file: its data, and the line and column (1-based) of every node by path."""
+
+    file: str
+    data: dict[str, Any]
+    positions: dict[Path_, tuple[int, int]] = field(default_factory=dict)
+
+    def where(self, path: Path_) -> tuple[int, int]:
+        """Position of ``path``, or of its closest ancestor present in the file."""
+        path = tuple(path)
+        while path:
+            if path in self.positions:
+                return self.positions[path]
+            path = path[:-1]
+        return self.positions.get((), (1, 1))
+
+    def problem(self, path: Path_, message: str) -> Problem:
+        line, column = self.where(path)
+        return Problem(self.file, line, column, dotted(path), message)
+
+
+def load_document(source: str | Path, text: str | None = None) -> Document:
+    """Read a YAML mapping safely, keeping positions. Mapping keys become strings."""
+    name = str(source)
+    if text is None:
+        try:
+            text = Path(source).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise RulesetError([Problem(name, 0, 0, "", f"cannot read the file: {exc.strerror or exc}")]) from None
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line, column = (mark.line + 1, mark.column + 1) if mark else (0, 0)
+        reason = getattr(exc, "problem", None) or str(exc)
+        raise RulesetError([Problem(name, line, column, "", f"not valid YAML: {reason}")]) from None
+    finally:
+        loader.dispose()
+    if node is None:
+        raise RulesetError([Problem(name, 1, 1, "", "the file is empty: expected a mapping of ruleset keys")])
+    positions: dict[Path_, tuple[int, int]] = {}
+    problems: list[Problem] = []
+    data = _build(node, (), positions, problems, name, yaml.SafeLoader(""))
+    if problems:
+        raise RulesetError(problems)
+    if not isinstance(data, dict):
+        raise RulesetError([Problem(name, node.start_mark.line + 1, node.start_mark.column + 1, "",
+                                    "expected a mapping of ruleset keys at the top of the file")])
+    return Document(name, data, positions)
+
+
+def _build(node: yaml.Node, path: Path_, positions: dict[Path_, tuple[int, int]], problems: list[Problem],
+           name: str, constructor: yaml.SafeLoader) -> Any:
+    positions[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
+    if isinstance(node, yaml.MappingNode):
+        result: dict[str, Any] = {}
+        for key_node, value_node in node.value:
+            key = str(constructor.construct_object(key_node, deep=True))
+            if key in result:
+                problems.append(Problem(name, key_node.start_mark.line + 1, key_node.start_mark.column + 1,
+                                        dotted(path + (key,)), "this key is given twice"))
+            result[key] = _build(value_node, path + (key,), positions, problems, name, constructor)
+        return result
+    if isinstance(node, yaml.SequenceNode):
+        return [_build(item, path + (i,), positions, problems, name, constructor) for i, item in enumerate(node.value)]
+    return constructor.construct_object(node, deep=True)
+
+
+def merge(base: Any, override: Any) -> Any:
+    """Deep merge: mappings merge key by key, anything else in ``override`` replaces ``base``."""
+    if isinstance(base, Mapping) and isinstance(override, Mapping):
+        result = dict(base)
+        for key, value in override.items():
+            result[key] = merge(base[key], value) if key in base else copy.deepcopy(value)
+        return result
+    return copy.deepcopy(override)
+
+
+def leaf_paths(data: Any, prefix: Path_ = ()) -> Iterator[Path_]:
+    """Paths of every leaf value (non-mapping) in ``data``."""
+    if isinstance(data, Mapping) and data:
+        for key, value in data.items():
+            yield from leaf_paths(value, prefix + (key,))
+    else:
+        yield prefix
+
+
+def kernel_schema() -> dict[str, Any]:
+    """The JSON Schema of a ruleset file, as shipped in the package."""
+    text = resources.files("rummykit").joinpath("ruleset.schema.json").read_text(encoding="utf-8")
+    result: dict[str, Any] = json.loads(text)
+    return result
+
+
+def _known_keys(schema: Mapping[str, Any]) -> list[str]:
+    return list(schema.get("properties", {}))
+
+
+def schema_problems(data: Any, schema: Mapping[str, Any], locate: Any, prefix: Path_ = ()) -> list[Problem]:
+    """Validate ``data`` against ``schema``; ``locate(path, message)`` turns a finding into a Problem."""
+    validator = jsonschema.Draft202012Validator(schema)
+    problems = []
+    for error in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
+        path = prefix + tuple(error.absolute_path)
+        problems.append(locate(path, _describe(error)))
+    return problems
+
+
+def _describe(error: jsonschema.ValidationError) -> str:
+    """A plain-language message for a schema finding."""
+    validator = error.validator
+    schema = error.schema if isinstance(error.schema, Mapping) else {}
+    if validator == "additionalProperties" and isinstance(error.instance, Mapping):
+        known = _known_keys(schema)
+        extra = [k for k in error.instance if k not in known]
+        parts = []
+        for key in extra:
+            close = difflib.get_close_matches(key, known, n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            parts.append(f"unknown key {key!r}{hint}")
+        return "; ".join(parts) + (f"; expected one of: {', '.join(known)}" if known else "")
+    if validator == "type":
+        return f"expected {_type_words(error.validator_value)}, got {_show(error.instance)}"
+    if validator == "enum":
+        options = ", ".join(repr(v) for v in error.validator_value)
+        return f"expected one of {options}, got {_show(error.instance)}"
+    if validator == "const":
+        return f"expected {error.validator_value!r}, got {_show(error.instance)}"
+    if validator in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        words = {"minimum": "at least", "maximum": "at most", "exclusiveMinimum": "more than",
+                 "exclusiveMaximum": "less than"}[str(validator)]
+        return f"expected a number {words} {error.validator_value}, got {_show(error.instance)}"
+    if validator == "required":
+        return f"missing required key {error.message.split(chr(39))[1]!r}"
+    if validator == "pattern":
+        return f"expected text matching {schema.get('description') or error.validator_value}, got {_show(error.instance)}"
+    if validator == "propertyNames":
+        return f"{error.message}"
+    if validator in ("minItems", "maxItems", "uniqueItems", "minProperties"):
+        return error.message
+    if validator in ("oneOf", "anyOf"):
+        return f"expected {schema.get('description') or 'a value of another form'}, got {_show(error.instance)}"
+    return error.message
+
+
+def _type_words(value: Any) -> str:
+    names = {"object": "a mapping", "array": "a list", "string": "text", "integer": "a whole number",
+             "number": "a number", "boolean": "true or false", "null": "nothing (null)"}
+    if isinstance(value, list):
+        return " or ".join(names.get(v, v) for v in value)
+    return names.get(value, str(value))
+
+
+def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (dict, list)):
+        return "a mapping" if isinstance(value, dict) else "a list"
+    if value is None:
+        return "nothing (null)"
+    return repr(value)

@@ -1,0 +1,1 @@
+"""Built-in rulesets (installed as ``rummykit.variants``): one YAML file per game."""
