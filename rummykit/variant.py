@@ -22,7 +22,7 @@ from .ruleset import Document, Problem, RulesetError, dotted, kernel_schema, lea
     schema_problems
 
 __all__ = ["VariantInfo", "Variant", "list_variants", "load_variant", "find_ruleset", "validate",
-           "ENTRY_POINT_GROUP"]
+           "house_rules_for", "ENTRY_POINT_GROUP"]
 
 ENTRY_POINT_GROUP = "rummykit"
 """Entry-point group through which plugins (built-in games and house rules alike) are found."""
@@ -340,14 +340,29 @@ class Variant:
 
 
 def _house_rule_specs(data: Mapping[str, Any], modules: Sequence[tuple[str, ModuleType]]) -> dict[str, dict[str, Any]]:
+    """House rules a variant accepts: its ruleset's ``house_rules``, then those any installed plugin offers
+    for it through ``rummykit_house_rules`` (selecting one of those also registers the plugin)."""
     specs = {name: dict(spec) for name, spec in data.get("house_rules", {}).items()}
-    for _, module in modules:
+    offering = list(modules) + [(name, _load_plugin(name)) for name in sorted(_plugin_entry_points())
+                                if name not in dict(modules)]
+    for plugin_name, module in offering:
         offered = getattr(module, "rummykit_house_rules", None)
-        if offered is not None:
-            for name, spec in (offered() or {}).items():
-                if not spec.get("variants") or data["name"] in spec["variants"]:
-                    specs.setdefault(name, dict(spec))
+        if offered is None:
+            continue
+        for name, spec in (offered() or {}).items():
+            if spec.get("variants") and data["name"] not in spec["variants"]:
+                continue
+            entry = {k: v for k, v in spec.items() if k != "variants"}
+            entry["plugins"] = list(dict.fromkeys(list(entry.get("plugins", [])) + [plugin_name]))
+            specs.setdefault(name, entry)
     return specs
+
+
+def house_rules_for(variant_name: str) -> dict[str, dict[str, Any]]:
+    """Every house rule the variant ``variant_name`` accepts, by name (summary, set, plugins, conflicts)."""
+    merged = _read_chain(find_ruleset(variant_name) if not Path(variant_name).is_file() else variant_name)
+    modules = [(name, _load_plugin(name)) for name in merged.data.get("plugins", [])]
+    return _house_rule_specs(merged.data, modules)
 
 
 def _build(source: str, house_rules: Sequence[str], options: Mapping[str, Any] | None) -> Variant:
