@@ -198,7 +198,7 @@ class Deal:
         """End the deal as ``kind`` and score it through the variant's ``rummykit_score_hand``."""
         if self.result is not None:
             return self.result
-        result = self.variant.hook.rummykit_score_hand(deal=self, kind=kind)
+        result: HandResult | None = self.variant.hook.rummykit_score_hand(deal=self, kind=kind)
         if result is None:
             raise AssertionError(f"no plugin scored a deal that ended as {kind!r}")
         self.result = result

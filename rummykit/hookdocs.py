@@ -7,6 +7,8 @@ while the page is stale or a hook has no docstring.
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable
+from typing import Any
 
 from . import hookspecs
 
@@ -17,17 +19,17 @@ HEADER = """# Hooks
 """
 
 
-def hook_functions() -> list[tuple[str, object]]:
+def hook_functions() -> list[tuple[str, Callable[..., Any]]]:
     """Every hook specification, in the order of the module."""
     functions = [(name, fn) for name, fn in vars(hookspecs).items() if name.startswith("rummykit_") and callable(fn)]
-    return sorted(functions, key=lambda item: inspect.getsourcelines(item[1])[1])  # type: ignore[arg-type]
+    return sorted(functions, key=lambda item: inspect.getsourcelines(item[1])[1])
 
 
 def render() -> str:
     """The hooks page, as Markdown."""
     parts = [HEADER, inspect.cleandoc(hookspecs.__doc__ or ""), "\n"]
     for name, fn in hook_functions():
-        signature = str(inspect.signature(fn)).replace("'", "")  # type: ignore[arg-type]
+        signature = str(inspect.signature(fn)).replace("'", "")
         options = getattr(fn, "rummykit_spec", {}) or {}
         first = " *(first result)*" if options.get("firstresult") else ""
         doc = inspect.getdoc(fn)

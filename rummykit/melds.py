@@ -457,7 +457,7 @@ class MeldSearch:
             self._gcache.clear()
         values = self.values
         if not naturals:
-            best = (sum(values[w] for w in wilds), ())
+            best: tuple[int, tuple[tuple[int, ...], ...]] = (sum(values[w] for w in wilds), ())
             for faces in self._wild_only_melds(wilds):
                 rest = list(wilds)
                 for face in faces:
@@ -469,7 +469,7 @@ class MeldSearch:
             return best
         low = naturals[0]
         value, melds = self._best_general(naturals[1:], wilds)
-        best = (value + values[low], melds)
+        best = (value + values[low], melds)  # the lowest card as deadwood
         counts = Counter(naturals)
         for faces, used_wilds in self._melds_with(low, counts, wilds):
             rest_nat = Counter(naturals)

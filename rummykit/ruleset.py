@@ -52,7 +52,7 @@ class RulesetError(ValueError):
 
 
 def dotted(path: Iterable[str | int]) -> str:
-    parts = []
+    parts: list[str] = []
     for part in path:
         parts.append(f"[{part}]" if isinstance(part, int) else ("." if parts else "") + str(part))
     return "".join(parts)
@@ -184,7 +184,7 @@ def _describe(error: jsonschema.ValidationError) -> str:
     if validator == "type":
         return f"expected {_type_words(error.validator_value)}, got {_show(error.instance)}"
     if validator == "enum":
-        options = ", ".join(repr(v) for v in error.validator_value)
+        options = ", ".join(repr(v) for v in error.validator_value)  # type: ignore[union-attr]
         return f"expected one of {options}, got {_show(error.instance)}"
     if validator == "const":
         return f"expected {error.validator_value!r}, got {_show(error.instance)}"
@@ -195,7 +195,8 @@ def _describe(error: jsonschema.ValidationError) -> str:
     if validator == "required":
         return f"missing required key {error.message.split(chr(39))[1]!r}"
     if validator == "pattern":
-        return f"expected text matching {schema.get('description') or error.validator_value}, got {_show(error.instance)}"
+        wanted = schema.get("description") or error.validator_value
+        return f"expected text matching {wanted}, got {_show(error.instance)}"
     if validator == "propertyNames":
         return f"{error.message}"
     if validator in ("minItems", "maxItems", "uniqueItems", "minProperties"):
@@ -209,7 +210,7 @@ def _type_words(value: Any) -> str:
     names = {"object": "a mapping", "array": "a list", "string": "text", "integer": "a whole number",
              "number": "a number", "boolean": "true or false", "null": "nothing (null)"}
     if isinstance(value, list):
-        return " or ".join(names.get(v, v) for v in value)
+        return " or ".join(names.get(str(v), str(v)) for v in value)
     return names.get(value, str(value))
 
 

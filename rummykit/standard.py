@@ -216,7 +216,7 @@ def rummykit_game_over(game: Game) -> bool:
     totals = game.hand_totals()
     if game.variant.partnerships:
         totals = [totals[s] + totals[(s + 2) % game.num_players] for s in range(game.num_players)]
-    return max(totals) >= target
+    return bool(max(totals) >= target)
 
 
 @hookimpl

@@ -18,8 +18,17 @@ from . import hookspecs, standard
 from .cards import JOKER_FACE, RANKS, SUITS, Card, CardError, parse_card
 from .engine import Game
 from .melds import Arrangement, MeldRules, MeldSearch
-from .ruleset import Document, Problem, RulesetError, dotted, kernel_schema, leaf_paths, load_document, merge, \
-    schema_problems
+from .ruleset import (
+    Document,
+    Problem,
+    RulesetError,
+    dotted,
+    kernel_schema,
+    leaf_paths,
+    load_document,
+    merge,
+    schema_problems,
+)
 
 __all__ = ["VariantInfo", "Variant", "list_variants", "load_variant", "find_ruleset", "validate",
            "house_rules_for", "ENTRY_POINT_GROUP"]
@@ -476,7 +485,9 @@ def _load_cached(source: str, house_rules: tuple[str, ...], options_json: str) -
     return _build(source, house_rules, options)
 
 
-def load_variant(name_or_path: str, house_rules: Iterable[str] = (), options: Mapping[str, Any] | None = None) -> Variant:
+def load_variant(
+    name_or_path: str, house_rules: Iterable[str] = (), options: Mapping[str, Any] | None = None
+) -> Variant:
     """The variant named ``name_or_path`` (a name, an alias or a YAML file), with house rules and options.
 
     ``options`` is a partial ruleset merged over the result (``{"target": 150}``,
