@@ -276,12 +276,77 @@ class MeldSearch:
         """
         if meld.kind not in ("set", "run", "wild-set", "joker-set"):
             return None
+        # Quick refusals (same answers as the full check below, which is costly): lay-offs are listed
+        # for every table meld and every card in hand.
+        wild = self.rules.wild_faces
+        if meld.kind == "set" and any(c.face not in wild and c.rank != meld.ranks[0] for c in cards):
+            return None
+        if meld.kind == "run" and any(c.face not in wild and c.suit != meld.suit for c in cards):
+            return None
+        if meld.kind == "joker-set" and any(not c.is_joker for c in cards):
+            return None
         grown = self.meld(list(meld.cards) + list(cards), kind=meld.kind)
         if grown is None or (meld.kind == "run" and grown.suit != meld.suit):
             return None
         if meld.kind == "set" and meld.ranks and grown.ranks[0] != meld.ranks[0]:
             return None
         return grown
+
+    def melds_containing(self, card: Card, others: Sequence[Card], limit: int | None = None) -> list[Meld]:
+        """Every valid meld that uses ``card`` itself plus cards from ``others`` (largest first, at most
+        ``limit``). Only the cards that could meld with ``card`` are searched, so this stays cheap when
+        ``others`` is large."""
+        wild = self.rules.wild_faces
+        if card.face in wild or self.rules.specials:
+            pool = [c for c in others if c is not card]
+        else:
+            pool = [c for c in others if c is not card
+                    and (c.rank == card.rank or c.suit == card.suit or c.face in wild)]
+        found: list[Meld] = []
+        for meld in self.candidate_melds(pool + [card]):
+            if card in meld.cards:
+                found.append(meld)
+                continue
+            twin = next((c for c in meld.cards if c.face == card.face), None)
+            if twin is None:
+                continue
+            # The search took another copy of the same card: use this one instead (same meld).
+            swapped = self.meld([card if c is twin else c for c in meld.cards], kind=meld.kind)
+            if swapped is not None:
+                found.append(swapped)
+        return found[:limit] if limit is not None else found
+
+    def can_meld(self, card: Card, others: Sequence[Card]) -> bool:
+        """Whether some valid meld uses ``card`` plus cards from ``others`` (fast for natural cards)."""
+        rules = self.rules
+        if rules.wild_faces or rules.specials:
+            return bool(self.melds_containing(card, others, limit=1))
+        if card.is_joker:
+            jokers = 1 + sum(1 for c in others if c.is_joker and c is not card)
+            return rules.joker_sets and jokers >= rules.set_min and self._set_size_ok(rules.set_min)
+        if card.rank in rules.excluded_ranks:
+            return False
+        if rules.sets and self._set_size_ok(rules.set_min):
+            same = [c for c in others if c.rank == card.rank and c is not card]
+            count = len({c.suit for c in same} - {card.suit}) if rules.set_distinct_suits else len(same)
+            if count + 1 >= rules.set_min:
+                return True
+        if rules.runs and (rules.run_max is None or rules.run_max >= rules.run_min):
+            lo_bound, hi_bound = {"low": (1, 13), "high": (2, 14), "both": (1, 14)}[rules.ace]
+            ranks = {c.rank for c in others if c.suit == card.suit and not c.is_joker}
+            positions = {p for r in ranks if r not in rules.excluded_ranks for p in rules.positions(r)}
+            for pos in rules.positions(card.rank):
+                if not lo_bound <= pos <= hi_bound:
+                    continue
+                low = pos
+                while low - 1 >= lo_bound and low - 1 in positions:
+                    low -= 1
+                high = pos
+                while high + 1 <= hi_bound and high + 1 in positions:
+                    high += 1
+                if high - low + 1 >= rules.run_min:
+                    return True
+        return False
 
     # -- search ------------------------------------------------------------------------------------
 
@@ -359,11 +424,40 @@ class MeldSearch:
         """For each card of ``cards``, the least deadwood of the others (the hand after discarding it)."""
         faces = [c.face for c in cards]
         if self._fast_ok(faces):
-            mask = 0
-            for face in faces:
-                mask |= 1 << face
-            return [self._best_mask(mask ^ (1 << face))[0] for face in faces]
+            best = self._discard_faces(faces)
+            return [best[face] for face in faces]
         return [self.deadwood([c for j, c in enumerate(cards) if j != i]) for i in range(len(cards))]
+
+    def _discard_faces(self, faces: list[int]) -> dict[int, int]:
+        """Fast path of :meth:`discard_deadwoods`: one walk over every set of disjoint melds in the hand.
+
+        The best hand after discarding ``f`` is an arrangement of the whole hand that leaves ``f`` out of
+        its melds (every sub-meld is in the tables), so each arrangement updates every card it leaves out.
+        """
+        mask = 0
+        for face in faces:
+            mask |= 1 << face
+        by_low = self._by_low
+        melds = [m for f in faces for m in by_low[f] if m & mask == m]
+        values = self.values
+        meld_values = [sum(values[f] for f in _bits(m)) for m in melds]
+        total = sum(values[f] for f in faces)
+        best = {face: total for face in faces}
+        count = len(melds)
+
+        def walk(start: int, used: int, deadwood: int) -> None:
+            for face in faces:
+                if not (used >> face) & 1:
+                    left = deadwood - values[face]
+                    if left < best[face]:
+                        best[face] = left
+            for j in range(start, count):
+                meld = melds[j]
+                if not meld & used:
+                    walk(j + 1, used | meld, deadwood - meld_values[j])
+
+        walk(0, 0, total)
+        return best
 
     def arrangements(self, cards: Sequence[Card], max_deadwood: int) -> list[Arrangement]:
         """Every arrangement (any set of disjoint melds, not only the best) with deadwood value at most
