@@ -17,6 +17,7 @@ hookimpl = pluggy.HookimplMarker("rummykit")
 """Marker for plugin functions that implement a hook in :mod:`rummykit.hookspecs`."""
 
 from . import cards  # noqa: E402
+from .dispatch import PluginError  # noqa: E402
 from .engine import Action, Deal, Game, HandResult, IllegalAction, TableMeld  # noqa: E402
 from .melds import Arrangement, Meld, MeldRules  # noqa: E402
 from .ruleset import Problem, RulesetError  # noqa: E402
@@ -32,6 +33,7 @@ __all__ = [
     "Game",
     "HandResult",
     "IllegalAction",
+    "PluginError",
     "TableMeld",
     "Arrangement",
     "Meld",

@@ -15,6 +15,7 @@ from typing import Any
 import pluggy
 
 from . import hookspecs, standard
+from .dispatch import ResolvedHooks
 from .cards import JOKER_FACE, RANKS, SUITS, Card, CardError, parse_card
 from .engine import Game
 from .melds import Arrangement, MeldRules, MeldSearch
@@ -76,23 +77,37 @@ def list_variants() -> list[VariantInfo]:
     return sorted(_catalogue().values(), key=lambda info: info.name)
 
 
+@cache
+def _shipped_names() -> tuple[dict[str, str], dict[str, str]]:
+    """(name -> path, alias -> path) of the shipped rulesets, read from each file itself (no ``extends``
+    resolution), so that resolving ``extends: <name>`` while building the catalogue does not recurse."""
+    names: dict[str, str] = {}
+    aliases: dict[str, str] = {}
+    for path in _variant_files():
+        data = load_document(path).data
+        if isinstance(data, Mapping) and isinstance(data.get("name"), str):
+            names[data["name"]] = str(path)
+            for alias in data.get("aliases", ()) or ():
+                aliases.setdefault(str(alias), str(path))
+    return names, aliases
+
+
 def find_ruleset(name: str) -> str:
     """The path of a shipped ruleset by name or alias, or of a YAML file; raises KeyError naming close matches."""
     key = name.strip().lower()
-    catalogue = _catalogue()
-    if key in catalogue:
-        return catalogue[key].path
-    for info in catalogue.values():
-        if key in info.aliases:
-            return info.path
+    names, aliases = _shipped_names()
+    if key in names:
+        return names[key]
+    if key in aliases:
+        return aliases[key]
     if name.endswith((".yaml", ".yml")) or "/" in name or Path(name).is_file():
         if Path(name).is_file():
             return str(Path(name))
         raise KeyError(f"no ruleset file {name!r}")
-    known = sorted(list(catalogue) + [a for info in catalogue.values() for a in info.aliases])
+    known = sorted(list(names) + list(aliases))
     close = difflib.get_close_matches(key, known, n=3, cutoff=0.5)
     hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-    raise KeyError(f"no variant named {name!r}{hint} Known variants: {', '.join(sorted(catalogue))}")
+    raise KeyError(f"no variant named {name!r}{hint} Known variants: {', '.join(sorted(names))}")
 
 
 def _plugin_entry_points() -> dict[str, metadata.EntryPoint]:
@@ -218,6 +233,8 @@ class Variant:
         self.rules: dict[str, Any] = data.get("rules", {})
         """Game-specific values (the ruleset's ``rules`` block)."""
         self.draw_from_pile: str = data.get("draw", {}).get("from_pile", "top")
+        self.must_use: str = data.get("draw", {}).get("must_use", "none")
+        """``deepest``: the deepest card taken from the pile must be melded or laid off at once."""
         self.melds_on_table: bool = bool(data.get("table", {}).get("melds", False))
         self.values = self._values_table(data.get("card_values", {}))
         self.pm = pluggy.PluginManager(ENTRY_POINT_GROUP)
@@ -226,7 +243,8 @@ class Variant:
         for name, module in plugins:
             self.pm.register(module, name)
         self.plugin_names = tuple(name for name, _ in plugins)
-        self.hook = self.pm.hook
+        self.hook = ResolvedHooks(self.pm)
+        """The hooks, resolved once (see :mod:`rummykit.dispatch`); call with keyword arguments."""
         meld_rules = self._meld_rules(data.get("melds", {}))
         meld_rules = self.hook.rummykit_meld_rules(variant=self, rules=meld_rules) or meld_rules
         self.meld_search = MeldSearch(meld_rules, self.values)
@@ -333,6 +351,11 @@ class Variant:
             "table": [{"cards": [str(c) for c in tm.meld.cards], "owner": tm.owner} for tm in deal.table],
             "scores": list(game.scores),
         }
+        if self.melds_on_table:
+            for entry, tm in zip(view["table"], deal.table):
+                entry["played_by"] = [tm.credits.get(c.id, tm.owner) for c in tm.meld.cards]
+            if deal.phase == "use" and deal.taken is not None:
+                view["must_use"] = str(deal.taken)
         if pile == "fanned":
             view["discard"] = [str(c) for c in visible_pile]
         if game.current_player == seat:

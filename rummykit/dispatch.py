@@ -1,0 +1,113 @@
+"""Hook calls resolved once per variant.
+
+pluggy looks up and orders a hook's implementations on every call; a game calls a few hooks on every
+action, so each variant resolves its hooks once into plain functions that call the implementations in
+pluggy's order (last registered first, ``tryfirst``/``trylast`` honoured). Hooks with wrappers keep
+going through pluggy. Either way an exception inside a hook reaches the caller as :class:`PluginError`
+naming the plugin and the hook.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from types import TracebackType
+from typing import Any
+
+import pluggy
+
+from .engine import IllegalAction
+
+__all__ = ["PluginError", "ResolvedHooks"]
+
+
+class PluginError(RuntimeError):
+    """A plugin's hook implementation raised an exception (kept as ``__cause__``)."""
+
+    def __init__(self, plugin: str, hook: str, error: BaseException):
+        self.plugin = plugin
+        self.hook = hook
+        self.error = error
+        super().__init__(f"plugin {plugin!r} failed in hook {hook}: {type(error).__name__}: {error}")
+
+
+def _culprit(impls: list[Any], traceback: TracebackType | None) -> str:
+    """The plugin whose implementation appears deepest in ``traceback``."""
+    codes = {impl.function.__code__: impl.plugin_name for impl in impls if hasattr(impl.function, "__code__")}
+    found = "unknown plugin"
+    while traceback is not None:
+        name = codes.get(traceback.tb_frame.f_code)
+        if name is not None:
+            found = name
+        traceback = traceback.tb_next
+    return found
+
+
+def resolve(pm: pluggy.PluginManager, name: str) -> Callable[..., Any]:
+    """A function with the hook's keyword interface, calling its implementations directly."""
+    caller = getattr(pm.hook, name)
+    impls = caller.get_hookimpls()
+    firstresult = bool(caller.spec is not None and caller.spec.opts.get("firstresult"))
+    passthrough = (PluginError, IllegalAction)  # already explained; an illegal action changes nothing
+
+    if any(impl.hookwrapper or impl.wrapper for impl in impls):
+
+        def through_pluggy(**kwargs: Any) -> Any:
+            try:
+                return caller(**kwargs)
+            except passthrough:
+                raise
+            except Exception as exc:
+                raise PluginError(_culprit(impls, exc.__traceback__), name, exc) from exc
+
+        return through_pluggy
+
+    ordered = [(impl.plugin_name, impl.function, tuple(impl.argnames)) for impl in reversed(impls)]
+
+    if firstresult:
+
+        def first(**kwargs: Any) -> Any:
+            for plugin, function, argnames in ordered:
+                try:
+                    result = function(*[kwargs[arg] for arg in argnames])
+                except passthrough:
+                    raise
+                except Exception as exc:
+                    raise PluginError(plugin, name, exc) from exc
+                if result is not None:
+                    return result
+            return None
+
+        return first
+
+    def every(**kwargs: Any) -> list[Any]:
+        results = []
+        for plugin, function, argnames in ordered:
+            try:
+                result = function(*[kwargs[arg] for arg in argnames])
+            except passthrough:
+                raise
+            except Exception as exc:
+                raise PluginError(plugin, name, exc) from exc
+            if result is not None:
+                results.append(result)
+        return results
+
+    return every
+
+
+class ResolvedHooks:
+    """``variant.hook``: each hook resolved on first use, then called without pluggy's per-call work.
+
+    The plugins of a variant are fixed when it is built; after registering another plugin on ``pm``
+    directly, build a new ``ResolvedHooks``.
+    """
+
+    def __init__(self, pm: pluggy.PluginManager):
+        self._pm = pm
+
+    def __getattr__(self, name: str) -> Callable[..., Any]:
+        if not name.startswith("rummykit_"):
+            raise AttributeError(name)
+        function = resolve(self._pm, name)
+        setattr(self, name, function)
+        return function
