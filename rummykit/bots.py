@@ -38,6 +38,9 @@ class GreedyBot:
     def __init__(self, seed: int | None = None):
         self.rng = random.Random(seed)
 
+    PICKUP_DEPTH = 8
+    """Table games: pick-ups of more cards than this from the pile are not considered."""
+
     def choose(self, game: Game) -> Action:
         actions = game.legal_actions()
         deal = game.deal
@@ -46,6 +49,8 @@ class GreedyBot:
         by_kind: dict[str, list[Action]] = {}
         for action in actions:
             by_kind.setdefault(action.kind, []).append(action)
+        if game.variant.melds_on_table and deal.phase in ("draw", "use", "play"):
+            return self._table_choice(game, actions, by_kind)
         if "big gin" in by_kind:
             return by_kind["big gin"][0]
         if "knock" in by_kind:
@@ -77,6 +82,65 @@ class GreedyBot:
         if "discard" in by_kind:
             return self._best_discard(game, by_kind["discard"], hand)
         return self.rng.choice(actions)
+
+    # -- table games (500 Rum and the like) -------------------------------------------------------
+
+    def _table_choice(self, game: Game, actions: list[Action], by_kind: dict[str, list[Action]]) -> Action:
+        """Take from the pile when that adds more melded value than it leaves in hand, meld everything
+        the best arrangement melds, lay off what it can, and discard the highest-value card left."""
+        deal = game.deal
+        search = game.variant.meld_search
+        value = game.variant.value
+        hand = deal.hands[deal.current]
+        if deal.phase == "draw":
+            base = self._worth(game, hand)
+            best: Action | None = None
+            best_gain = 0
+            for action in by_kind.get("draw discard", []):
+                depth = deal.discard.index(action.cards[0]) if action.cards else len(deal.discard) - 1
+                taken = deal.discard[depth:]
+                if len(taken) > self.PICKUP_DEPTH:
+                    continue
+                gain = self._worth(game, hand + taken) - base
+                if gain > best_gain:
+                    best, best_gain = action, gain
+            if best is not None:
+                return best
+            for kind in ("draw stock", "end"):
+                if kind in by_kind:
+                    return by_kind[kind][0]
+            return self.rng.choice(actions)
+        arrangement = search.arrange(hand)
+        if deal.phase == "use":
+            wanted = {tuple(sorted(c.face for c in m.cards)) for m in arrangement.melds}
+            melds = by_kind.get("meld", [])
+            for action in melds:
+                if tuple(sorted(c.face for c in action.cards)) in wanted:
+                    return action
+            return max(actions, key=lambda a: (sum(value(c) for c in a.cards), -len(a.cards)))
+        if arrangement.melds:
+            # The best arrangement's melds, named even when the capped listing leaves them out.
+            return Action("meld", max(arrangement.melds, key=len).cards)
+        if "layoff" in by_kind:
+            return max(by_kind["layoff"], key=lambda a: value(a.cards[0]))
+        discards = by_kind.get("discard", [])
+        if discards:
+            return max(discards, key=lambda a: (value(a.cards[0]), a.cards[0].face))
+        return self.rng.choice(actions)
+
+    @staticmethod
+    def _worth(game: Game, cards: list[Card]) -> int:
+        """Melded value minus value left in hand, if ``cards`` were laid down as well as they can be
+        (melds of the best arrangement, single lay-offs on the table's melds)."""
+        search = game.variant.meld_search
+        value = game.variant.value
+        arrangement = search.arrange(cards)
+        table = [tm.meld for tm in game.deal.table]
+        dead = 0
+        for card in arrangement.deadwood:
+            if not any(search.extend(meld, [card]) is not None for meld in table):
+                dead += value(card)
+        return sum(value(c) for c in cards) - 2 * dead
 
     @staticmethod
     def _best_discard(game: Game, discards: list[Action], hand: list[Card]) -> Action:

@@ -1,3 +1,651 @@
-"""Command line (placeholder replaced below)."""
-def main() -> int:
-    return 0
+"""The ``rummykit`` command: list, show, validate, play, simulate and replay games.
+
+Every command prints plain text (``--json`` where a program reads the answer). Mistakes on the command
+line (an unknown variant, a bad house rule, an invalid ruleset) print a short message to stderr and exit
+with status 2; ``validate`` exits with 1 when a file it checks is invalid.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import textwrap
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .bots import BOTS, Bot
+from .cards import CardError, parse_card
+from .engine import Action, Deal, Game, HandResult
+from .ruleset import Problem, RulesetError
+from .simulate import make_bots, play_game, replay_record, simulate
+from .variant import Variant, house_rules_for, list_variants, load_variant, validate
+
+__all__ = ["main", "TurnPrinter", "play_interactive", "describe_position"]
+
+Write = Callable[[str], None]
+Read = Callable[[str], str]
+
+EXIT_OK = 0
+EXIT_INVALID = 1
+EXIT_USAGE = 2
+
+QUIT_WORDS = ("quit", "exit", "q")
+HELP_WORDS = ("help", "?", "h")
+HAND_WORDS = ("hand", "look", "show")
+
+_RULESET_ORDER = (
+    "name", "title", "aliases", "summary", "source", "extends", "plugins", "players", "partnerships", "decks",
+    "deal", "discard_pile", "draw", "table", "melds", "card_values", "target", "max_hands", "rules",
+)  # fmt: skip
+
+_KIND_WORDS = {
+    "knock": "knock",
+    "gin": "gin",
+    "big-gin": "big gin",
+    "undercut": "undercut",
+    "dead": "dead hand",
+    "out": "a player went out",
+    "exhausted": "the stock ran out",
+}
+
+_PHASE_HINTS = {
+    "offer": "take the upcard (draw discard) or pass",
+    "draw": "draw a card (draw stock, draw discard)",
+    "discard": "discard a card",
+    "play": "meld, lay off, or discard",
+    "knocker-melds": "spread your melds, then done",
+    "opponent-melds": "spread your melds and lay off, then done",
+}
+
+
+class CliError(Exception):
+    """A mistake on the command line: printed to stderr, exit status 2."""
+
+
+# -- text of games ------------------------------------------------------------------------------------
+
+
+def _cards(items: Sequence[Any]) -> str:
+    return " ".join(str(c) for c in items) or "-"
+
+
+def _players_text(low: int, high: int) -> str:
+    return f"{low} players" if low == high else f"{low}-{high} players"
+
+
+class TurnPrinter:
+    """Prints a game turn by turn: deal headers, one line per action, each hand's result, the end.
+
+    Use it as ``on_start`` and ``on_action`` of :func:`rummykit.simulate.play_game` and
+    :func:`rummykit.simulate.replay_record`. Action lines never show a hidden card except the knocker's
+    face-down discard (and, for ``viewer``, the cards that player draws). ``show_hands`` prints every hand
+    at the start of each deal (bot games and replays only).
+    """
+
+    def __init__(self, write: Write, viewer: int | None = None, show_hands: bool = True, labels: Sequence[str] = ()):
+        self.write = write
+        self.viewer = viewer
+        self.show_hands = show_hands
+        self.labels = list(labels)
+        """Per seat, a word shown after the name in the game header (the bot's name)."""
+
+    # -- names --
+
+    def name(self, game: Game, seat: int) -> str:
+        return "You" if seat == self.viewer else game.names[seat]
+
+    def _subject(self, game: Game, seat: int, you: str, others: str) -> str:
+        """``You draw`` or ``Player 2 draws``."""
+        return f"You {you}" if seat == self.viewer else f"{game.names[seat]} {others}"
+
+    def scores_text(self, game: Game, scores: Sequence[int]) -> str:
+        return ", ".join(f"{self.name(game, seat)} {score}" for seat, score in enumerate(scores))
+
+    # -- the game --
+
+    def start(self, game: Game) -> None:
+        variant = game.variant
+        extra = f" with {', '.join(variant.house_rules)}" if variant.house_rules else ""
+        seats = []
+        for seat in range(game.num_players):
+            label = self.labels[seat] if seat < len(self.labels) else ""
+            seats.append(self.name(game, seat) + (f" ({label})" if label else ""))
+        self.write(f"{variant.title} ({variant.name}){extra}, seed {game.seed}: {' vs '.join(seats)}")
+        self.deal_header(game, game.deal)
+
+    def deal_header(self, game: Game, deal: Deal) -> None:
+        self.write("")
+        self.write(
+            f"== Deal {deal.number}: {self.name(game, deal.dealer)} deal{'' if deal.dealer == self.viewer else 's'} =="
+        )
+        if self.show_hands:
+            width = max(len(self.name(game, s)) for s in deal.seats)
+            for seat in deal.seats:
+                self.write(f"  {self.name(game, seat):<{width}}  {_cards(sorted(deal.hands[seat]))}")
+        view = game.observation(deal.seats[0])
+        parts = []
+        if view.get("discard_top"):
+            parts.append(f"{'Upcard' if deal.turn == 0 else 'Discard'}: {view['discard_top']}")
+        parts.append(f"Stock: {view['stock_size']} cards")
+        if "knock_limit" in view:
+            parts.append(f"Knock limit: {view['knock_limit']}")
+        self.write("  " + "   ".join(parts))
+
+    def action_text(self, game: Game, deal: Deal, seat: int, action: Action) -> str:
+        """The line for ``action`` just applied by ``seat`` in ``deal``."""
+        kind = action.kind
+        you = seat == self.viewer
+        if kind == "draw stock":
+            if you:
+                return f"You draw {deal.hands[seat][-1]} from the stock" if deal.result is None else "You draw"
+            return f"{game.names[seat]} draws from the stock"
+        if kind == "draw discard":
+            if action.cards:
+                return self._subject(game, seat, "take", "takes") + f" the discard pile down to {action.cards[0]}"
+            card = deal.taken
+            return (
+                self._subject(game, seat, "take", "takes")
+                + f" {card if card else 'the top card'} from the discard pile"
+            )
+        if kind == "pass":
+            if deal.result is None and deal.turn == 0 and deal.discard:
+                return self._subject(game, seat, "decline", "declines") + f" the upcard {deal.discard[-1]}"
+            return self._subject(game, seat, "pass", "passes")
+        if kind == "discard":
+            return self._subject(game, seat, "discard", "discards") + f" {_cards(action.cards)}"
+        if kind == "knock":
+            return self._subject(game, seat, "knock", "knocks") + f" with {_cards(action.cards)} face down"
+        if kind == "big gin":
+            return self._subject(game, seat, "declare", "declares") + " big gin"
+        if kind == "meld":
+            return self._subject(game, seat, "meld", "melds") + f" {_cards(action.cards)}"
+        if kind == "layoff":
+            text = self._subject(game, seat, "lay", "lays") + f" off {_cards(action.cards)} on meld {action.target}"
+            if action.target is not None and 0 <= action.target < len(deal.table):
+                text += f" (now {deal.table[action.target]})"
+            return text
+        if kind == "done":
+            return self._subject(game, seat, "are", "is") + " done"
+        return f"{self.name(game, seat)}: {action}"
+
+    def __call__(self, game: Game, deal: Deal, seat: int, action: Action) -> None:
+        self.write("  " + self.action_text(game, deal, seat, action))
+        if deal.result is not None:
+            self.hand_result(game, deal, deal.result)
+            if not game.is_over and game.deal is not deal:
+                self.deal_header(game, game.deal)
+
+    def hand_result(self, game: Game, deal: Deal | None, result: HandResult) -> None:
+        for line in self.result_lines(game, deal, result):
+            self.write(line)
+
+    def result_lines(self, game: Game, deal: Deal | None, result: HandResult) -> list[str]:
+        """The result of a hand: how it ended, the points, and each spread."""
+        details = result.details
+        word = _KIND_WORDS.get(result.kind, result.kind)
+        knocker = details.get("knocker")
+        by = f" by {self.name(game, knocker)}" if isinstance(knocker, int) and result.kind != "dead" else ""
+        scored = [f"{self.name(game, s)} {'score' if s == self.viewer else 'scores'} {p}"
+                  for s, p in enumerate(result.scores) if p]  # fmt: skip
+        head = f"-- Deal {result.number} ends: {word}{by}. {', '.join(scored) or 'Nobody scores'}."
+        lines = [head]
+        if result.kind == "dead" and "stock" in details:
+            lines[0] += f" ({details['stock']} cards left in the stock)"
+        melds = details.get("melds")
+        unmatched = details.get("unmatched")
+        if isinstance(melds, dict) and isinstance(unmatched, dict):
+            deadwood = details.get("deadwood", [])
+            for key in melds:
+                seat = int(key)
+                notes = []
+                if seat == knocker:
+                    notes.append("knocker")
+                if isinstance(deadwood, list) and seat < len(deadwood):
+                    notes.append(f"deadwood {deadwood[seat]}")
+                spread = " ".join(f"[{m}]" for m in melds[key]) or "no melds"
+                lines.append(f"   {self.name(game, seat)} ({', '.join(notes)}): {spread}; "
+                             f"unmatched {_cards(unmatched.get(key, []))}")  # fmt: skip
+            if details.get("layoffs"):
+                lines.append(f"   Laid off: {', '.join(str(x) for x in details['layoffs'])}")
+        elif deal is not None and result.kind != "dead":
+            for seat in deal.seats:
+                table = " ".join(f"[{tm}]" for tm in deal.table if tm.owner == seat) or "no melds"
+                lines.append(f"   {self.name(game, seat)}: {table}; in hand {_cards(sorted(deal.hands[seat]))}")
+        totals = [0] * game.num_players
+        for hand in game.hands[: result.number]:
+            for seat, points in enumerate(hand.scores):
+                totals[seat] += points
+        lines.append(f"   Scores: {self.scores_text(game, totals)}")
+        return lines
+
+    def game_end(self, game: Game) -> None:
+        self.write("")
+        if not game.is_over:
+            self.write(
+                f"== Stopped after {len(game.hands)} deal{'s' * (len(game.hands) != 1)}: the game is not over =="
+            )
+            self.write(f"Scores so far: {self.scores_text(game, game.scores)}")
+            return
+        self.write(f"== Game over after {len(game.hands)} deal{'s' * (len(game.hands) != 1)} ==")
+        if game.bonuses:
+            self.write("Bonuses:")
+            for seat, name, points in game.bonuses:
+                self.write(f"  {self.name(game, seat)}: {name} {points:+d}")
+        self.write(f"Final scores: {self.scores_text(game, game.scores)}")
+        if game.variant.partnerships:
+            sides = game.side_scores()
+            self.write("Sides: " + ", ".join(
+                f"{' & '.join(self.name(game, s) for s in range(game.num_players) if game.side_of(s) == side)} {score}"
+                for side, score in enumerate(sides)))  # fmt: skip
+        if game.winner is None:
+            return
+        if game.variant.partnerships:
+            side = game.side_of(game.winner)
+            team = [self.name(game, s) for s in range(game.num_players) if game.side_of(s) == side]
+            self.write(f"{' & '.join(team)} win.")
+        else:
+            self.write(f"{self.name(game, game.winner)} win{'' if game.winner == self.viewer else 's'}.")
+
+
+# -- the person at the terminal -------------------------------------------------------------------------
+
+
+def describe_position(game: Game, seat: int, printer: TurnPrinter) -> list[str]:
+    """What ``seat`` sees on its turn: the pile, the stock, its sorted hand and best arrangement, the table."""
+    view = game.observation(seat)
+    deal = game.deal
+    hint = _PHASE_HINTS.get(view["phase"], view["phase"])
+    if view["phase"] == "discard" and any(a.kind == "knock" for a in game.legal_actions()):
+        hint = "discard a card, or knock"
+    lines = ["", f"-- Your turn (deal {view['deal']}): {hint}"]
+    top = view.get("discard_top")
+    parts = [f"{'Upcard' if deal.turn == 0 else 'Discard'}: {top}" if top else "Discard pile: empty"]
+    if "discard" in view and len(view["discard"]) > 1:
+        parts[0] = f"Discard pile: {_cards(view['discard'])}"
+    parts.append(f"Stock: {view['stock_size']} cards")
+    if "knock_limit" in view:
+        parts.append(f"Knock limit: {view['knock_limit']}")
+    lines.append("   " + "   ".join(parts))
+    for other in deal.seats:
+        if other == seat:
+            continue
+        known = view["known"].get(str(other), [])
+        seen = f" (picked up: {' '.join(known)})" if known else ""
+        lines.append(f"   {printer.name(game, other)} holds {view['hand_sizes'][other]} cards{seen}")
+    for index, meld in enumerate(view["table"]):
+        lines.append(f"   Table meld {index}: {' '.join(meld['cards'])} ({printer.name(game, meld['owner'])})")
+    if view.get("knocker_unmatched"):
+        lines.append(f"   Knocker's unmatched cards: {' '.join(view['knocker_unmatched'])}")
+    lines.append(f"   Your hand: {' '.join(view['hand'])}")
+    if view["hand"]:
+        lines.append(f"   Best arrangement: {game.variant.arrange(view['hand'])}")
+    lines.append(f"   Scores: {printer.scores_text(game, view['scores'])}")
+    return lines
+
+
+def _legal_lines(game: Game) -> list[str]:
+    legal = sorted({str(a) for a in game.legal_actions()}, key=lambda t: (t.split()[0], len(t), t))
+    text = "Legal now: " + ", ".join(legal)
+    lines = textwrap.wrap(text, width=100, subsequent_indent="   ")
+    lines.append("Also: help or ? (this list), hand (show your turn again), quit")
+    return lines
+
+
+def _card_problem(game: Game, text: str) -> str | None:
+    """Why typed text such as ``discard ZZ`` names something that is not a card (None when it does not)."""
+    verbs = {a.kind for a in game.legal_actions() if a.cards} | {"discard", "knock", "meld", "layoff"}
+    words = text.replace(",", " ").split()
+    for verb in sorted(verbs, key=len, reverse=True):
+        size = len(verb.split())
+        if [w.lower() for w in words[:size]] != verb.split() or len(words) == size:
+            continue
+        rest = words[size:]
+        if len(rest) >= 2 and rest[-2].lower() == "on":
+            rest = rest[:-2]
+        for token in rest:
+            try:
+                parse_card(token)
+            except CardError as exc:
+                return f"{exc}. Type 'help' for the legal actions."
+        return None
+    return None
+
+
+def play_interactive(
+    game: Game,
+    human: int,
+    bots: Sequence[Bot | None],
+    read: Read,
+    write: Write,
+    printer: TurnPrinter | None = None,
+) -> bool:
+    """Play ``game`` with a person in seat ``human`` and ``bots[seat]`` in the others.
+
+    ``read(prompt)`` returns the person's next line (EOFError or KeyboardInterrupt means quit);
+    ``write(line)`` shows a line. A line that is not a legal action is explained and asked again, the
+    game unchanged. Returns True when the game was played to its end, False when the person quit.
+    """
+    printer = printer or TurnPrinter(write, viewer=human, show_hands=False)
+    if printer.viewer is None:
+        printer.viewer = human
+    printer.start(game)
+    while not game.is_over:
+        deal = game.deal
+        seat = deal.current
+        if seat != human:
+            bot = bots[seat]
+            if bot is None:
+                raise ValueError(f"no bot plays seat {seat}")
+            action = bot.choose(game)
+            game.apply(action)
+            printer(game, deal, seat, action)
+            continue
+        for line in describe_position(game, seat, printer):
+            write(line)
+        while True:
+            try:
+                text = read("> ").strip()
+            except (EOFError, KeyboardInterrupt):
+                text = "quit"
+            word = text.lower()
+            if word in QUIT_WORDS:
+                write("You leave the game.")
+                return False
+            if word in HELP_WORDS:
+                for line in _legal_lines(game):
+                    write(line)
+                continue
+            if word in HAND_WORDS:
+                for line in describe_position(game, seat, printer):
+                    write(line)
+                continue
+            if not word:
+                write("Type an action (e.g. 'draw stock', 'discard 7H'), or 'help' for the legal ones.")
+                continue
+            try:
+                action = game.resolve(text)
+            except ValueError as exc:  # IllegalAction, or text that is no action
+                write(_card_problem(game, text) or str(exc))
+                continue
+            break
+        game.apply(action)
+        printer(game, deal, seat, action)
+    return True
+
+
+# -- commands ---------------------------------------------------------------------------------------------
+
+
+def _out(text: str) -> None:
+    print(text)
+
+
+def _house_rules(values: Sequence[str] | None) -> list[str]:
+    return [name.strip() for value in values or () for name in value.split(",") if name.strip()]
+
+
+def _load(name: str, house_rules: Sequence[str] = ()) -> Variant:
+    return load_variant(name, house_rules=house_rules)
+
+
+def _bot_names(text: str) -> list[str]:
+    names = [n.strip().lower() for n in text.split(",") if n.strip()]
+    unknown = [n for n in names if n not in BOTS]
+    if not names or unknown:
+        raise CliError(f"unknown bot {', '.join(map(repr, unknown)) or '(none)'}: bots are {', '.join(sorted(BOTS))}")
+    return names
+
+
+def cmd_list(args: argparse.Namespace) -> int:
+    infos = list_variants()
+    width = max((len(info.name) for info in infos), default=4)
+    for info in infos:
+        aliases = f"; aliases: {', '.join(info.aliases)}" if info.aliases else ""
+        _out(f"{info.name:<{width}}  {info.title} ({_players_text(info.min_players, info.max_players)}{aliases})")
+        if info.summary:
+            for line in textwrap.wrap(info.summary, width=110 - width):
+                _out(f"{'':<{width}}  {line}")
+    return EXIT_OK
+
+
+def _ordered(data: dict[str, Any]) -> dict[str, Any]:
+    keys = [k for k in _RULESET_ORDER if k in data] + [k for k in data if k not in _RULESET_ORDER]
+    return {k: data[k] for k in keys if k != "house_rules"}
+
+
+class _RulesetDumper(yaml.SafeDumper):
+    """Block mappings, lists on one line: how ruleset files are written."""
+
+
+def _flow_list(dumper: yaml.SafeDumper, data: list[Any]) -> yaml.Node:
+    return dumper.represent_sequence("tag:yaml.org,2002:seq", data, flow_style=True)
+
+
+_RulesetDumper.add_representer(list, _flow_list)
+
+
+def cmd_show(args: argparse.Namespace) -> int:
+    chosen = _house_rules(args.house_rule)
+    variant = _load(args.name, chosen)
+    _out(f"# {variant.title} ({variant.name})" + (f" with {', '.join(chosen)}" if chosen else ""))
+    text = yaml.dump(_ordered(variant.ruleset), Dumper=_RulesetDumper, sort_keys=False, allow_unicode=True, width=110)
+    _out(text.rstrip())
+    specs = house_rules_for(args.name)
+    _out("")
+    if not specs:
+        _out(f"{variant.name} accepts no house rules.")
+        return EXIT_OK
+    _out("House rules (select with --house-rule NAME; * selected):")
+    width = max(len(name) for name in specs)
+    for name, spec in specs.items():
+        mark = "*" if name in chosen else " "
+        summary = str(spec.get("summary", ""))
+        conflicts = spec.get("conflicts") or []
+        if conflicts:
+            summary += f" [not with: {', '.join(conflicts)}]"
+        lines = textwrap.wrap(summary, width=max(40, 112 - width)) or [""]
+        _out(f"{mark} {name:<{width}}  {lines[0]}")
+        for line in lines[1:]:
+            _out(f"  {'':<{width}}  {line}")
+    return EXIT_OK
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    report = []
+    for path in args.paths:
+        problems = validate(path)
+        report.append({"file": str(path), "valid": not problems, "problems": [p.as_dict() for p in problems]})
+        if not args.json:
+            for problem in problems:
+                _out(str(problem))
+            if not problems:
+                _out(f"{path}: OK")
+    if args.json:
+        _out(json.dumps(report, indent=1))
+    return EXIT_OK if all(item["valid"] for item in report) else EXIT_INVALID
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    variant = _load(args.name, _house_rules(args.house_rule))
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**63)
+    if args.max_hands is not None and args.max_hands < 1:
+        raise CliError(f"--max-hands is 1 or more, not {args.max_hands}")
+    if args.bots:
+        names = _bot_names(args.bots)
+        players = args.players or (len(names) if len(names) > 1 else variant.min_players)
+        labels = names * players if len(names) == 1 else names
+        printer = TurnPrinter(_out, show_hands=True, labels=labels)
+        game = play_game(variant, seed, names, players, on_action=printer, max_hands=args.max_hands,
+                         on_start=printer.start)  # fmt: skip
+        printer.game_end(game)
+    else:
+        opponent = _bot_names(args.opponent)
+        if len(opponent) != 1:
+            raise CliError("--opponent names one bot; use --bots for a game of bots only")
+        players = args.players or variant.min_players
+        game = variant.new_game(players=players, seed=seed)
+        bots: list[Bot | None] = list(make_bots(opponent, players, seed))
+        bots[0] = None
+        labels = [""] + opponent * (players - 1)
+        printer = TurnPrinter(_out, viewer=0, show_hands=False, labels=labels)
+        finished = _play_person(game, bots, printer, args.max_hands)
+        if finished or game.hands:
+            printer.game_end(game)
+    if args.save:
+        Path(args.save).write_text(game.to_json() + "\n", encoding="utf-8")
+        _out(f"Saved the game to {args.save}")
+    return EXIT_OK
+
+
+def _play_person(game: Game, bots: Sequence[Bot | None], printer: TurnPrinter, max_hands: int | None) -> bool:
+    if max_hands is None:
+        return play_interactive(game, 0, bots, input, _out, printer)
+
+    def read(prompt: str) -> str:
+        if len(game.hands) >= max_hands:
+            raise EOFError
+        return input(prompt)
+
+    return play_interactive(game, 0, bots, read, _out, printer)
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    variant = _load(args.name, _house_rules(args.house_rule))
+    if args.games < 0:
+        raise CliError(f"--games is 0 or more, not {args.games}")
+    names = _bot_names(args.bots)
+    result = simulate(variant, args.games, args.seed, names, args.players)
+    data = result.as_dict()
+    if args.json:
+        _out(json.dumps(data))
+        return EXIT_OK
+    extra = f" with {', '.join(variant.house_rules)}" if variant.house_rules else ""
+    seats = [f"Player {seat + 1} ({bot})" for seat, bot in enumerate(result.bots)]
+    _out(f"{result.games} games of {variant.title} ({variant.name}){extra}, seed {result.seed}: {' vs '.join(seats)}")
+    _out("Wins:           " + ", ".join(f"{s} {w}" for s, w in zip(seats, result.wins)))
+    kinds = ", ".join(f"{kind} {count}" for kind, count in result.hand_kinds.most_common())
+    _out(f"Hands played:   {result.hands}" + (f" ({kinds})" if kinds else ""))
+    _out("Average score:  " + ", ".join(f"{s} {a:.1f}" for s, a in zip(seats, result.average_scores)))
+    _out(f"Actions:        {result.actions}")
+    _out(f"Speed:          {data['games_per_second']:.1f} games/s, {data['hands_per_second']:.1f} hands/s, "
+         f"{data['actions_per_second']:.0f} actions/s ({result.elapsed:.2f} s)")  # fmt: skip
+    return EXIT_OK
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    try:
+        text = Path(args.file).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"cannot read {args.file}: {exc.strerror or exc}") from None
+    printer = TurnPrinter(_out, show_hands=True)
+    try:
+        game = replay_record(text, on_action=printer, on_start=printer.start)
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise CliError(f"{args.file} is not a rummykit record: {exc}") from None
+    except RulesetError:
+        raise
+    except ValueError as exc:
+        raise CliError(f"{args.file}: {exc}") from None
+    printer.game_end(game)
+    return EXIT_OK
+
+
+# -- the parser and main ------------------------------------------------------------------------------------
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="rummykit", description="Play, simulate and check rummy games (Gin Rummy and its family)."
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+
+    sub = commands.add_parser("list", help="every variant", description="Every variant shipped with rummykit.")
+    sub.set_defaults(run=cmd_list)
+
+    sub = commands.add_parser("show", help="a variant's merged ruleset and the house rules it accepts")
+    sub.add_argument("name", metavar="NAME", help="variant name, alias or ruleset file")
+    sub.add_argument("--house-rule", action="append", metavar="RULE", help="apply a house rule (repeatable)")
+    sub.set_defaults(run=cmd_show)
+
+    sub = commands.add_parser("validate", help="check ruleset files (exit 1 when one is invalid)")
+    sub.add_argument("paths", nargs="+", metavar="PATH")
+    sub.add_argument("--json", action="store_true", help="print a machine-readable list")
+    sub.set_defaults(run=cmd_validate)
+
+    sub = commands.add_parser("play", help="play a game: you against bots, or bots only with --bots")
+    sub.add_argument("name", metavar="NAME", help="variant name, alias or ruleset file")
+    sub.add_argument("--seed", type=int, help="seed of the shuffles (default: random, printed)")
+    sub.add_argument("--house-rule", action="append", metavar="RULE", help="apply a house rule (repeatable)")
+    sub.add_argument("--bots", metavar="BOT,BOT", help=f"bots only, one per seat ({', '.join(sorted(BOTS))})")
+    sub.add_argument("--opponent", default="greedy", metavar="BOT", help="the bot you play against (default greedy)")
+    sub.add_argument("--players", type=int, metavar="N", help="number of players (default: the fewest allowed)")
+    sub.add_argument("--save", metavar="FILE", help="write the game record (JSON) to FILE")
+    sub.add_argument("--max-hands", type=int, metavar="N", help="stop after N hands")
+    sub.set_defaults(run=cmd_play)
+
+    sub = commands.add_parser("simulate", help="play many games between bots and sum them up")
+    sub.add_argument("name", metavar="NAME", help="variant name, alias or ruleset file")
+    sub.add_argument("--games", type=int, required=True, metavar="N")
+    sub.add_argument("--seed", type=int, default=0, metavar="S", help="master seed (default 0)")
+    sub.add_argument(
+        "--bots", default="greedy,greedy", metavar="BOT,BOT", help="one bot per seat (default greedy,greedy)"
+    )
+    sub.add_argument("--players", type=int, metavar="N", help="number of players (default: one per bot)")
+    sub.add_argument("--house-rule", action="append", metavar="RULE", help="apply a house rule (repeatable)")
+    sub.add_argument("--json", action="store_true", help="print one JSON object")
+    sub.set_defaults(run=cmd_simulate)
+
+    sub = commands.add_parser("replay", help="show a saved game turn by turn")
+    sub.add_argument("file", metavar="FILE")
+    sub.set_defaults(run=cmd_replay)
+    return parser
+
+
+def _version() -> str:
+    from . import __version__
+
+    return __version__
+
+
+def _problem_text(problem: Problem) -> str:
+    if not problem.line and not problem.path:
+        return f"{problem.file}: {problem.message}"
+    return str(problem)
+
+
+def _error(lines: Sequence[str]) -> int:
+    for line in lines:
+        print(f"rummykit: {line}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``rummykit`` command with ``argv`` (default: the process's arguments); return the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    run: Callable[[argparse.Namespace], int] = args.run
+    try:
+        return run(args)
+    except CliError as exc:
+        return _error([str(exc)])
+    except RulesetError as exc:
+        return _error([_problem_text(p) for p in exc.problems] or [str(exc)])
+    except KeyError as exc:  # an unknown variant, bot or plugin
+        return _error([str(exc.args[0]) if exc.args else "not found"])
+    except ValueError as exc:  # a wrong number of players, a bad seed...
+        return _error([str(exc)])
+    except BrokenPipeError:  # the output was piped to a command that stopped reading (| head)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_OK
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -98,6 +98,8 @@ class TableMeld:
     """card id -> seat that played it (lay-offs on another's meld score for whoever laid them)."""
     first_size: int = 0
     """How many cards were laid down in the play that started the meld."""
+    first_ids: frozenset[int] = frozenset()
+    """Ids of the cards laid down in the play that started the meld (the rest were laid off later)."""
 
     def __str__(self) -> str:
         return str(self.meld)
@@ -324,8 +326,18 @@ class Game:
             self.bonuses = list(hook.rummykit_score_game(game=self) or [])
             for seat, _name, points in self.bonuses:
                 self.scores[seat] += points
-            best = max(self.side_scores()) if self.variant.partnerships else max(self.scores)
-            winners = [s for s in range(self.num_players) if self.score_of(s) == best]
+            # A game raced to a target is won by whoever reached it: hand points decide, and end-of-game
+            # bonuses (Gin's game and box bonuses, added afterwards) only break ties.
+            race = self.variant.ruleset.get("target") is not None
+            totals = self.hand_totals()
+
+            def rank(seat: int) -> tuple[int, int]:
+                side = self.side_of(seat)
+                raced = sum(totals[s] for s in range(self.num_players) if self.side_of(s) == side)
+                return (raced if race else 0, self.score_of(seat))
+
+            best = max(rank(s) for s in range(self.num_players))
+            winners = [s for s in range(self.num_players) if rank(s) == best]
             self.winner = winners[0] if len(winners) == 1 or not self.variant.partnerships else min(winners)
             return
         dealer = hook.rummykit_next_dealer(game=self, result=result)
@@ -367,7 +379,11 @@ class Game:
         return self.deal.legal_actions()
 
     def resolve(self, action: Action | str) -> Action:
-        """The legal action meant by ``action`` (or its text). Raises :class:`IllegalAction` with the reason."""
+        """The legal action meant by ``action`` (or its text). Raises :class:`IllegalAction` with the reason.
+
+        ``legal_actions()`` may list only a bounded subset (meld actions are capped on a large hand); an
+        action that is not listed is put to the ``rummykit_check_action`` hook, which accepts any legal one.
+        """
         if self.is_over:
             raise IllegalAction("the game is over")
         legal = self.deal.legal_actions()
@@ -381,6 +397,9 @@ class Game:
             for candidate in legal:
                 if candidate == wanted:
                     return candidate
+        checked = self.variant.hook.rummykit_check_action(deal=self.deal, action=wanted)
+        if isinstance(checked, Action):
+            return checked
         reason = self.variant.hook.rummykit_explain_illegal(deal=self.deal, action=wanted)
         names = ", ".join(sorted({str(a) for a in legal})[:12])
         more = "" if len(legal) <= 12 else f" (and {len(legal) - 12} more)"

@@ -71,6 +71,15 @@ def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
 
 
 @hookspec(firstresult=True)
+def rummykit_check_action(deal: Deal, action: Action) -> Action | bool | None:
+    """Called when ``action`` is not among the listed legal actions (``legal_actions`` may list a bounded
+    subset, such as at most ``MELD_ACTION_LIMIT`` melds): return the legal action it names, with the
+    actual cards from the hand, if it is legal; ``False`` to refuse it outright (no later implementation
+    is asked); ``None`` to leave it to the next implementation (the kernel's, last, accepts any valid
+    meld or lay-off in the ``play`` and ``use`` phases)."""
+
+
+@hookspec(firstresult=True)
 def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
     """Called only when an action is refused: return why, in words a player understands."""
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from .cards import JOKER_FACE, Card, card_from_face
@@ -238,7 +238,6 @@ class MeldSearch:
         size = len(natural) + len(wild)
         if size < rules.run_min or (rules.run_max is not None and size > rules.run_max):
             return None
-        lo_bound, hi_bound = {"low": (1, 13), "high": (2, 14), "both": (1, 14)}[rules.ace]
         aces = [c for c in natural if c.rank == 1]
         others = sorted((c for c in natural if c.rank != 1), key=lambda c: c.rank)
         if len(aces) > 1:
@@ -251,6 +250,10 @@ class MeldSearch:
             if len(set(ranks)) != len(ranks):
                 continue
             low, high = ranks[0], ranks[-1]
+            bounds = self._run_bounds(low, high)
+            if bounds is None:
+                continue
+            lo_bound, hi_bound = bounds
             gaps = (high - low + 1) - len(ranks)
             spare = len(wild) - gaps
             if spare < 0:
@@ -269,6 +272,22 @@ class MeldSearch:
             return Meld("run", tuple(ordered), tuple(range(start, end + 1)), suit, len(wild))
         return None
 
+    def _run_bounds(self, low: int, high: int) -> tuple[int, int] | None:
+        """The lowest and highest positions a run over positions ``low``..``high`` may reach: the ace rule's
+        bounds, cut short by excluded ranks (which not even a wild card may stand for). None when an
+        excluded rank lies between ``low`` and ``high``."""
+        rules = self.rules
+        lo_bound, hi_bound = {"low": (1, 13), "high": (2, 14), "both": (1, 14)}[rules.ace]
+        for rank in rules.excluded_ranks:
+            for pos in (1, 14) if rank == 1 else (rank,):
+                if low <= pos <= high:
+                    return None
+                if pos < low:
+                    lo_bound = max(lo_bound, pos + 1)
+                else:
+                    hi_bound = min(hi_bound, pos - 1)
+        return lo_bound, hi_bound
+
     def extend(self, meld: Meld, cards: Sequence[Card]) -> Meld | None:
         """``meld`` with ``cards`` added (a lay-off), or None if the result is not a meld of the same kind.
 
@@ -279,6 +298,11 @@ class MeldSearch:
         # Quick refusals (same answers as the full check below, which is costly): lay-offs are listed
         # for every table meld and every card in hand.
         wild = self.rules.wild_faces
+        if len(cards) == 1 and cards[0].face not in wild and meld.kind == "run" and not meld.wilds:
+            # One natural card goes on an end of a run without wild cards, or nowhere.
+            low, high = meld.ranks[0] - 1, meld.ranks[-1] + 1
+            if not any(pos == low or pos == high for pos in self.rules.positions(cards[0].rank)):
+                return None
         if meld.kind == "set" and any(c.face not in wild and c.rank != meld.ranks[0] for c in cards):
             return None
         if meld.kind == "run" and any(c.face not in wild and c.suit != meld.suit for c in cards):
@@ -290,6 +314,12 @@ class MeldSearch:
             return None
         if meld.kind == "set" and meld.ranks and grown.ranks[0] != meld.ranks[0]:
             return None
+        if meld.kind == "run" and meld.wilds:
+            # A wild card keeps the place it holds: laying off the natural card it stands for would move
+            # it elsewhere (taking a wild card back is an exchange, which games offer as their own action).
+            held = {r for r, c in zip(meld.ranks, meld.cards) if c.face in wild}
+            if not held <= {r for r, c in zip(grown.ranks, grown.cards) if c.face in wild}:
+                return None
         return grown
 
     def melds_containing(self, card: Card, others: Sequence[Card], limit: int | None = None) -> list[Meld]:
@@ -465,20 +495,42 @@ class MeldSearch:
         melds = self.candidate_melds(cards)
         total = sum(self.values[c.face] for c in cards)
         found: list[Arrangement] = []
+        # Candidate melds are listed once per combination of faces; with several copies of a card, the
+        # walk counts faces (a meld may even be chosen twice) and hands out the copies at the end.
+        by_face: dict[int, list[Card]] = {}
+        for card in cards:
+            by_face.setdefault(card.face, []).append(card)
+        needs = [Counter(c.face for c in meld.cards) for meld in melds]
+        meld_values = [sum(self.values[c.face] for c in meld.cards) for meld in melds]
+        taken: Counter[int] = Counter()
+        chosen: list[int] = []
 
-        def walk(start: int, used: frozenset[int], chosen: list[Meld], melded_value: int) -> None:
+        def record(melded_value: int) -> None:
+            given: Counter[int] = Counter()
+            built = []
+            for i in chosen:
+                copies = []
+                for card in melds[i].cards:
+                    copies.append(by_face[card.face][given[card.face]])
+                    given[card.face] += 1
+                built.append(replace(melds[i], cards=tuple(copies)))
+            used = {c.id for meld in built for c in meld.cards}
+            dead = tuple(c for c in cards if c.id not in used)
+            found.append(Arrangement(tuple(built), dead, total - melded_value))
+
+        def walk(start: int, melded_value: int) -> None:
             if total - melded_value <= max_deadwood:
-                dead = tuple(c for c in cards if c.id not in used)
-                found.append(Arrangement(tuple(chosen), dead, total - melded_value))
+                record(melded_value)
             for i in range(start, len(melds)):
-                meld = melds[i]
-                ids = {c.id for c in meld.cards}
-                if used.isdisjoint(ids):
-                    chosen.append(meld)
-                    walk(i + 1, used | ids, chosen, melded_value + sum(self.values[c.face] for c in meld.cards))
+                need = needs[i]
+                if all(taken[face] + n <= len(by_face[face]) for face, n in need.items()):
+                    taken.update(need)
+                    chosen.append(i)
+                    walk(i, melded_value + meld_values[i])
                     chosen.pop()
+                    taken.subtract(need)
 
-        walk(0, frozenset(), [], 0)
+        walk(0, 0)
         return found
 
     def candidate_melds(self, cards: Sequence[Card], limit: int | None = None) -> list[Meld]:
@@ -612,12 +664,11 @@ class MeldSearch:
                         for chosen in self._wild_choices(wilds, w):
                             yield faces, chosen
         if rules.runs:
-            lo_bound, hi_bound = {"low": (1, 13), "high": (2, 14), "both": (1, 14)}[rules.ace]
-            if 1 in rules.excluded_ranks:
-                lo_bound, hi_bound = max(lo_bound, 2), min(hi_bound, 13)
             for pos in rules.positions(rank):
-                if not lo_bound <= pos <= hi_bound:
+                bounds = self._run_bounds(pos, pos)
+                if bounds is None or not bounds[0] <= pos <= bounds[1]:
                     continue
+                lo_bound, hi_bound = bounds
                 # Grow downwards, then upwards; a position takes a natural card still in hand (a face
                 # above ``low``: lower ones were settled already) or a wild card.
                 downs: list[tuple[int, tuple[int, ...], int]] = [(pos, (low,), 0)]

@@ -111,21 +111,49 @@ def load_document(source: str | Path, text: str | None = None) -> Document:
     return Document(name, data, positions)
 
 
+_PLAIN_TAGS = {yaml.MappingNode: "tag:yaml.org,2002:map", yaml.SequenceNode: "tag:yaml.org,2002:seq"}
+
+
+def _tag_problem(node: yaml.Node, path: Path_, name: str) -> Problem:
+    tag = str(node.tag).replace("tag:yaml.org,2002:", "!!")
+    return Problem(name, node.start_mark.line + 1, node.start_mark.column + 1, dotted(path),
+                   f"the tag {tag!r} is not allowed: a ruleset holds plain data only")
+
+
+def _scalar(node: yaml.Node, path: Path_, problems: list[Problem], name: str, constructor: yaml.SafeLoader) -> Any:
+    """A scalar's value; a tag the safe loader does not know (``!!python/...``) is a problem, not an error."""
+    try:
+        return constructor.construct_object(node, deep=True)
+    except yaml.YAMLError:
+        problems.append(_tag_problem(node, path, name))
+        return None
+
+
 def _build(node: yaml.Node, path: Path_, positions: dict[Path_, tuple[int, int]], problems: list[Problem],
            name: str, constructor: yaml.SafeLoader) -> Any:
     positions[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
+    if isinstance(node, yaml.CollectionNode) and node.tag != _PLAIN_TAGS.get(type(node)):
+        problems.append(_tag_problem(node, path, name))  # e.g. !!python/object on a mapping
+        return None
     if isinstance(node, yaml.MappingNode):
         result: dict[str, Any] = {}
         for key_node, value_node in node.value:
-            key = str(constructor.construct_object(key_node, deep=True))
+            if not isinstance(key_node, yaml.ScalarNode):
+                problems.append(Problem(name, key_node.start_mark.line + 1, key_node.start_mark.column + 1,
+                                        dotted(path), "expected a plain key (text), not a mapping or a list"))
+                continue
+            key = str(_scalar(key_node, path, problems, name, constructor))
             if key in result:
                 problems.append(Problem(name, key_node.start_mark.line + 1, key_node.start_mark.column + 1,
                                         dotted(path + (key,)), "this key is given twice"))
             result[key] = _build(value_node, path + (key,), positions, problems, name, constructor)
+            if value_node.start_mark.line > key_node.start_mark.line:
+                # A block mapping or list starts on the next line: a problem with it belongs at its key.
+                positions[path + (key,)] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
         return result
     if isinstance(node, yaml.SequenceNode):
         return [_build(item, path + (i,), positions, problems, name, constructor) for i, item in enumerate(node.value)]
-    return constructor.construct_object(node, deep=True)
+    return _scalar(node, path, problems, name, constructor)
 
 
 def merge(base: Any, override: Any) -> Any:
@@ -164,8 +192,24 @@ def schema_problems(data: Any, schema: Mapping[str, Any], locate: Any, prefix: P
     problems = []
     for error in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
         path = prefix + tuple(error.absolute_path)
+        if "propertyNames" in error.schema_path and isinstance(error.instance, str):
+            path += (error.instance,)  # a bad key: point at the key, in the file that holds it
+        owner = error.schema if isinstance(error.schema, Mapping) else {}
+        if error.validator == "additionalProperties" and isinstance(error.instance, Mapping) \
+                and "patternProperties" not in owner:
+            # One problem per unknown key, at the key itself (not at the mapping that holds it).
+            known = _known_keys(owner)
+            for key in [k for k in error.instance if k not in known]:
+                problems.append(locate(path + (key,), _unknown_key(key, known)))
+            continue
         problems.append(locate(path, _describe(error)))
     return problems
+
+
+def _unknown_key(key: str, known: list[str]) -> str:
+    close = difflib.get_close_matches(key, known, n=1)
+    hint = f" (did you mean {close[0]!r}?)" if close else ""
+    return f"unknown key {key!r}{hint}" + (f"; expected one of: {', '.join(known)}" if known else "")
 
 
 def _describe(error: jsonschema.ValidationError) -> str:

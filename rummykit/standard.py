@@ -4,15 +4,24 @@ Registered first for every game, so every plugin overrides these. A turn is: dra
 from the discard pile as the ruleset's ``draw.from_pile`` allows), then, in games whose melds go on the
 table, any number of melds and lay-offs, then a discard. A deal ends when a player goes out or the stock
 runs out.
+
+Phases: ``draw``; ``use`` (only with ``draw.must_use: deepest``, after a pick-up from the pile: the
+deepest card taken must be melded or laid off before anything else); ``play`` (table games: melds,
+lay-offs, the discard); ``discard`` (games that keep their melds in hand).
+
+With ``draw.from_pile: any`` the hand does not end by itself when the stock runs out: a player to draw
+from an empty stock may take from the pile or ``end`` the hand (kind ``exhausted``).
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from . import hookimpl
+from .cards import Card
 from .engine import Action, Deal, Game, HandResult, TableMeld
-from .melds import Meld
+from .melds import Meld, MeldSearch
 
 MELD_ACTION_LIMIT = 60
 """At most this many ``meld`` actions are listed at once, largest first, so that legal_actions stays
@@ -20,6 +29,10 @@ bounded on a large hand; any valid meld is still accepted when named."""
 
 DRAW_STOCK = Action("draw stock")
 DRAW_DISCARD = Action("draw discard")
+END = Action("end")
+"""With ``draw.from_pile: any`` and an empty stock: do not take from the pile, and end the hand."""
+USE = "use"
+"""The phase after a pick-up under ``draw.must_use: deepest``."""
 
 
 @hookimpl
@@ -57,12 +70,19 @@ def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
         if deal.stock:
             actions.append(DRAW_STOCK)
         mode = deal.variant.draw_from_pile
+        must_use = deal.variant.must_use == "deepest"
         if deal.discard and deal.discard[-1].id not in deal.face_down:
             if mode == "top":
-                actions.append(DRAW_DISCARD)
+                if not must_use or can_use(deal, deal.current, deal.discard[-1], hand):
+                    actions.append(DRAW_DISCARD)
             elif mode == "any":
-                for card in deal.discard:
-                    actions.append(Action("draw discard", (card,)))
+                actions.extend(pile_draws(deal))
+        if not deal.stock and mode == "any":
+            actions.append(END)
+    elif phase == USE:
+        assert deal.taken is not None
+        others = [c for c in hand if c is not deal.taken]
+        actions.extend(use_actions(deal, deal.current, deal.taken, others, MELD_ACTION_LIMIT))
     elif phase == "play":
         search = deal.variant.meld_search
         for meld in search.candidate_melds(hand, limit=MELD_ACTION_LIMIT):
@@ -75,6 +95,121 @@ def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
         actions.extend(_discards(deal, hand))
     elif phase == "discard":
         actions.extend(_discards(deal, hand))
+
+
+def pile_draws(deal: Deal) -> list[Action]:
+    """``draw discard`` actions for ``draw.from_pile: any``, deepest card first (under ``must_use:
+    deepest`` only those whose deepest card can be used at once).
+
+    An action names the deepest card taken (``draw discard 7H``: the 7H and every card above it). When
+    the same card lies higher in the pile too (two decks), that short text means the higher copy, and
+    taking from the lower copy names every card taken, deepest first (``draw discard 7H 4S 7H 2C``).
+    """
+    pile = deal.discard
+    hand = deal.hands[deal.current]
+    must_use = deal.variant.must_use == "deepest"
+    result = []
+    faces_above: set[int] = set()
+    cards_above: list[Card] = []
+    for depth in range(len(pile) - 1, -1, -1):
+        card = pile[depth]
+        if card.id not in deal.face_down and (not must_use or can_use(deal, deal.current, card, hand + cards_above)):
+            named = tuple(pile[depth:]) if card.face in faces_above else (card,)
+            result.append(Action("draw discard", named))
+        faces_above.add(card.face)
+        cards_above.append(card)
+    result.reverse()
+    return result
+
+
+def can_use(deal: Deal, seat: int, card: Card, others: Sequence[Card]) -> bool:
+    """Whether ``seat`` could meld ``card`` (with cards from ``others``) or lay it off at once."""
+    search = deal.variant.meld_search
+    for index in layoff_targets(deal, seat):
+        if layoff_with(search, deal.table[index].meld, card, others) is not None:
+            return True
+    return search.can_meld(card, others)
+
+
+def use_actions(deal: Deal, seat: int, card: Card, others: Sequence[Card], limit: int | None = None) -> list[Action]:
+    """The melds (largest first, at most ``limit``) and lay-offs that use ``card`` with cards from ``others``."""
+    search = deal.variant.meld_search
+    actions = [Action("meld", m.cards) for m in search.melds_containing(card, others, limit)]
+    for index in layoff_targets(deal, seat):
+        cards = layoff_with(search, deal.table[index].meld, card, others)
+        if cards is not None:
+            actions.append(Action("layoff", cards, index))
+    return actions
+
+
+def layoff_with(search: MeldSearch, meld: Meld, card: Card, others: Sequence[Card]) -> tuple[Card, ...] | None:
+    """The fewest cards that lay ``card`` off on ``meld``: ``card`` alone, or for a run, ``card`` with the
+    cards from ``others`` that bridge the gap between the run's end and it (``8H 9H`` on ``5H 6H 7H``)."""
+    if search.extend(meld, [card]) is not None:
+        return (card,)
+    if meld.kind != "run" or card.suit != meld.suit or search.is_wild(card):
+        return None
+    low, high = min(meld.ranks), max(meld.ranks)
+    by_rank: dict[int, Card] = {}
+    for other in others:
+        if other.suit == card.suit and other is not card and not search.is_wild(other):
+            for pos in search.rules.positions(other.rank):
+                by_rank.setdefault(pos, other)
+    for pos in search.rules.positions(card.rank):
+        if pos > high + 1:
+            gap = range(high + 1, pos)
+        elif pos < low - 1:
+            gap = range(pos + 1, low)
+        else:
+            continue
+        if all(r in by_rank for r in gap):
+            bridge = [by_rank[r] for r in gap]
+            cards = tuple(sorted(bridge + [card], key=lambda c: c.rank))
+            if search.extend(meld, list(cards)) is not None:
+                return cards
+    return None
+
+
+def cards_from_hand(hand: Sequence[Card], wanted: Sequence[Card]) -> list[Card] | None:
+    """The cards of ``hand`` that ``wanted`` names (by face, so any copy), or None if some are missing."""
+    free = list(hand)
+    chosen = []
+    for card in wanted:
+        match = card if card in free else next((c for c in free if c.face == card.face), None)
+        if match is None:
+            return None
+        free.remove(match)
+        chosen.append(match)
+    return chosen
+
+
+@hookimpl
+def rummykit_check_action(deal: Deal, action: Action) -> Action | None:
+    """Accept a valid meld or lay-off that ``legal_actions`` did not list (the listed melds are capped)."""
+    if deal.phase not in ("play", USE) or action.kind not in ("meld", "layoff") or not action.cards:
+        return None
+    seat = deal.current
+    cards = cards_from_hand(deal.hands[seat], action.cards)
+    if cards is None:
+        return None
+    if deal.phase == USE:
+        taken = deal.taken
+        assert taken is not None
+        if taken not in cards:
+            twin = next((c for c in cards if c.face == taken.face), None)
+            if twin is None:
+                return None
+            cards[cards.index(twin)] = taken
+    search = deal.variant.meld_search
+    if action.kind == "meld":
+        meld = search.meld(cards)
+        return Action("meld", meld.cards) if meld is not None and action.target is None else None
+    target = action.target
+    if target is None or target not in layoff_targets(deal, seat):
+        return None
+    if search.extend(deal.table[target].meld, cards) is None:
+        return None
+    return Action("layoff", tuple(cards), target)
 
 
 def _discards(deal: Deal, hand: list[Any]) -> list[Action]:
@@ -108,6 +243,17 @@ def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
         return f"there is no table meld {action.target}"
     if action.kind == "draw stock" and not deal.stock:
         return "the stock is empty"
+    if deal.phase == USE and deal.taken is not None:
+        return (f"first use {deal.taken}, the deepest card you took from the pile: meld it or lay it off "
+                f"(with other cards if you like)")
+    if action.kind == "draw discard" and deal.phase == "draw" and action.cards:
+        if action.cards[0].face not in {c.face for c in deal.discard}:
+            return f"{action.cards[0]} is not in the discard pile"
+        if deal.variant.must_use == "deepest":
+            return (f"{action.cards[0]} would have to be melded or laid off at once, and it fits no meld "
+                    f"with your hand and the cards above it, nor any meld on the table")
+    if action.kind == "end" and deal.phase == "draw" and deal.stock:
+        return "the hand may be ended only when the stock is empty"
     return None
 
 
@@ -128,16 +274,22 @@ def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
         deal.hands[seat].extend(taken)
         deal.known[seat].update(c.id for c in taken)
         deal.taken = taken[0]
-        deal.phase = _after_draw(deal)
+        deal.phase = USE if deal.variant.must_use == "deepest" else _after_draw(deal)
     elif kind == "meld":
         meld = deal.variant.meld_search.meld(action.cards)
         assert meld is not None
         lay_meld(deal, seat, meld)
+        if deal.phase == USE:
+            deal.phase = "play"
         _check_out(deal, seat)
     elif kind == "layoff":
         assert action.target is not None
         lay_off(deal, seat, action.target, action.cards)
+        if deal.phase == USE:
+            deal.phase = "play"
         _check_out(deal, seat)
+    elif kind == "end":
+        deal.finish("exhausted")
     elif kind == "discard":
         deal.take_from_hand(seat, action.cards)
         deal.discard.extend(action.cards)
@@ -157,7 +309,8 @@ def _after_draw(deal: Deal) -> str:
 def lay_meld(deal: Deal, seat: int, meld: Meld) -> TableMeld:
     """Move ``meld``'s cards from ``seat``'s hand to a new table meld owned by ``seat``."""
     deal.take_from_hand(seat, meld.cards)
-    table_meld = TableMeld(meld, seat, {c.id: seat for c in meld.cards}, len(meld.cards))
+    table_meld = TableMeld(meld, seat, {c.id: seat for c in meld.cards}, len(meld.cards),
+                           frozenset(c.id for c in meld.cards))
     deal.table.append(table_meld)
     return table_meld
 
@@ -186,16 +339,37 @@ def rummykit_turn_ended(deal: Deal, seat: int) -> None:
         deal.finish("exhausted")
 
 
+MeldedValue = Callable[[TableMeld, int], int]
+"""The points the card at an index of a table meld scores (for games where a card's value on the table
+depends on the meld, such as an ace high or low)."""
+
+
+def table_points(deal: Deal, melded_value: MeldedValue | None = None) -> list[int]:
+    """Per seat, the points of the table cards it played (credited to whoever laid each card)."""
+    variant = deal.variant
+    points = [0] * deal.game.num_players
+    for table_meld in deal.table:
+        for index, card in enumerate(table_meld.meld.cards):
+            value = melded_value(table_meld, index) if melded_value is not None else variant.value(card)
+            points[table_meld.credits.get(card.id, table_meld.owner)] += value
+    return points
+
+
+def hand_points(deal: Deal) -> list[int]:
+    """Per seat, the value of the cards left in its hand."""
+    variant = deal.variant
+    points = [0] * deal.game.num_players
+    for seat in deal.seats:
+        points[seat] = sum(variant.value(c) for c in deal.hands[seat])
+    return points
+
+
 @hookimpl
 def rummykit_score_hand(deal: Deal, kind: str) -> HandResult:
     """Default scoring: each seat scores the values of its table cards minus its cards in hand."""
-    variant = deal.variant
-    scores = [0] * deal.game.num_players
-    for table_meld in deal.table:
-        for card in table_meld.meld.cards:
-            scores[table_meld.credits.get(card.id, table_meld.owner)] += variant.value(card)
-    for seat in deal.seats:
-        scores[seat] -= sum(variant.value(c) for c in deal.hands[seat])
+    melded = table_points(deal)
+    in_hand = hand_points(deal)
+    scores = [m - h for m, h in zip(melded, in_hand)]
     winner = deal.current if kind == "out" else None
     return HandResult(deal.number, kind, tuple(scores), winner, deal.dealer)
 
