@@ -36,6 +36,7 @@ RULES_SCHEMA: dict[str, Any] = {
         "next_dealer": {"enum": ["loser", "winner", "alternate"]},
         "eleven_card_start": {"type": "boolean"},
         "retake_discard": {"enum": ["forbidden", "gra", "fiftieth-card"]},
+        "last_chance": {"type": "boolean"},
         "dead_hand_stock": {"type": "integer", "minimum": 0, "maximum": 20},
         "settlement": {"enum": ["auto", "manual"]},
     },
@@ -52,7 +53,14 @@ def rummykit_rules_schema() -> dict[str, Any]:
 
 
 def non_dealer(deal: Deal) -> int:
+    """The seat that plays first: the one after the dealer among the seats in play."""
     return deal.next_seat(deal.dealer)
+
+
+def second_player(deal: Deal) -> int:
+    """The other seat in play: the dealer in a two-player game; with three, where the dealer sits out,
+    the player who has the dealer's part (second refusal of the upcard, ten cards at an 11-card start)."""
+    return deal.next_seat(non_dealer(deal))
 
 
 @hookimpl
@@ -61,7 +69,7 @@ def rummykit_deal(deal: Deal, deck: list[Card]) -> bool | None:
         return None
     first = non_dealer(deal)
     for _ in range(10):
-        for seat in (first, deal.dealer):
+        for seat in (first, second_player(deal)):
             deal.hands[seat].append(deck.pop())
     deal.hands[first].append(deck.pop())
     deal.stock = deck
@@ -73,7 +81,7 @@ def rummykit_start_hand(deal: Deal) -> None:
     rules = deal.variant.rules
     deal.state.setdefault("knock_limit", 0 if rules.get("gin_only") else rules["knock_limit"])
     deal.current = non_dealer(deal)
-    if len(deal.hands[deal.current]) > len(deal.hands[deal.dealer]):
+    if len(deal.hands[deal.current]) > len(deal.hands[second_player(deal)]):
         deal.phase = "discard"  # 11-card start: the first turn is only a discard
     elif deal.discard:
         deal.phase = "offer"
@@ -92,8 +100,12 @@ def knock_limit(deal: Deal) -> int:
 def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
     phase = deal.phase
     state = deal.state
-    if phase == "offer" or (phase == "draw" and state.get("last_chance")):
+    if phase == "offer":
         actions[:] = [DRAW_DISCARD, PASS]
+        return
+    if phase == "draw" and state.get("last_chance"):
+        # The last discard may be taken only to knock (or go gin) with it; otherwise the hand is dead.
+        actions[:] = [DRAW_DISCARD, PASS] if _can_knock_after_taking(deal) else [PASS]
         return
     if phase == "draw":
         if state.get("stock_only"):
@@ -136,8 +148,19 @@ def _blocked_retake(deal: Deal) -> bool:
 
 
 def _can_knock_after_taking(deal: Deal) -> bool:
+    """Whether the current player, taking the top discard, could knock (or go gin) at once: discarding
+    another card, or the same one where the retake rule allows (GRA, and the 50th card at the last chance)."""
     hand = deal.hands[deal.current] + [deal.discard[-1]]
-    return min(deal.variant.meld_search.discard_deadwoods(hand)) <= knock_limit(deal)
+    search = deal.variant.meld_search
+    after = search.discard_deadwoods(hand)
+    retake = deal.variant.rules.get("retake_discard", "forbidden")
+    same_card_ok = retake == "gra" or (retake == "fiftieth-card" and bool(deal.state.get("last_chance")))
+    if not same_card_ok:
+        after = after[:-1]
+    if min(after, default=knock_limit(deal) + 1) <= knock_limit(deal):
+        return True
+    big = deal.variant.rules.get("big_gin_bonus")
+    return big is not None and len(hand) == 11 and search.deadwood(hand) == 0
 
 
 def _settlement_actions(deal: Deal, knocker: bool) -> list[Action]:
@@ -167,6 +190,8 @@ def _settlement_actions(deal: Deal, knocker: bool) -> list[Action]:
 
 @hookimpl
 def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
+    if deal.phase == "offer" and action.kind in ("draw stock", "discard", "knock"):
+        return "the first turn starts with the upcard: take it ('draw discard') or 'pass'"
     if action.kind in ("discard", "knock") and deal.taken is not None and action.cards \
             and action.cards[0].face == deal.taken.face and deal.phase == "discard":
         return f"{deal.taken} was just taken from the discard pile and may not be discarded this turn"
@@ -175,6 +200,11 @@ def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
         if len(hand) < len(deal.hands[deal.current]):
             deadwood = deal.variant.meld_search.deadwood(hand)
             return f"after that discard your deadwood is {deadwood}; knocking needs {knock_limit(deal)} or less"
+    if action.kind == "draw discard" and deal.phase == "draw" and deal.state.get("last_chance"):
+        return "the stock is down to its last cards: the last discard may be taken only to knock or go gin with it"
+    block = deal.state.get("gra_block")
+    if action.kind == "draw discard" and deal.phase == "draw" and block and block[0] == deal.current:
+        return "you discarded that card yourself: you may take it back only to knock this turn"
     if action.kind == "draw discard" and deal.state.get("stock_only"):
         return "both players refused the upcard: the non-dealer draws from the stock"
     if action.kind == "done" and deal.phase == "knocker-melds":
@@ -193,9 +223,9 @@ def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
     if kind == "pass":
         if state.get("last_chance"):
             deal.finish("dead")
-        elif deal.phase == "offer" and state["passes"] == 0 and seat != deal.dealer:
+        elif deal.phase == "offer" and state["passes"] == 0 and seat != second_player(deal):
             state["passes"] = 1
-            deal.current = deal.dealer
+            deal.current = second_player(deal)
         else:
             deal.current = non_dealer(deal)
             deal.phase = "draw"
@@ -406,7 +436,8 @@ def rummykit_next_dealer(game: Game, result: HandResult) -> int | None:
         return result.winner
     if rule == "alternate":
         return game.deal.next_seat(result.dealer)
-    return game.deal.next_seat(result.winner) if game.num_players == 2 else None
+    losers = [seat for seat in game.deal.seats if seat != result.winner]
+    return losers[0] if len(losers) == 1 else None
 
 
 @hookimpl

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import difflib
+import importlib.util
+import inspect
 import json
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, partial
 from importlib import metadata, resources
 from pathlib import Path
 from types import ModuleType
@@ -15,8 +18,8 @@ from typing import Any
 import pluggy
 
 from . import hookspecs, standard
-from .dispatch import ResolvedHooks
 from .cards import JOKER_FACE, RANKS, SUITS, Card, CardError, parse_card
+from .dispatch import PluginError, ResolvedHooks
 from .engine import Game
 from .melds import Arrangement, MeldRules, MeldSearch
 from .ruleset import (
@@ -32,7 +35,7 @@ from .ruleset import (
 )
 
 __all__ = ["VariantInfo", "Variant", "list_variants", "load_variant", "find_ruleset", "validate",
-           "house_rules_for", "ENTRY_POINT_GROUP"]
+           "house_rules_for", "plugin_problems", "load_local_plugin", "ENTRY_POINT_GROUP"]
 
 ENTRY_POINT_GROUP = "rummykit"
 """Entry-point group through which plugins (built-in games and house rules alike) are found."""
@@ -114,17 +117,203 @@ def _plugin_entry_points() -> dict[str, metadata.EntryPoint]:
     return {ep.name: ep for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
 
 
+def _hook_names() -> list[str]:
+    return [name for name in vars(hookspecs) if name.startswith("rummykit_")]
+
+
+def _def_position(function: Any, fallback: str) -> tuple[str, int, int]:
+    """(file, line, column) of the ``def`` of ``function`` (not of its decorator)."""
+    code = getattr(function, "__code__", None)
+    if code is None:
+        return fallback, 0, 0
+    file, line = code.co_filename, code.co_firstlineno
+    try:
+        lines, start = inspect.getsourcelines(function)
+    except (OSError, TypeError):
+        return file, line, 1
+    for offset, text in enumerate(lines):
+        stripped = text.lstrip()
+        if stripped.startswith(("def ", "async def ")):
+            return file, start + offset, len(text) - len(stripped) + 1
+    return file, line, 1
+
+
+def _signature_text(function: Any) -> str:
+    try:
+        return f"{function.__name__}{inspect.signature(function)}"
+    except (TypeError, ValueError):
+        return str(function.__name__)
+
+
+def plugin_problems(name: str, module: ModuleType) -> list[Problem]:
+    """What is wrong with the plugin ``name``'s hook implementations (an empty list when nothing is).
+
+    A module-level function named ``rummykit_*`` must be a hook of :mod:`rummykit.hookspecs`, marked
+    ``@rummykit.hookimpl``, and take only arguments of that hook.
+    """
+    source = getattr(module, "__file__", None) or f"plugin {name!r}"
+    hooks = _hook_names()
+    problems = []
+    for attr, value in vars(module).items():
+        if not attr.startswith("rummykit_") or not callable(value) or isinstance(value, type):
+            continue
+        if getattr(value, "__module__", module.__name__) != module.__name__:
+            continue  # imported from elsewhere (another plugin's hook): that plugin is checked on its own
+        file, line, column = _def_position(value, source)
+
+        def problem(message: str, file: str = file, line: int = line, column: int = column, attr: str = attr) -> None:
+            problems.append(Problem(file, line, column, attr, f"plugin {name!r}: {message}"))
+
+        if attr not in hooks:
+            close = difflib.get_close_matches(attr, hooks, n=1, cutoff=0.6)
+            hint = f"did you mean {close[0]!r}?" if close else "the hooks are listed in docs/hooks.md"
+            problem(f"{attr} is not a rummykit hook ({hint})")
+            continue
+        options = getattr(value, f"{ENTRY_POINT_GROUP}_impl", None)
+        if options is None:
+            problem(f"{attr} is not marked @rummykit.hookimpl, so it would never be called")
+            continue
+        spec_args = [p for p in inspect.signature(getattr(hookspecs, attr)).parameters]
+        try:
+            impl_params = inspect.signature(value).parameters.values()
+        except (TypeError, ValueError):
+            continue
+        extra = [p.name for p in impl_params
+                 if p.name not in spec_args and p.default is inspect.Parameter.empty
+                 and p.kind not in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)]
+        if extra:
+            words = ", ".join(repr(a) for a in extra)
+            problem(f"{_signature_text(value)}: {'argument' if len(extra) == 1 else 'arguments'} {words} "
+                    f"{'is' if len(extra) == 1 else 'are'} not among the hook's: {attr}({', '.join(spec_args)})")
+            continue
+        wrapper = options.get("wrapper") or options.get("hookwrapper")
+        if wrapper and not inspect.isgeneratorfunction(value):
+            problem(f"{attr} is marked wrapper=True, so it must 'yield' once to get the game's result")
+            continue
+    if problems:
+        return problems
+    manager = pluggy.PluginManager(ENTRY_POINT_GROUP)
+    manager.add_hookspecs(hookspecs)
+    try:
+        manager.register(module, name)
+        manager.check_pending()
+    except (pluggy.PluginValidationError, ValueError) as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        problems.append(Problem(source, 0, 0, "", f"plugin {name!r} is refused: {first}"))
+    return problems
+
+
+def _import_problem(name: str, origin: str, exc: BaseException) -> Problem:
+    """A plugin that fails to import, as a problem at the failing line of its own file when known."""
+    if isinstance(exc, SyntaxError):
+        return Problem(exc.filename or origin, exc.lineno or 0, exc.offset or 0, "(module)",
+                       f"plugin {name!r} cannot be imported: SyntaxError: {exc.msg}")
+    tb = exc.__traceback__
+    file, line = origin, 0
+    while tb is not None:  # the deepest frame inside the plugin's own file
+        if tb.tb_frame.f_code.co_filename == origin:
+            file, line = origin, tb.tb_lineno
+        tb = tb.tb_next
+    return Problem(file, line, 1 if line else 0, "(module)",
+                   f"plugin {name!r} cannot be imported: {type(exc).__name__}: {exc}")
+
+
 @cache
 def _load_plugin(name: str) -> ModuleType:
+    """The installed plugin ``name``, checked. Raises LookupError when it is not installed and
+    :class:`RulesetError` when it cannot be imported or implements hooks wrongly."""
     points = _plugin_entry_points()
     if name not in points:
         close = difflib.get_close_matches(name, list(points), n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
         raise LookupError(f"plugin {name!r} is not installed{hint}; installed: {', '.join(sorted(points)) or 'none'}")
-    module = points[name].load()
+    try:
+        module = points[name].load()
+    except Exception as exc:
+        origin = f"plugin {name!r} ({points[name].value})"
+        raise RulesetError([_import_problem(name, origin, exc)]) from None
     if not isinstance(module, ModuleType):
         raise LookupError(f"plugin {name!r}: the entry point must name a module, not {type(module).__name__}")
+    problems = plugin_problems(name, module)
+    if problems:
+        raise RulesetError(problems)
     return module
+
+
+def local_plugin_name(path: str | Path) -> str:
+    """The name a plugin loaded from a file goes by: the file's name (its folder's for ``__init__.py``),
+    with ``_`` written ``-``."""
+    file = Path(path)
+    stem = file.parent.name if file.name == "__init__.py" else file.stem
+    return stem.replace("_", "-")
+
+
+@cache
+def _load_local_plugin_cached(path: str, _mtime: int) -> tuple[str, ModuleType]:
+    name = local_plugin_name(path)
+    file = Path(path)
+    if not file.is_file():
+        raise RulesetError([Problem(path, 0, 0, "", f"plugin file {path!r} does not exist")])
+    if file.suffix != ".py":
+        raise RulesetError([Problem(path, 0, 0, "", "a plugin is a Python file (.py); rulesets are never executed")])
+    module_name = name.replace("-", "_")
+    package = file.name == "__init__.py"
+    spec = importlib.util.spec_from_file_location(
+        module_name, file, submodule_search_locations=[str(file.parent)] if package else None)
+    if spec is None or spec.loader is None:
+        raise RulesetError([Problem(path, 0, 0, "", f"cannot load {path!r} as a Python module")])
+    module = importlib.util.module_from_spec(spec)
+    previous = sys.modules.get(module_name)
+    sys.modules[module_name] = module  # dataclasses and relative imports look the module up here
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:
+        if previous is not None:
+            sys.modules[module_name] = previous
+        else:
+            sys.modules.pop(module_name, None)
+        raise RulesetError([_import_problem(name, str(file), exc)]) from None
+    problems = plugin_problems(name, module)
+    if problems:
+        raise RulesetError(problems)
+    return name, module
+
+
+def load_local_plugin(path: str | Path) -> tuple[str, ModuleType]:
+    """(name, module) of the plugin in the Python file ``path``, imported and checked (see
+    :func:`plugin_problems`); raises :class:`RulesetError` naming the file otherwise. Reloaded when the
+    file changes."""
+    resolved = Path(path).resolve()
+    mtime = resolved.stat().st_mtime_ns if resolved.is_file() else 0
+    try:
+        return _load_local_plugin_cached(str(resolved), mtime)
+    except RulesetError as exc:
+        shown = str(path)
+        raise RulesetError([Problem(shown if p.file == str(resolved) else p.file, p.line, p.column, p.path,
+                                    p.message) for p in exc.problems]) from None
+
+
+PluginSource = str | Path | ModuleType
+
+
+def _local_plugins(plugins: Iterable[PluginSource]) -> list[tuple[str, ModuleType]]:
+    result: list[tuple[str, ModuleType]] = []
+    problems: list[Problem] = []
+    for item in plugins:
+        if isinstance(item, ModuleType):
+            name = item.__name__.rsplit(".", 1)[-1].replace("_", "-")
+            found = plugin_problems(name, item)
+            problems += found
+            if not found:
+                result.append((name, item))
+            continue
+        try:
+            result.append(load_local_plugin(item))
+        except RulesetError as exc:
+            problems += exc.problems
+    if problems:
+        raise RulesetError(problems)
+    return result
 
 
 # -- reading a ruleset with its extends chain ------------------------------------------------------
@@ -371,17 +560,54 @@ class Variant:
 # -- loading and validating ---------------------------------------------------------------------------
 
 
-def _house_rule_specs(data: Mapping[str, Any], modules: Sequence[tuple[str, ModuleType]]) -> dict[str, dict[str, Any]]:
-    """House rules a variant accepts: its ruleset's ``house_rules``, then those any installed plugin offers
-    for it through ``rummykit_house_rules`` (selecting one of those also registers the plugin)."""
+def _offered_house_rules(plugin_name: str, module: ModuleType) -> dict[str, dict[str, Any]]:
+    """The house rules ``module`` offers through ``rummykit_house_rules``, checked against the schema."""
+    offered = getattr(module, "rummykit_house_rules", None)
+    if offered is None:
+        return {}
+    try:
+        specs = offered()
+    except Exception as exc:
+        raise PluginError(plugin_name, "rummykit_house_rules", exc) from exc
+    if specs is None:
+        return {}
+    file, line, column = _def_position(offered, getattr(module, "__file__", None) or f"plugin {plugin_name!r}")
+
+    def locate(path: tuple[str | int, ...], message: str) -> Problem:
+        return Problem(file, line, column, "rummykit_house_rules()" + (f".{dotted(path)}" if path else ""),
+                       f"plugin {plugin_name!r}: {message}")
+
+    rule_schema = dict(kernel_schema()["$defs"]["house_rule"])
+    variants = {"type": "array", "items": {"type": "string"}}
+    rule_schema["properties"] = {**rule_schema["properties"], "variants": variants}
+    schema = {"type": "object", "propertyNames": {"pattern": "^[a-z0-9][a-z0-9-]*$",
+                                                  "description": "lower-case letters, digits and hyphens"},
+              "additionalProperties": rule_schema, "$defs": kernel_schema()["$defs"]}
+    problems = schema_problems(specs, schema, locate)
+    if problems:
+        raise RulesetError(problems)
+    return {str(name): dict(spec) for name, spec in specs.items()}
+
+
+def _house_rule_specs(data: Mapping[str, Any], modules: Sequence[tuple[str, ModuleType]],
+                      broken: list[str] | None = None) -> dict[str, dict[str, Any]]:
+    """House rules a variant accepts: its ruleset's ``house_rules``, then those its plugins and any installed
+    plugin offer for it through ``rummykit_house_rules`` (selecting one of those also registers the plugin).
+
+    An installed plugin the variant does not name and that cannot be loaded is skipped (its name is added
+    to ``broken``): one broken plugin does not stop every game."""
     specs = {name: dict(spec) for name, spec in data.get("house_rules", {}).items()}
-    offering = list(modules) + [(name, _load_plugin(name)) for name in sorted(_plugin_entry_points())
-                                if name not in dict(modules)]
-    for plugin_name, module in offering:
-        offered = getattr(module, "rummykit_house_rules", None)
-        if offered is None:
+    offering = list(modules)
+    for name in sorted(_plugin_entry_points()):
+        if name in dict(modules):
             continue
-        for name, spec in (offered() or {}).items():
+        try:
+            offering.append((name, _load_plugin(name)))
+        except (LookupError, RulesetError):
+            if broken is not None:
+                broken.append(name)
+    for plugin_name, module in offering:
+        for name, spec in _offered_house_rules(plugin_name, module).items():
             if spec.get("variants") and data["name"] not in spec["variants"]:
                 continue
             entry = {k: v for k, v in spec.items() if k != "variants"}
@@ -390,14 +616,16 @@ def _house_rule_specs(data: Mapping[str, Any], modules: Sequence[tuple[str, Modu
     return specs
 
 
-def house_rules_for(variant_name: str) -> dict[str, dict[str, Any]]:
-    """Every house rule the variant ``variant_name`` accepts, by name (summary, set, plugins, conflicts)."""
+def house_rules_for(variant_name: str, plugins: Iterable[PluginSource] = ()) -> dict[str, dict[str, Any]]:
+    """Every house rule the variant ``variant_name`` accepts, by name (summary, set, plugins, conflicts);
+    ``plugins`` are local plugins (files or modules) offering more."""
     merged = _read_chain(find_ruleset(variant_name) if not Path(variant_name).is_file() else variant_name)
     modules = [(name, _load_plugin(name)) for name in merged.data.get("plugins", [])]
-    return _house_rule_specs(merged.data, modules)
+    return _house_rule_specs(merged.data, modules + _local_plugins(plugins))
 
 
-def _build(source: str, house_rules: Sequence[str], options: Mapping[str, Any] | None) -> Variant:
+def _build(source: str, house_rules: Sequence[str], options: Mapping[str, Any] | None,
+           local: Sequence[tuple[str, ModuleType]] = ()) -> Variant:
     path = find_ruleset(source) if not Path(source).is_file() else source
     merged = _read_chain(path)
     locate = _locator(merged, path)
@@ -410,18 +638,28 @@ def _build(source: str, house_rules: Sequence[str], options: Mapping[str, Any] |
             modules.append((name, _load_plugin(name)))
         except LookupError as exc:
             problems.append(locate(("plugins", index), str(exc)))
+        except RulesetError as exc:
+            problems.append(locate(("plugins", index), f"plugin {name!r} is installed but broken: "
+                                                       f"{len(exc.problems)} problem(s) below"))
+            problems += exc.problems
     if problems:
         raise RulesetError(problems)
+    for name, module in local:
+        if name not in dict(modules):
+            modules.append((name, module))
     data = merged.data
     # house rules: data from the ruleset, plus those plugins offer
-    specs = _house_rule_specs(data, modules)
+    broken: list[str] = []
+    specs = _house_rule_specs(data, modules, broken)
     for name in house_rules:
         if name not in specs:
             close = difflib.get_close_matches(name, list(specs), n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             offered = ", ".join(sorted(specs)) or "none"
+            note = (f" (installed plugins that could not be loaded: {', '.join(broken)}; "
+                    f"'rummykit validate --plugin' tells why)") if broken else ""
             problems.append(Problem(f"house rule {name!r}", 0, 0, "",
-                                    f"{data['name']} has no house rule {name!r}{hint}; it accepts: {offered}"))
+                                    f"{data['name']} has no house rule {name!r}{hint}; it accepts: {offered}{note}"))
     if problems:
         raise RulesetError(problems)
     for i, name in enumerate(house_rules):
@@ -442,6 +680,8 @@ def _build(source: str, house_rules: Sequence[str], options: Mapping[str, Any] |
                     modules.append((plugin, _load_plugin(plugin)))
                 except LookupError as exc:
                     problems.append(Problem(f"house rule {name!r}", 0, 0, "plugins", str(exc)))
+                except RulesetError as exc:
+                    problems += exc.problems
     if options:
         data = merge(data, dict(options))
         for leaf in leaf_paths(dict(options)):
@@ -461,9 +701,12 @@ def _rules_problems(data: Mapping[str, Any], modules: Sequence[tuple[str, Module
     rules = data.get("rules", {})
     properties: dict[str, Any] = {}
     problems = []
-    for _name, module in modules:
+    for name, module in modules:
         schema_fn = getattr(module, "rummykit_rules_schema", None)
-        schema = schema_fn() if schema_fn else None
+        try:
+            schema = schema_fn() if schema_fn else None
+        except Exception as exc:
+            raise PluginError(name, "rummykit_rules_schema", exc) from exc
         if schema:
             properties.update(schema.get("properties", {}))
             problems += schema_problems(rules, {k: v for k, v in schema.items() if k != "additionalProperties"},
@@ -473,22 +716,45 @@ def _rules_problems(data: Mapping[str, Any], modules: Sequence[tuple[str, Module
     return problems
 
 
+_RANK_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
+
+
 def _semantic_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
+    """The checks a schema cannot express: player counts, decks, deals, card values, melds, the end."""
     problems = []
     players = data["players"]
-    if players["min"] > players["max"]:
-        problems.append(locate(("players", "min"), f"expected at most players.max ({players['max']}), "
-                                                   f"got {players['min']}"))
-    for key, value in data.get("card_values", {}).items():
-        try:
-            if key not in _RANK_KEYS and key != "JK":
-                parse_card(key)
-        except CardError:
-            problems.append(locate(("card_values", key), f"{key!r} is not a rank or a card"))
-        del value
-    for count in range(players["min"], players["max"] + 1):
+    low, high = players["min"], players["max"]
+    counts = range(low, high + 1)
+    if low > high:
+        problems.append(locate(("players", "min"), f"expected at most players.max ({high}), got {low}"))
+    seated = players.get("seated")
+    if seated is not None and seated < high:
+        problems.append(locate(("players", "seated"), f"expected at least players.max ({high}), got {seated}"))
+    if data.get("partnerships") and any(count % 2 for count in counts):
+        odd = ", ".join(str(c) for c in counts if c % 2)
+        problems.append(locate(("partnerships",), f"partnerships need an even number of players; "
+                                                  f"players allows {odd}"))
+    # per-player-count values: keys must name an allowed count
+    for block, key in (("decks", "count"), ("decks", "jokers"), ("deal", "hand_size")):
+        spec = data.get(block, {}).get(key)
+        if isinstance(spec, Mapping):
+            for count_key in spec:
+                if count_key != "default" and int(count_key) not in counts:
+                    problems.append(locate((block, key, count_key),
+                                           f"expected a player count from {low} to {high} or 'default', "
+                                           f"got {count_key!r}"))
+            missing = [c for c in counts if str(c) not in spec and "default" not in spec]
+            if missing and low <= high:
+                problems.append(locate((block, key), "expected a value for every allowed player count: "
+                                                     f"add 'default' or {', '.join(repr(str(c)) for c in missing)}"))
+    jokers_dealt = False
+    for count in counts:
         decks = Variant._per_players(data.get("decks", {}).get("count"), count, 1)
         jokers = Variant._per_players(data.get("decks", {}).get("jokers"), count, 0)
+        jokers_dealt = jokers_dealt or jokers > 0
+        if decks < 1:
+            problems.append(locate(("decks", "count"), f"expected at least 1 deck for {count} players, got {decks}"))
+            continue
         size = Variant._per_players(data.get("deal", {}).get("hand_size"), count, 7)
         needed = size * count + (1 if data.get("deal", {}).get("upcard", True) else 0)
         available = 52 * decks + jokers
@@ -496,40 +762,178 @@ def _semantic_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
             problems.append(locate(("deal", "hand_size"),
                                    f"dealing {size} cards to {count} players needs {needed} cards; "
                                    f"the deck holds {available}"))
+        if size < 1:
+            problems.append(locate(("deal", "hand_size"), f"expected at least 1 card each for {count} players"))
+    problems += _card_value_problems(data, locate, jokers_dealt)
+    melds = data.get("melds", {})
+    for low_key, high_key in (("set_min", "set_max"), ("run_min", "run_max")):
+        if melds.get(high_key) is not None and melds.get(low_key, 3) > melds[high_key]:
+            problems.append(locate(("melds", low_key), f"expected at most melds.{high_key} ({melds[high_key]}), "
+                                                      f"got {melds.get(low_key, 3)}"))
+    if "JK" in melds.get("wild", []) and not jokers_dealt:
+        index = melds["wild"].index("JK")
+        problems.append(locate(("melds", "wild", index), "JK is wild but the decks hold no jokers "
+                                                         "(set decks.jokers)"))
+    if not melds.get("sets", True) and not melds.get("runs", True):
+        problems.append(locate(("melds",), "expected sets or runs (or both): with neither nothing can be melded"))
     target = data.get("target")
     if target is None and data.get("max_hands") is None:
         problems.append(locate(("target",), "expected a target score or max_hands, or the game never ends"))
     return problems
 
 
+def _card_value_problems(data: Mapping[str, Any], locate: Any, jokers_dealt: bool) -> list[Problem]:
+    """``card_values`` keys name ranks or cards the decks hold; once given, every rank has a value, and
+    jokers have one whenever they are dealt."""
+    problems = []
+    spec = data.get("card_values")
+    for key in spec or {}:
+        try:
+            if key not in _RANK_KEYS and key != "JK":
+                parse_card(key)
+        except CardError:
+            problems.append(locate(("card_values", key), f"{key!r} is not a rank or a card"))
+    if spec is not None:
+        missing = []
+        for rank in _RANK_NAMES:
+            by_card = all(f"{rank}{suit}" in spec for suit in "CDHS")
+            if rank not in spec and not (rank == "T" and "10" in spec) and not by_card:
+                missing.append(rank)
+        if missing:
+            problems.append(locate(("card_values",), f"expected a value for every rank the decks hold; "
+                                                     f"missing: {', '.join(missing)}"))
+        if "JK" in spec and not jokers_dealt:
+            problems.append(locate(("card_values", "JK"), "a value for JK, but the decks hold no jokers "
+                                                          "(set decks.jokers, or remove JK)"))
+    if jokers_dealt and "JK" not in (spec or {}):
+        problems.append(locate(("decks", "jokers"), "the decks hold jokers: expected a value for JK in card_values"))
+    return problems
+
+
 @cache
-def _load_cached(source: str, house_rules: tuple[str, ...], options_json: str) -> Variant:
+def _load_cached(source: str, house_rules: tuple[str, ...], options_json: str,
+                 local: tuple[tuple[str, ModuleType], ...] = ()) -> Variant:
     options = json.loads(options_json) if options_json else None
-    return _build(source, house_rules, options)
+    return _build(source, house_rules, options, local)
 
 
 def load_variant(
-    name_or_path: str, house_rules: Iterable[str] = (), options: Mapping[str, Any] | None = None
+    name_or_path: str, house_rules: Iterable[str] = (), options: Mapping[str, Any] | None = None,
+    plugins: Iterable[PluginSource] = (),
 ) -> Variant:
     """The variant named ``name_or_path`` (a name, an alias or a YAML file), with house rules and options.
 
     ``options`` is a partial ruleset merged over the result (``{"target": 150}``,
-    ``{"rules": {"knock_limit": 7}}``). Raises :class:`RulesetError` for an invalid ruleset, house rule or
-    option, and :class:`KeyError` for an unknown name.
+    ``{"rules": {"knock_limit": 7}}``). ``plugins`` are local plugins, Python files (or modules) that are
+    not installed: each is checked, registered for this variant, and its house rules become selectable.
+    Raises :class:`RulesetError` for an invalid ruleset, house rule, option or plugin, and
+    :class:`KeyError` for an unknown name.
     """
     source = str(name_or_path)
     if Path(source).is_file():
         source = str(Path(source).resolve())
     options_json = json.dumps(options, sort_keys=True) if options else ""
-    return _load_cached(source, tuple(house_rules), options_json)
+    return _load_cached(source, tuple(house_rules), options_json, tuple(_local_plugins(plugins)))
 
 
-def validate(path: str | Path) -> list[Problem]:
-    """Every problem with the ruleset at ``path`` (an empty list when it is valid)."""
+def validate(path: str | Path, plugins: Iterable[PluginSource] = ()) -> list[Problem]:
+    """Every problem with the ruleset at ``path`` (an empty list when it is valid): the schema, then the
+    ``extends`` chain, plugins, card values, deals, targets, and each of its own house rules.
+    ``plugins`` are local plugins to check and load with it."""
     try:
-        _build(str(path), (), None)
+        local = _local_plugins(plugins)
+        variant = _build(str(path), (), None, local)
     except RulesetError as exc:
         return exc.problems
     except KeyError as exc:
         return [Problem(str(path), 0, 0, "", str(exc.args[0]))]
-    return []
+    except PluginError as exc:
+        return [_plugin_error_problem(str(path), exc)]
+    return _house_rule_problems(str(path), variant, local)
+
+
+def _house_rule_problems(path: str, variant: Variant, local: Sequence[tuple[str, ModuleType]]) -> list[Problem]:
+    """Each house rule the ruleset itself defines, tried on its own: conflicts that name house rules the
+    variant has, plugins that are installed, and values that validate once merged. House rules inherited
+    through ``extends`` are checked when their own file is validated."""
+    merged = _read_chain(find_ruleset(path) if not Path(path).is_file() else path)
+    locate = _locator(merged, path)
+    own = {name: spec for name, spec in merged.data.get("house_rules", {}).items()
+           if name in (merged.chain[0].data.get("house_rules") or {})}  # inherited ones: checked in their file
+    try:
+        modules = [(n, m) for n in variant.plugin_names if isinstance(m := variant.pm.get_plugin(n), ModuleType)]
+        accepted = _house_rule_specs(merged.data, modules + [m for m in local if m[0] not in variant.plugin_names])
+    except (RulesetError, PluginError):
+        accepted = dict(own)
+    accepted.update(own)
+    problems = []
+    for name, spec in own.items():
+        for index, other in enumerate(spec.get("conflicts", [])):
+            if other not in accepted:
+                close = difflib.get_close_matches(other, list(accepted), n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                problems.append(locate(("house_rules", name, "conflicts", index),
+                                       f"no house rule {other!r}{hint}; {variant.name} accepts: "
+                                       f"{', '.join(sorted(accepted))}"))
+        problems += _try_house_rule(path, name, local, locate)
+    for plugin_name, module in local:  # the house rules a local plugin offers, at its hook
+        offered = getattr(module, "rummykit_house_rules", None)
+        if offered is None:
+            continue
+        file, line, column = _def_position(offered, plugin_name)
+        for name, spec in _offered_house_rules(plugin_name, module).items():
+            if spec.get("variants") and variant.name not in spec["variants"]:
+                continue
+
+            at_hook = partial(_at_hook, (file, line, column), plugin_name, name)
+            problems += _try_house_rule(path, name, local, at_hook)
+    return problems
+
+
+def _at_hook(position: tuple[str, int, int], plugin_name: str, name: str, where: tuple[str | int, ...],
+             message: str) -> Problem:
+    """A problem of the house rule ``name`` offered by a plugin, at its ``rummykit_house_rules``."""
+    inner = dotted(where[2:]) if where[:2] == ("house_rules", name) else dotted(where)
+    return Problem(*position, f"rummykit_house_rules().{name}" + (f".{inner}" if inner else ""),
+                   f"plugin {plugin_name!r}: {message}")
+
+
+def _try_house_rule(path: str, name: str, local: Sequence[tuple[str, ModuleType]], locate: Any) -> list[Problem]:
+    """The problems of the variant at ``path`` with the house rule ``name`` selected, located by ``locate``."""
+    problems: list[Problem] = []
+    try:
+        _build(path, (name,), None, local)
+    except RulesetError as exc:
+        for problem in exc.problems:
+            if problem.file == f"house rule {name!r}":
+                inner = _undotted(problem.path)
+                where = ("house_rules", name) + (inner if inner[:1] == ("plugins",) else ("set",) + inner)
+                problems.append(locate(where, f"house rule {name!r}: {problem.message}"))
+            elif problem.line:
+                problems.append(Problem(problem.file, problem.line, problem.column, problem.path,
+                                        f"with house rule {name!r}: {problem.message}"))
+            else:
+                problems.append(locate(("house_rules", name), f"house rule {name!r}: {problem.message}"))
+    return problems
+
+
+def _undotted(text: str) -> tuple[str | int, ...]:
+    """``rules.knock_limit`` or ``melds.wild[0]`` as a path."""
+    path: list[str | int] = []
+    for part in text.replace("[", ".[").split("."):
+        if part.startswith("[") and part.endswith("]") and part[1:-1].isdigit():
+            path.append(int(part[1:-1]))
+        elif part:
+            path.append(part)
+    return tuple(path)
+
+
+def _plugin_error_problem(fallback: str, exc: PluginError) -> Problem:
+    """A hook that raised while a ruleset was checked, at the line of the hook that raised."""
+    file, line = fallback, 0
+    tb = exc.error.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_name == exc.hook:
+            file, line = tb.tb_frame.f_code.co_filename, tb.tb_lineno
+        tb = tb.tb_next
+    return Problem(file, line, 1 if line else 0, exc.hook if line else "", str(exc))

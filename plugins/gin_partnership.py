@@ -1,0 +1,157 @@
+"""Partnership Gin for four (000, "Playing with 3 or 4 players").
+
+Partners sit opposite (seats 0 and 2 against 1 and 3). Each round every player plays a separate
+two-hand game of Gin against one opponent, opponents alternating each round: 0 v 1 and 2 v 3, then
+0 v 3 and 2 v 1, and so on. Both partners won: their team scores the total of their points. One win each:
+the team with the higher score scores the difference. First team to the target (125) wins.
+
+Design: each two-hand game is one kernel :class:`~rummykit.engine.Deal` with its own full deck, stock and
+discard pile (``rummykit_seats_in_play`` gives the two seats of that table), so every card is accounted
+for by the kernel as in two-player Gin. A round is two such deals, one table after the other. The first
+table's :class:`HandResult` keeps that game's points in ``details["table_points"]`` and scores nothing yet;
+the second table's result carries the round's team settlement in its ``scores`` (credited to the seats
+that won), so seat scores still add up to the hand scores and ``Game.side_scores()`` are the team scores.
+A dead hand at a table is dealt again at that table by the same dealer before the round goes on.
+
+Who deals: both dealers of a round belong to one team (each table pairs one player of each team). The
+first round's dealing team is the first dealer's; afterwards ``rules.next_dealer`` applies to teams: the
+team that lost the round deals (``loser``, the default; a round with no score alternates), the team that
+won it (``winner``), or the teams take turns (``alternate``). There are no game, box or shutout bonuses.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rummykit import hookimpl
+from rummykit.engine import Deal, Game, HandResult
+
+from . import gin
+
+PAIRINGS: tuple[tuple[tuple[int, int], tuple[int, int]], ...] = (((0, 1), (2, 3)), ((0, 3), (2, 1)))
+"""The two tables of a round, in round order: even rounds, then odd rounds."""
+
+RULES_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        # There is no game bonus to double: a shutout option would do nothing.
+        "shutout": {"enum": ["bonus"]},
+    },
+}
+
+
+@hookimpl
+def rummykit_rules_schema() -> dict[str, Any]:
+    return RULES_SCHEMA
+
+
+def round_state(game: Game) -> tuple[int, list[HandResult]]:
+    """(index of the round in progress from 0, the results of its tables already won) from finished hands."""
+    number = sum(1 for r in game.hands if r.details.get("round_done"))
+    done: list[HandResult] = []
+    for result in reversed(game.hands):
+        if result.details.get("round_done"):
+            break
+        if result.kind != "dead":
+            done.append(result)
+    return number, done
+
+
+def table_of(round_index: int, seat: int) -> tuple[int, int]:
+    """The two seats at ``seat``'s table in a round."""
+    for pair in PAIRINGS[round_index % 2]:
+        if seat in pair:
+            return pair
+    raise ValueError(f"no seat {seat} at a four-player table")
+
+
+@hookimpl
+def rummykit_seats_in_play(game: Game, dealer: int) -> list[int]:
+    round_index, _ = round_state(game)
+    return sorted(table_of(round_index, dealer))
+
+
+def settle_round(games: list[tuple[int, int]]) -> list[int]:
+    """Per seat, what a round scores, from its two games as (winner, points).
+
+    Both winners in one team: each keeps their points (the team scores the total). One win each: the
+    winner whose points are higher keeps the difference, the other scores nothing (equal: nobody scores)."""
+    scores = [0] * 4
+    (w1, p1), (w2, p2) = games
+    if w1 % 2 == w2 % 2:
+        scores[w1] += p1
+        scores[w2] += p2
+    elif p1 > p2:
+        scores[w1] = p1 - p2
+    elif p2 > p1:
+        scores[w2] = p2 - p1
+    return scores
+
+
+@hookimpl
+def rummykit_score_hand(deal: Deal, kind: str) -> HandResult | None:
+    result: HandResult | None = gin.rummykit_score_hand(deal=deal, kind=kind)
+    if result is None:
+        return None
+    game = deal.game
+    round_index, done = round_state(game)
+    details: dict[str, Any] = dict(result.details)
+    details["round"] = round_index + 1
+    details["table"] = list(deal.seats)
+    zero = (0,) * game.num_players
+    if result.kind == "dead":
+        return _with(result, zero, details)
+    assert result.winner is not None
+    details["table_points"] = list(result.scores)
+    if not done:
+        return _with(result, zero, details)
+    first = done[0]
+    assert first.winner is not None
+    games = [(first.winner, first.details["table_points"][first.winner]), (result.winner, result.scores[result.winner])]
+    details["round_games"] = [list(g) for g in games]
+    details["round_done"] = True
+    scores = settle_round(games)
+    details["team_points"] = [scores[0] + scores[2], scores[1] + scores[3]]
+    return _with(result, tuple(scores), details)
+
+
+def _with(result: HandResult, scores: tuple[int, ...], details: dict[str, Any]) -> HandResult:
+    return HandResult(result.number, result.kind, scores, result.winner, result.dealer, details, result.boxes)
+
+
+@hookimpl
+def rummykit_next_dealer(game: Game, result: HandResult) -> int:
+    if result.kind == "dead":
+        return result.dealer  # that table is dealt again by the same dealer
+    dealing_team = result.dealer % 2
+    round_index, done = round_state(game)
+    if done:  # the round's other table is next
+        played = {seat for r in done for seat in r.details["table"]}
+        pair = next(p for p in PAIRINGS[round_index % 2] if not played & set(p))
+        return next(seat for seat in pair if seat % 2 == dealing_team)
+    team_points = result.details["team_points"]
+    rule = game.variant.rules.get("next_dealer", "loser")
+    if rule == "alternate" or team_points[0] == team_points[1]:
+        team = 1 - dealing_team
+    else:
+        won = 0 if team_points[0] > team_points[1] else 1
+        team = won if rule == "winner" else 1 - won
+    pair = PAIRINGS[round_index % 2][0]
+    return next(seat for seat in pair if seat % 2 == team)
+
+
+@hookimpl
+def rummykit_score_game(game: Game) -> list[tuple[int, str, int]]:
+    return []
+
+
+@hookimpl
+def rummykit_observe(deal: Deal, seat: int, view: dict[str, Any]) -> None:
+    game = deal.game
+    round_index, done = round_state(game)
+    view["round"] = round_index + 1
+    view["table"] = list(deal.seats)
+    view["team_scores"] = game.side_scores()
+    view["tables_done"] = [
+        {"table": r.details["table"], "winner": r.winner, "points": r.details["table_points"][r.winner]} for r in done
+    ]

@@ -1,0 +1,17 @@
+"""Gin Rummy for three (000, "Playing with 3 or 4 players"): the dealer deals to the other two and sits out.
+
+Used with the ``gin`` plugin (``plugins: [gin, gin-3]``). The gin plugin's dealer rule already names the
+loser of each hand as the next dealer, so the next hand is played between the previous winner and the
+previous dealer; a dead hand is dealt again by the same dealer. Each player keeps a score of their own:
+the first to the target ends the game, and the game, shutout and box bonuses work as in two-player Gin.
+"""
+
+from __future__ import annotations
+
+from rummykit import hookimpl
+from rummykit.engine import Game
+
+
+@hookimpl
+def rummykit_seats_in_play(game: Game, dealer: int) -> list[int]:
+    return [seat for seat in range(game.num_players) if seat != dealer]

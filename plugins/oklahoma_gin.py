@@ -1,0 +1,95 @@
+"""Oklahoma Gin: Gin Rummy in which the first upcard sets the knock limit and a spade doubles the deal.
+
+Used with the ``gin`` plugin (``plugins: [gin, oklahoma-gin]``), which does everything else. Sources: 000
+(Oklahoma Gin, with its "some play" variations) and 004 (the ace means gin only).
+
+- The value of the first upcard (ace 1, pictures 10) is the most deadwood one may knock with this deal.
+- A spade upcard doubles the deal's whole score, gin and undercut bonuses included.
+- ``rules.ace_gin_only`` (house rule ``ace-gin-only``): an ace upcard means one may only go gin.
+- ``rules.extra_boxes`` (house rule ``extra-boxes``): an undercut earns one extra box and gin two, both
+  doubled under a spade upcard; boxes become ``box_bonus`` points each at the end of the game.
+- With the 11-card start there is no upcard: the non-dealer's opening discard, the card that starts the
+  pile, is the knock card; on that opening turn (before any knock card exists) only gin may end the hand.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rummykit import hookimpl
+from rummykit.cards import Card
+from rummykit.engine import Action, Deal, HandResult
+
+from . import gin
+
+SPADES = 3
+
+RULES_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "ace_gin_only": {"type": "boolean"},
+        "extra_boxes": {"type": "boolean"},
+    },
+}
+
+EXTRA_BOXES = {"undercut": 1, "gin": 2, "big-gin": 2}
+"""Extra boxes (000, "some play") by how the hand ended; doubled under a spade upcard."""
+
+
+@hookimpl
+def rummykit_rules_schema() -> dict[str, Any]:
+    return RULES_SCHEMA
+
+
+def knock_card_limit(deal: Deal, card: Card) -> int:
+    """The knock limit a knock card sets: its value (ace 1, pictures 10), 0 (gin only) for an ace under
+    ``ace_gin_only``, and always 0 in a game of Gin Only."""
+    rules = deal.variant.rules
+    if rules.get("gin_only") or (card.rank == 1 and rules.get("ace_gin_only")):
+        return 0
+    return min(card.rank, 10)
+
+
+def _set_knock_card(deal: Deal, card: Card) -> None:
+    deal.state["knock_card"] = card
+    deal.state["knock_limit"] = knock_card_limit(deal, card)
+    deal.state["multiplier"] = 2 if card.suit == SPADES else 1
+
+
+@hookimpl
+def rummykit_start_hand(deal: Deal) -> None:
+    # Runs before the gin plugin's start_hand, whose setdefault then keeps this limit.
+    if deal.discard:
+        _set_knock_card(deal, deal.discard[0])
+    else:  # 11-card start: the knock card is the non-dealer's opening discard
+        deal.state["knock_card"] = None
+        deal.state["knock_limit"] = 0
+        deal.state["multiplier"] = 1
+
+
+@hookimpl
+def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
+    if action.kind == "discard" and deal.state.get("knock_card") is None and not deal.discard:
+        _set_knock_card(deal, action.cards[0])
+    return None  # the gin plugin and the kernel carry the discard out
+
+
+@hookimpl
+def rummykit_score_hand(deal: Deal, kind: str) -> HandResult | None:
+    if kind != "knock":
+        return None
+    multiplier: int = deal.state.get("multiplier", 1)
+    extra = {k: v * multiplier for k, v in EXTRA_BOXES.items()} if deal.variant.rules.get("extra_boxes") else None
+    result = gin.score_knock(deal, multiplier, extra)
+    card = deal.state.get("knock_card")
+    details = dict(result.details)
+    details["knock_card"] = str(card) if card is not None else None
+    return HandResult(result.number, result.kind, result.scores, result.winner, result.dealer, details,
+                      result.boxes)
+
+
+@hookimpl
+def rummykit_observe(deal: Deal, seat: int, view: dict[str, Any]) -> None:
+    card = deal.state.get("knock_card")
+    view["knock_card"] = str(card) if card is not None else None
+    view["score_multiplier"] = deal.state.get("multiplier", 1)
