@@ -1,0 +1,468 @@
+#!/usr/bin/env python3
+"""rummykit side by side with OpenSpiel (C++, ``gin_rummy``) and RLCard (Python, ``gin-rummy``).
+
+One command::
+
+    python3 benchmarks/run.py            # full run (a few minutes)
+    python3 benchmarks/run.py --quick    # smoke run (well under a minute once installed)
+
+It creates ``benchmarks/.venv`` (ignored by git), installs rummykit from this checkout and each peer
+(the ``peers`` extra of pyproject.toml: open_spiel, rlcard) one by one, reporting a peer that cannot
+install and carrying on without it, then runs every benchmark in its own process on identical inputs,
+checks that the answers agree, and prints the tables. ``--json FILE`` also saves every number.
+Needs only the standard library to start (Python 3.10+).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+TASKS = HERE / "tasks.py"
+DEFAULT_VENV = HERE / ".venv"
+
+# Used when pyproject.toml cannot be read (Python 3.10 has no tomllib); keep in step with its ``peers`` extra.
+FALLBACK_PEERS = {"open_spiel": "open_spiel>=2.0.2", "rlcard": "rlcard>=1.2.0"}
+IMPORT_NAMES = {"open_spiel": "pyspiel", "rlcard": "rlcard"}
+
+FULL = {"meld_hands": 100_000, "engine_hands": 2_000, "rlcard_hands": 1_000, "variant_hands": 1_000, "limit": 30.0}
+QUICK = {"meld_hands": 2_000, "engine_hands": 100, "rlcard_hands": 50, "variant_hands": 60, "limit": 5.0}
+
+
+# -- set-up -------------------------------------------------------------------------------------------------
+
+
+def peer_requirements() -> dict[str, str]:
+    """Peer name -> requirement, from the ``peers`` extra of pyproject.toml."""
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        return dict(FALLBACK_PEERS)
+    data = tomllib.loads((REPO / "pyproject.toml").read_text())
+    found = {}
+    for requirement in data.get("project", {}).get("optional-dependencies", {}).get("peers", []):
+        spec = requirement.split(";")[0].strip()
+        for name in IMPORT_NAMES:
+            if spec.lower().replace("-", "_").startswith(name):
+                found[name] = spec
+    return found or dict(FALLBACK_PEERS)
+
+
+def venv_python(venv: Path) -> Path:
+    return venv / "bin" / "python"
+
+
+def pip(venv: Path, *args: str) -> tuple[bool, str, float]:
+    start = time.perf_counter()
+    proc = subprocess.run(
+        [str(venv_python(venv)), "-m", "pip", "install", "-q", "--disable-pip-version-check", *args],
+        capture_output=True,
+        text=True,
+    )
+    lines = [line for line in (proc.stdout + proc.stderr).splitlines() if "is ignored: it is neither" not in line]
+    return proc.returncode == 0, "\n".join(lines[-15:]), time.perf_counter() - start
+
+
+def importable(venv: Path, module: str) -> bool:
+    return subprocess.run([str(venv_python(venv)), "-c", f"import {module}"], capture_output=True).returncode == 0
+
+
+def setup(venv: Path, source: Path, skip_install: bool) -> dict[str, Any]:
+    """Make the venv, install rummykit from ``source`` and each peer; returns what happened."""
+    notes: dict[str, Any] = {"peers": {}}
+    if not venv_python(venv).exists():
+        print(f"creating {venv}", flush=True)
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    if skip_install:
+        notes["rummykit"] = "not reinstalled (--skip-install)"
+    else:
+        print(f"installing rummykit from {source}", flush=True)
+        ok, log, seconds = pip(venv, str(source))
+        if ok:  # the version number does not change between commits: force the current sources in
+            ok, log, more = pip(venv, "--force-reinstall", "--no-deps", str(source))
+            seconds += more
+        if not ok:
+            raise SystemExit(f"could not install rummykit from {source}:\n{log}")
+        notes["rummykit"] = f"installed from {source} in {seconds:.0f} s"
+    for name, requirement in peer_requirements().items():
+        module = IMPORT_NAMES[name]
+        if importable(venv, module):
+            notes["peers"][name] = {"ok": True, "how": "already installed"}
+            continue
+        if skip_install:
+            notes["peers"][name] = {"ok": False, "how": "not installed (--skip-install)"}
+            continue
+        print(f"installing {requirement}", flush=True)
+        ok, log, seconds = pip(venv, requirement)
+        ok = ok and importable(venv, module)
+        how = f"pip install {requirement}: {seconds:.0f} s"
+        notes["peers"][name] = {"ok": ok, "how": how, "log": "" if ok else log}
+        if not ok:
+            print(f"  {name} could not be installed; its benchmarks are skipped:\n{log}", flush=True)
+    return notes
+
+
+# -- running tasks --------------------------------------------------------------------------------------------
+
+
+def run_task(task: str, system: str, params: dict[str, Any], timeout: float) -> dict[str, Any]:
+    """Run one workload in a fresh process of this interpreter; its JSON answer, or {"error": ...}."""
+    try:
+        proc = subprocess.run(
+            [sys.executable, str(TASKS), task, system, json.dumps(params)],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+    except subprocess.TimeoutExpired:
+        return {"error": f"timed out after {timeout:.0f} s"}
+    if proc.returncode != 0:
+        tail = proc.stderr.strip().splitlines()[-3:]
+        return {"error": " | ".join(tail) or f"exit {proc.returncode}"}
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def machine() -> dict[str, Any]:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    mem = None
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal"):
+                mem = f"{int(line.split()[1]) / 2**20:.1f} GiB"
+    except OSError:
+        pass
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+    return {"cpu": cpu, "cores": os.cpu_count(), "memory": mem, "os": platform.platform(), "load_before": load}
+
+
+# -- tables ----------------------------------------------------------------------------------------------------
+
+
+def fmt_rate(value: float | None) -> str:
+    if value is None:
+        return "-"
+    return f"{value:,.0f}" if value >= 100 else f"{value:,.1f}"
+
+
+def fmt_ratio(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}x"
+
+
+def fmt_mib(value: float | None) -> str:
+    return "-" if value is None else f"{max(value, 0.0):.0f}"
+
+
+def table(headers: list[str], rows: list[list[str]]) -> str:
+    widths = [max(len(h), *(len(r[i]) for r in rows)) if rows else len(h) for i, h in enumerate(headers)]
+    lines = ["| " + " | ".join(h.ljust(w) for h, w in zip(headers, widths)) + " |"]
+    lines.append("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    for row in rows:
+        lines.append("| " + " | ".join(c.ljust(w) for c, w in zip(row, widths)) + " |")
+    return "\n".join(lines)
+
+
+def compare(reference: list[int], other: list[int], hands: list[list[int]] | None = None) -> dict[str, Any]:
+    bad = [i for i, (a, b) in enumerate(zip(reference, other)) if a != b]
+    result: dict[str, Any] = {"hands": len(reference), "disagree": len(bad) + abs(len(reference) - len(other))}
+    result["examples"] = [{"index": i, "rummykit": reference[i], "peer": other[i]} for i in bad[:5]]
+    return result
+
+
+def describe_cards(faces: list[int]) -> str:
+    ranks, suits = "A23456789TJQK", "CDHS"
+    return " ".join(ranks[f % 13] + suits[f // 13] for f in sorted(faces))
+
+
+MELD_LABELS = {
+    "rummykit-deadwood": "rummykit meld_search.deadwood",
+    "rummykit-deadwood-cold": "rummykit meld_search.deadwood, memo cleared per hand",
+    "rummykit-arrange": "rummykit Variant.arrange",
+    "openspiel": "OpenSpiel GinRummyUtils.min_deadwood (C++)",
+    "openspiel-each-discard": "OpenSpiel min_deadwood of each 10-card discard",
+}
+MELD11_LABELS = {
+    "rummykit-deadwood": "rummykit min(meld_search.discard_deadwoods)",
+    "rummykit-deadwood-cold": "rummykit min(discard_deadwoods), memo cleared per hand",
+    "rummykit-arrange": "rummykit min of Variant.arrange per discard",
+    "openspiel": "OpenSpiel min_deadwood(11 cards), its own discard rule (C++)",
+    "openspiel-each-discard": "OpenSpiel min of min_deadwood per discard (C++)",
+}
+
+
+def meld_section(size: int, results: dict[str, dict[str, Any]], report: dict[str, Any]) -> str:
+    labels = MELD_LABELS if size == 10 else MELD11_LABELS
+    reference = results.get("rummykit-deadwood", {}).get("answers")
+    os_rate = results.get("openspiel", {}).get("rate")
+    rows = []
+    agreement = {}
+    for system, res in results.items():
+        if "error" in res:
+            rows.append([labels[system], "error: " + res["error"][:60], "-", "-", "-", "-"])
+            continue
+        check = "reference"
+        if system != "rummykit-deadwood" and reference is not None:
+            cmp = compare(reference, res["answers"])
+            agreement[system] = cmp
+            check = "all agree" if cmp["disagree"] == 0 else f"{cmp['disagree']} DIFFER"
+        ratio = res["rate"] / os_rate if os_rate else None
+        label = labels[system] + (f" [first {res['sample']:,} hands]" if res.get("sample") else "")
+        rows.append(
+            [
+                label,
+                fmt_rate(res["rate"]),
+                fmt_ratio(ratio),
+                fmt_mib(res["rss_peak_mib"]),
+                fmt_mib(res["rss_peak_mib"] - res["rss_base_mib"]),
+                check,
+            ]
+        )
+    report[f"meld{size}"] = {
+        "hands": next((r["count"] for r in results.values() if "count" in r), 0),
+        "results": {k: {kk: vv for kk, vv in v.items() if kk != "answers"} for k, v in results.items()},
+        "agreement": agreement,
+    }
+    count = report[f"meld{size}"]["hands"]
+    title = f"Meld search, {count:,} seeded {size}-card hands"
+    if size == 11:
+        title += " (least deadwood after the best discard)"
+    out = [title, ""]
+    out.append(table(["system", "hands/s", "vs OpenSpiel", "peak RSS MiB", "growth MiB", "answers"], rows))
+    from tasks import MELD10_SEED, MELD11_SEED, seeded_hands  # noqa: PLC0415 - only needed for examples
+
+    for system, cmp in agreement.items():
+        if cmp["disagree"]:
+            hands = seeded_hands(MELD10_SEED if size == 10 else MELD11_SEED, count, size)
+            out.append(f"\n{labels[system]} differs from rummykit on {cmp['disagree']} of {count:,} hands, e.g.:")
+            for ex in cmp["examples"][:3]:
+                out.append(f"  {describe_cards(hands[ex['index']])}: rummykit {ex['rummykit']}, peer {ex['peer']}")
+    return "\n".join(out)
+
+
+def engine_section(results: dict[str, dict[str, Any]], report: dict[str, Any]) -> str:
+    labels = {
+        "rummykit": "rummykit gin (Python)",
+        "openspiel": "OpenSpiel gin_rummy (C++ via pyspiel)",
+        "rlcard": "RLCard gin-rummy (Python)",
+    }
+    rk = results.get("rummykit", {}).get("rate")
+    rows = []
+    for system, res in results.items():
+        if "error" in res:
+            rows.append([labels[system], "error: " + res["error"][:60]] + ["-"] * 6)
+            continue
+        share = res.get("dead_share")
+        rows.append(
+            [
+                labels[system],
+                fmt_rate(res["rate"]),
+                fmt_rate(res["actions_rate"]),
+                f"{res['actions_per_hand']:.1f}",
+                "-" if share is None else f"{share:.0%}",
+                fmt_ratio(rk / res["rate"]) if rk else "-",
+                fmt_mib(res["rss_peak_mib"]),
+                fmt_mib(res["rss_peak_mib"] - res["rss_base_mib"]),
+            ]
+        )
+    report["engine"] = results
+    hands = results.get("rummykit", {}).get("hands", "?")
+    out = [f"Engine: random play of Gin hands through each public Python API (rummykit {hands} hands)", ""]
+    out.append(
+        table(
+            ["system", "hands/s", "actions/s", "actions/hand", "dead hands", "rummykit is", "peak RSS MiB", "growth"],
+            rows,
+        )
+    )
+    return "\n".join(out)
+
+
+def variant_section(results: dict[str, dict[str, Any]], report: dict[str, Any]) -> str:
+    rows = []
+    for name, res in results.items():
+        if "error" in res:
+            rows.append([name, "error: " + res["error"][:70]] + ["-"] * 6)
+            continue
+        rows.append(
+            [
+                name,
+                str(res["players"]),
+                fmt_rate(res["rate"]),
+                fmt_rate(res["actions_rate"]),
+                f"{res['actions_per_hand']:.1f}",
+                f"{res['hands']} in {res['seconds']:.1f} s",
+                fmt_mib(res["rss_peak_mib"]),
+                f"{res['heap_peak_mib']:.1f}",
+            ]
+        )
+    report["variants"] = results
+    out = ["Every rummykit variant, random bots (rummykit.bots.RandomBot)", ""]
+    out.append(
+        table(
+            ["variant", "players", "hands/s", "actions/s", "actions/hand", "measured", "peak RSS MiB", "heap peak MiB"],
+            rows,
+        )
+    )
+    return "\n".join(out)
+
+
+def targets(report: dict[str, Any]) -> str:
+    lines = ["Targets (issue 6)"]
+
+    def rate(section: str, system: str) -> float | None:
+        block = report.get(section, {})
+        res = block.get("results", block).get(system, {})
+        return res.get("rate") if isinstance(res, dict) else None
+
+    checks = [
+        ("meld10", "rummykit-deadwood", "openspiel", 0.25, "rummykit deadwood >= 1/4 of OpenSpiel on 10-card hands"),
+        ("engine", "rummykit", "openspiel", 2.0, "rummykit engine >= 2x OpenSpiel"),
+        ("engine", "rummykit", "rlcard", 8.0, "rummykit engine >= 8x RLCard"),
+    ]
+    for section, ours, theirs, goal, text in checks:
+        a, b = rate(section, ours), rate(section, theirs)
+        if a is None or b is None:
+            lines.append(f"  {text}: not measured")
+        else:
+            verdict = "met" if a / b >= goal else "NOT met"
+            lines.append(f"  {text}: {a / b:.2f}x, {verdict}")
+    return "\n".join(lines)
+
+
+# -- main -------------------------------------------------------------------------------------------------------
+
+
+def best_of(
+    task: str, plan: list[tuple[str, dict[str, Any]]], rounds: int, timeout: float, what: str
+) -> dict[str, dict[str, Any]]:
+    """Run every system of ``plan`` ``rounds`` times, interleaved (so that a change in the machine's load
+    falls on all of them), keeping each system's fastest round; the answers of every round must match."""
+    results: dict[str, dict[str, Any]] = {}
+    for round_number in range(1, rounds + 1):
+        for system, params in plan:
+            print(f"{what}: {system} (round {round_number} of {rounds})", flush=True)
+            res = run_task(task, system, params, timeout)
+            res["rounds"] = [res.get("rate")]
+            kept = results.get(system)
+            if kept is None or "error" in kept:
+                results[system] = res
+                continue
+            if "error" in res:
+                continue
+            if "answers" in res and res["answers"] != kept.get("answers"):
+                kept["error"] = f"answers changed between rounds {round_number - 1} and {round_number}"
+                continue
+            res["rounds"] = kept["rounds"] + res["rounds"]
+            if res["rate"] > kept["rate"]:
+                results[system] = res
+            else:
+                kept["rounds"] = res["rounds"]
+    return results
+
+
+def inside(args: argparse.Namespace, notes: dict[str, Any]) -> int:
+    sizes = QUICK if args.quick else FULL
+    report: dict[str, Any] = {"mode": "quick" if args.quick else "full", "machine": machine(), "setup": notes}
+    info = run_task("versions", "-", {}, 60)
+    report.update(info)
+    have_os = notes.get("peers", {}).get("open_spiel", {}).get("ok", True)
+    have_rl = notes.get("peers", {}).get("rlcard", {}).get("ok", True)
+    m = report["machine"]
+    print(f"\nMachine: {m['cpu']}, {m['cores']} cores, {m['memory']}; {m['os']}; load average {m['load_before']}")
+    print(f"Python {report.get('python')}; " + ", ".join(f"{k} {v}" for k, v in report.get("versions", {}).items()))
+    for name, peer in notes.get("peers", {}).items():
+        print(f"Peer {name}: {'ok' if peer['ok'] else 'NOT AVAILABLE'} ({peer['how']})")
+    sections = []
+    wanted = set(args.only or ["meld", "engine", "variants"])
+    long = 1800.0
+    rounds = args.rounds if args.rounds is not None else (1 if args.quick else 3)
+    report["rounds"] = rounds
+    if "meld" in wanted:
+        for size in (10, 11):
+            systems = ["rummykit-deadwood", "rummykit-deadwood-cold", "rummykit-arrange"]
+            if have_os:
+                systems += ["openspiel"] + (["openspiel-each-discard"] if size == 11 else [])
+            plan = []
+            for system in systems:
+                hands = sizes["meld_hands"]
+                if system == "rummykit-deadwood-cold" or (system == "rummykit-arrange" and size == 11):
+                    hands = max(hands // 10, 100)  # slow or only illustrative: the first tenth of the hands
+                plan.append((system, {"hands": hands}))
+            results = best_of(f"meld{size}", plan, rounds, long, f"meld search, {size} cards")
+            ref = results.get("rummykit-deadwood", {}).get("answers")
+            for res in results.values():  # a sample is compared on its own hands, the first ones
+                if "answers" in res and ref is not None and len(res["answers"]) < len(ref):
+                    res["sample"] = len(res["answers"])
+                    res["answers"] = res["answers"] + ref[len(res["answers"]) :]
+            sections.append(meld_section(size, results, report))
+    if "engine" in wanted:
+        plan = [("rummykit", sizes["engine_hands"]), ("openspiel", sizes["engine_hands"])] if have_os else []
+        if not have_os:
+            plan = [("rummykit", sizes["engine_hands"])]
+        if have_rl:
+            plan.append(("rlcard", sizes["rlcard_hands"]))
+        results = best_of("engine", [(system, {"hands": hands}) for system, hands in plan], rounds, long, "engine")
+        sections.append(engine_section(results, report))
+    if "variants" in wanted:
+        listed = run_task("list", "-", {}, 120)
+        results = {}
+        if "error" in listed:
+            results["(list_variants)"] = listed
+        for name in listed.get("variants", []):
+            print(f"variant: {name}", flush=True)
+            params = {"hands": sizes["variant_hands"], "seconds_limit": sizes["limit"]}
+            results[name] = run_task("variant", name, params, sizes["limit"] * 4 + 60)
+        sections.append(variant_section(results, report))
+    print()
+    for section in sections:
+        print(section)
+        print()
+    print(targets(report))
+    if args.json:
+        Path(args.json).write_text(json.dumps(report, indent=1))
+        print(f"\nsaved {args.json}")
+    agree = all(
+        cmp["disagree"] == 0
+        for key in ("meld10", "meld11")
+        for system, cmp in report.get(key, {}).get("agreement", {}).items()
+        if system != "openspiel" or key == "meld10"
+    )
+    return 0 if agree else 1
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--quick", action="store_true", help="small smoke run")
+    parser.add_argument("--only", action="append", choices=["meld", "engine", "variants"], help="run only these")
+    parser.add_argument("--json", help="also write every number to this JSON file")
+    parser.add_argument("--rounds", type=int, help="interleaved rounds per timing, best kept (default: 3, quick: 1)")
+    parser.add_argument("--venv", default=str(DEFAULT_VENV), help="virtual environment to use (default: %(default)s)")
+    parser.add_argument("--source", default=str(REPO), help="rummykit source tree to install (default: this checkout)")
+    parser.add_argument("--skip-install", action="store_true", help="use the venv as it is")
+    parser.add_argument("--inside", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    venv = Path(args.venv).resolve()
+    if args.inside is None:
+        notes = setup(venv, Path(args.source).resolve(), args.skip_install)
+        python = str(venv_python(venv))
+        os.execv(python, [python, str(Path(__file__).resolve()), *sys.argv[1:], "--inside", json.dumps(notes)])
+    sys.path.insert(0, str(HERE))
+    return inside(args, json.loads(args.inside))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,355 @@
+"""Benchmark workloads. Each runs in its own process (so peak memory is its own) and prints one JSON line.
+
+Run by ``benchmarks/run.py``; by hand: ``python benchmarks/tasks.py TASK SYSTEM '{"hands": 1000}'``.
+
+Inputs are identical for every system: hands are drawn by ``random.Random(seed).sample(range(52), size)``
+with rummykit faces (``suit * 13 + rank - 1``, suits ``C D H S``) and converted to each system's encoding
+before the clock starts. Only the loop that computes answers is timed.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import resource
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+MELD10_SEED = 10_000
+MELD11_SEED = 11_000
+ENGINE_SEED = 20_000
+
+
+def rss_mib() -> float:
+    """Resident memory now, MiB."""
+    with open("/proc/self/statm") as handle:
+        pages = int(handle.read().split()[1])
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+def peak_rss_mib() -> float:
+    """Peak resident memory of this process so far, MiB.
+
+    VmHWM, not ``ru_maxrss``: Linux carries ru_maxrss over a fork and exec, so a child would report its
+    parent's peak (run.py's, holding every answer) whenever that is larger than its own."""
+    try:
+        with open("/proc/self/status") as handle:
+            for line in handle:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def seeded_hands(seed: int, count: int, size: int) -> list[list[int]]:
+    """``count`` hands of ``size`` distinct faces (0..51, rummykit encoding), reproducible from ``seed``."""
+    rng = random.Random(seed)
+    return [rng.sample(range(52), size) for _ in range(count)]
+
+
+def openspiel_card(face: int) -> int:
+    """rummykit face (suit*13 + rank-1, suits C D H S) -> OpenSpiel gin card (suit*13 + rank-1, suits s c d h)."""
+    return ((face // 13 + 1) % 4) * 13 + face % 13
+
+
+# -- meld search ---------------------------------------------------------------------------------------
+
+
+def _rummykit_meld(size: int, system: str, hands: list[list[int]]) -> tuple[Callable[[], list[int]], Any]:
+    import rummykit
+    from rummykit.cards import card_from_face
+
+    variant = rummykit.load_variant("gin")
+    search = variant.meld_search
+    inputs = [[card_from_face(f) for f in hand] for hand in hands]
+    # Each measurement starts from an empty memo (the memo persists across hands, as it does in play).
+    for name in ("_cache", "_gcache"):
+        memo = getattr(search, name, None)
+        if isinstance(memo, dict):
+            memo.clear()
+
+    def clear() -> None:
+        memo = getattr(search, "_cache", None)
+        if isinstance(memo, dict):
+            memo.clear()
+
+    if size == 10:
+        if system == "rummykit-arrange":
+            return lambda: [variant.arrange(cards).deadwood_value for cards in inputs], rummykit
+        if system == "rummykit-deadwood":
+            return lambda: [search.deadwood(cards) for cards in inputs], rummykit
+        if system == "rummykit-deadwood-cold":
+
+            def cold() -> list[int]:
+                out = []
+                for cards in inputs:
+                    clear()
+                    out.append(search.deadwood(cards))
+                return out
+
+            return cold, rummykit
+    else:
+        if system == "rummykit-arrange":
+
+            def by_arrange() -> list[int]:
+                return [
+                    min(variant.arrange(cards[:i] + cards[i + 1 :]).deadwood_value for i in range(len(cards)))
+                    for cards in inputs
+                ]
+
+            return by_arrange, rummykit
+        if system == "rummykit-deadwood":
+            return lambda: [min(search.discard_deadwoods(cards)) for cards in inputs], rummykit
+        if system == "rummykit-deadwood-cold":
+
+            def cold11() -> list[int]:
+                out = []
+                for cards in inputs:
+                    clear()
+                    out.append(min(search.discard_deadwoods(cards)))
+                return out
+
+            return cold11, rummykit
+    raise KeyError(system)
+
+
+def _openspiel_meld(size: int, system: str, hands: list[list[int]]) -> tuple[Callable[[], list[int]], Any]:
+    import pyspiel
+
+    gin = pyspiel.gin_rummy
+    utils = gin.GinRummyUtils(gin.DEFAULT_NUM_RANKS, gin.DEFAULT_NUM_SUITS, gin.DEFAULT_HAND_SIZE)
+    inputs = [[openspiel_card(f) for f in hand] for hand in hands]
+    min_deadwood = utils.min_deadwood
+    if system == "openspiel":
+        # 10 cards: the hand's least deadwood. 11 cards: OpenSpiel's own "after the best discard" answer.
+        return lambda: [min_deadwood(cards) for cards in inputs], pyspiel
+    if system == "openspiel-each-discard" and size == 11:
+        return lambda: [min(min_deadwood(cards[:i] + cards[i + 1 :]) for i in range(11)) for cards in inputs], pyspiel
+    raise KeyError(system)
+
+
+def meld(size: int, system: str, params: dict[str, Any]) -> dict[str, Any]:
+    seed = MELD10_SEED if size == 10 else MELD11_SEED
+    hands = seeded_hands(seed, params["hands"], size)
+    factory = _openspiel_meld if system.startswith("openspiel") else _rummykit_meld
+    run, _module = factory(size, system, hands)
+    base = rss_mib()
+    start = time.perf_counter()
+    answers = run()
+    seconds = time.perf_counter() - start
+    return {
+        "count": len(hands),
+        "seconds": seconds,
+        "rate": len(hands) / seconds,
+        "answers": answers,
+        "rss_base_mib": base,
+        "rss_peak_mib": peak_rss_mib(),
+    }
+
+
+# -- engines: random play ------------------------------------------------------------------------------
+
+
+def engine_rummykit(params: dict[str, Any], variant_name: str = "gin") -> dict[str, Any]:
+    """Random play through the public API: legal_actions(), a uniform choice from a seeded RNG, apply()."""
+    import rummykit
+
+    variant = rummykit.load_variant(variant_name)
+    rng = random.Random(ENGINE_SEED)
+    target = params["hands"]
+    limit = params.get("seconds_limit", float("inf"))
+    hands = actions = dead = games = 0
+    base = rss_mib()
+    start = time.perf_counter()
+    while hands < target and time.perf_counter() - start < limit:
+        game = variant.new_game(seed=ENGINE_SEED + games)
+        games += 1
+        while not game.is_over and hands + len(game.hands) < target:
+            game.apply(rng.choice(game.legal_actions()))
+            actions += 1
+        hands += len(game.hands)
+        dead += sum(1 for result in game.hands if result.kind in ("dead", "exhausted"))
+    seconds = time.perf_counter() - start
+    return {
+        "hands": hands,
+        "games": games,
+        "actions": actions,
+        "seconds": seconds,
+        "rate": hands / seconds,
+        "actions_rate": actions / seconds,
+        "actions_per_hand": actions / max(hands, 1),
+        "dead_share": dead / max(hands, 1),
+        "rss_base_mib": base,
+        "rss_peak_mib": peak_rss_mib(),
+        "players": variant.min_players,
+    }
+
+
+def engine_openspiel(params: dict[str, Any]) -> dict[str, Any]:
+    """OpenSpiel's gin_rummy (one episode is one hand), driven from Python the same way; chance nodes
+    (the deal, stock draws) are sampled by the same seeded RNG."""
+    import pyspiel
+
+    game = pyspiel.load_game("gin_rummy")
+    rng = random.Random(ENGINE_SEED)
+    target = params["hands"]
+    hands = actions = dead = chance = 0
+    base = rss_mib()
+    start = time.perf_counter()
+    while hands < target:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                # gin_rummy's chance outcomes are uniform over the unseen cards.
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
+                chance += 1
+            else:
+                state.apply_action(rng.choice(state.legal_actions()))
+                actions += 1
+        hands += 1
+        if not any(state.returns()):
+            dead += 1
+    seconds = time.perf_counter() - start
+    return {
+        "hands": hands,
+        "actions": actions,
+        "chance_actions": chance,
+        "seconds": seconds,
+        "rate": hands / seconds,
+        "actions_rate": actions / seconds,
+        "actions_per_hand": actions / hands,
+        "dead_share": dead / hands,
+        "rss_base_mib": base,
+        "rss_peak_mib": peak_rss_mib(),
+    }
+
+
+def engine_rlcard(params: dict[str, Any]) -> dict[str, Any]:
+    """RLCard's gin-rummy environment with uniform random choices (its step loop; env.run with
+    RandomAgent does the same work)."""
+    import rlcard
+
+    env = rlcard.make("gin-rummy", config={"seed": ENGINE_SEED})
+    rng = random.Random(ENGINE_SEED)
+    target = params["hands"]
+    hands = actions = 0
+    base = rss_mib()
+    start = time.perf_counter()
+    while hands < target:
+        state, _player = env.reset()
+        while not env.is_over():
+            state, _player = env.step(rng.choice(list(state["legal_actions"])))
+            actions += 1
+        hands += 1
+    seconds = time.perf_counter() - start
+    return {
+        "hands": hands,
+        "actions": actions,
+        "seconds": seconds,
+        "rate": hands / seconds,
+        "actions_rate": actions / seconds,
+        "actions_per_hand": actions / hands,
+        "dead_share": None,
+        "rss_base_mib": base,
+        "rss_peak_mib": peak_rss_mib(),
+    }
+
+
+# -- every rummykit variant ------------------------------------------------------------------------------
+
+
+def list_variants(params: dict[str, Any]) -> dict[str, Any]:
+    import rummykit
+
+    return {"variants": [info.name for info in rummykit.list_variants()]}
+
+
+def variant(name: str, params: dict[str, Any]) -> dict[str, Any]:
+    """Random bots (rummykit.bots.RandomBot, one per seat) playing ``name``; then a shorter, untimed pass
+    under tracemalloc for the Python heap's peak."""
+    import tracemalloc
+
+    import rummykit
+    from rummykit.bots import RandomBot
+
+    loaded = rummykit.load_variant(name)
+
+    def play(target: int, limit: float) -> tuple[int, int, int, float]:
+        hands = actions = games = 0
+        start = time.perf_counter()
+        while hands < target and time.perf_counter() - start < limit:
+            game = loaded.new_game(seed=ENGINE_SEED + games)
+            bots = [RandomBot(ENGINE_SEED + games * 10 + seat) for seat in range(game.num_players)]
+            games += 1
+            while not game.is_over and hands + len(game.hands) < target:
+                if time.perf_counter() - start > limit:
+                    break
+                game.apply(bots[game.deal.current].choose(game))
+                actions += 1
+            hands += len(game.hands)
+        return hands, actions, games, time.perf_counter() - start
+
+    base = rss_mib()
+    hands, actions, games, seconds = play(params["hands"], params.get("seconds_limit", 60.0))
+    peak = peak_rss_mib()
+    tracemalloc.start()
+    play(max(params["hands"] // 10, 5), params.get("seconds_limit", 60.0) / 5)
+    _current, heap_peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    return {
+        "variant": name,
+        "players": loaded.min_players,
+        "hands": hands,
+        "games": games,
+        "actions": actions,
+        "seconds": seconds,
+        "rate": hands / seconds if seconds else 0.0,
+        "actions_rate": actions / seconds if seconds else 0.0,
+        "actions_per_hand": actions / max(hands, 1),
+        "rss_base_mib": base,
+        "rss_peak_mib": peak,
+        "heap_peak_mib": heap_peak / 2**20,
+    }
+
+
+# -- versions ----------------------------------------------------------------------------------------------
+
+
+def versions(params: dict[str, Any]) -> dict[str, Any]:
+    from importlib import metadata
+
+    found: dict[str, str | None] = {}
+    for dist in ("rummykit", "open_spiel", "rlcard", "numpy", "scipy", "pluggy", "PyYAML"):
+        try:
+            found[dist] = metadata.version(dist)
+        except metadata.PackageNotFoundError:
+            found[dist] = None
+    return {"python": sys.version.split()[0], "versions": found}
+
+
+def main(argv: list[str]) -> None:
+    task, system = argv[0], argv[1]
+    params = json.loads(argv[2]) if len(argv) > 2 else {}
+    if task == "meld10":
+        result = meld(10, system, params)
+    elif task == "meld11":
+        result = meld(11, system, params)
+    elif task == "engine":
+        result = {"rummykit": engine_rummykit, "openspiel": engine_openspiel, "rlcard": engine_rlcard}[system](params)
+    elif task == "variant":
+        result = variant(system, params)
+    elif task == "list":
+        result = list_variants(params)
+    elif task == "versions":
+        result = versions(params)
+    else:
+        raise SystemExit(f"unknown task {task!r}")
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
