@@ -1,8 +1,10 @@
-"""The ``rummykit`` command: list, show, validate, play, simulate and replay games.
+"""The ``rummykit`` command: list, show, validate, play, simulate and replay games; print the ruleset schema;
+scaffold a house-rule package.
 
 Every command prints plain text (``--json`` where a program reads the answer). Mistakes on the command
-line (an unknown variant, a bad house rule, an invalid ruleset) print a short message to stderr and exit
-with status 2; ``validate`` exits with 1 when a file it checks is invalid.
+line (an unknown variant, a bad house rule, an invalid ruleset or plugin) print a short message to stderr
+and exit with status 2; ``validate`` exits with 1 when a file it checks is invalid, and any command exits
+with 1 when a plugin's hook raises (the message names the plugin and the hook).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ import argparse
 import json
 import os
 import random
+import re
 import sys
 import textwrap
 from collections.abc import Callable, Sequence
@@ -21,8 +24,9 @@ import yaml
 
 from .bots import BOTS, Bot
 from .cards import CardError, parse_card
+from .dispatch import PluginError
 from .engine import Action, Deal, Game, HandResult
-from .ruleset import Problem, RulesetError
+from .ruleset import Problem, RulesetError, kernel_schema
 from .simulate import make_bots, play_game, replay_record, simulate
 from .variant import Variant, house_rules_for, list_variants, load_variant, validate
 
@@ -34,6 +38,7 @@ Read = Callable[[str], str]
 EXIT_OK = 0
 EXIT_INVALID = 1
 EXIT_USAGE = 2
+EXIT_PLUGIN = 1
 
 QUIT_WORDS = ("quit", "exit", "q")
 HELP_WORDS = ("help", "?", "h")
@@ -390,8 +395,8 @@ def _house_rules(values: Sequence[str] | None) -> list[str]:
     return [name.strip() for value in values or () for name in value.split(",") if name.strip()]
 
 
-def _load(name: str, house_rules: Sequence[str] = ()) -> Variant:
-    return load_variant(name, house_rules=house_rules)
+def _load(name: str, house_rules: Sequence[str] = (), plugins: Sequence[str] | None = None) -> Variant:
+    return load_variant(name, house_rules=house_rules, plugins=plugins or ())
 
 
 def _bot_names(text: str) -> list[str]:
@@ -432,11 +437,16 @@ _RulesetDumper.add_representer(list, _flow_list)
 
 def cmd_show(args: argparse.Namespace) -> int:
     chosen = _house_rules(args.house_rule)
-    variant = _load(args.name, chosen)
+    variant = _load(args.name, chosen, args.plugin)
     _out(f"# {variant.title} ({variant.name})" + (f" with {', '.join(chosen)}" if chosen else ""))
-    text = yaml.dump(_ordered(variant.ruleset), Dumper=_RulesetDumper, sort_keys=False, allow_unicode=True, width=110)
-    _out(text.rstrip())
-    specs = house_rules_for(args.name)
+    if args.origin:
+        for line in origin_lines(variant):
+            _out(line)
+    else:
+        text = yaml.dump(_ordered(variant.ruleset), Dumper=_RulesetDumper, sort_keys=False, allow_unicode=True,
+                         width=110)
+        _out(text.rstrip())
+    specs = house_rules_for(args.name, args.plugin or ())
     _out("")
     if not specs:
         _out(f"{variant.name} accepts no house rules.")
@@ -456,14 +466,86 @@ def cmd_show(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _scalar_text(value: Any) -> str:
+    text = yaml.dump(value, Dumper=_RulesetDumper, default_flow_style=True, allow_unicode=True, width=10_000)
+    return text.strip().removesuffix("...").strip()
+
+
+def _origin_name(file: str) -> str:
+    """How ``show --origin`` names a file: shipped rulesets by file name, others relative to here."""
+    path = Path(file)
+    if not path.is_absolute():
+        return file
+    if path.parent.name == "variants" and path.parent.joinpath("__init__.py").exists():
+        return path.name
+    try:
+        return os.path.relpath(path)
+    except ValueError:  # another drive (Windows)
+        return file
+
+
+_PLAIN_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
+
+
+def origin_lines(variant: Variant) -> list[str]:
+    """The merged ruleset as YAML, each value followed by ``# file`` naming where in the ``extends`` chain
+    (or which house rule, or the options) it came from."""
+    rows: list[tuple[str, str]] = []
+
+    def walk(data: dict[str, Any], prefix: tuple[str | int, ...], indent: int) -> None:
+        for key, value in data.items():
+            path = prefix + (key,)
+            label = key if _PLAIN_KEY.match(key) else json.dumps(key)
+            if isinstance(value, dict) and value:
+                rows.append((f"{'  ' * indent}{label}:", ""))
+                walk(value, path, indent + 1)
+            else:
+                origin = _origin_name(variant.origins.get(path, ""))
+                rows.append((f"{'  ' * indent}{label}: {_scalar_text(value)}", origin))
+
+    walk(_ordered(variant.ruleset), (), 0)
+    width = min(max((len(text) for text, origin in rows if origin), default=0), 48)
+    return [f"{text:<{width}}  # {origin}" if origin else text for text, origin in rows]
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    schema = kernel_schema()
+    if args.variant:
+        variant = _load(args.variant, (), args.plugin)
+        rules: dict[str, Any] = {"type": "object", "properties": {}, "additionalProperties": False}
+        for result in variant.pm.hook.rummykit_rules_schema():
+            if result:
+                rules["properties"].update(result.get("properties", {}))
+        schema["properties"]["rules"] = {**schema["properties"]["rules"], **rules}
+    _out(json.dumps(schema, indent=2, ensure_ascii=False))
+    return EXIT_OK
+
+
+def cmd_new(args: argparse.Namespace) -> int:
+    from .scaffold import ScaffoldError, new_house_rule
+
+    try:
+        created = new_house_rule(args.name, Path(args.dir), args.variant)
+    except ScaffoldError as exc:
+        raise CliError(str(exc)) from None
+    _out(f"Created {created.root}/ (house rule {args.name!r} for {created.variant}):")
+    for path in created.files:
+        _out(f"  {path.relative_to(created.root.parent)}")
+    _out("")
+    _out("Next:")
+    for line in created.next_steps:
+        _out(f"  {line}")
+    return EXIT_OK
+
+
 def cmd_validate(args: argparse.Namespace) -> int:
     report = []
     for path in args.paths:
-        problems = validate(path)
+        problems = validate(path, plugins=args.plugin or ())
         report.append({"file": str(path), "valid": not problems, "problems": [p.as_dict() for p in problems]})
         if not args.json:
             for problem in problems:
-                _out(str(problem))
+                _out(_problem_text(problem))
             if not problems:
                 _out(f"{path}: OK")
     if args.json:
@@ -472,7 +554,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    variant = _load(args.name, _house_rules(args.house_rule))
+    variant = _load(args.name, _house_rules(args.house_rule), args.plugin)
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**63)
     if args.max_hands is not None and args.max_hands < 1:
         raise CliError(f"--max-hands is 1 or more, not {args.max_hands}")
@@ -516,7 +598,7 @@ def _play_person(game: Game, bots: Sequence[Bot | None], printer: TurnPrinter, m
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
-    variant = _load(args.name, _house_rules(args.house_rule))
+    variant = _load(args.name, _house_rules(args.house_rule), args.plugin)
     if args.games < 0:
         raise CliError(f"--games is 0 or more, not {args.games}")
     names = _bot_names(args.bots)
@@ -572,12 +654,37 @@ def build_parser() -> argparse.ArgumentParser:
     sub = commands.add_parser("show", help="a variant's merged ruleset and the house rules it accepts")
     sub.add_argument("name", metavar="NAME", help="variant name, alias or ruleset file")
     sub.add_argument("--house-rule", action="append", metavar="RULE", help="apply a house rule (repeatable)")
+    sub.add_argument("--origin", action="store_true", help="name, for each value, the file it comes from")
+    _plugin_option(sub)
     sub.set_defaults(run=cmd_show)
 
-    sub = commands.add_parser("validate", help="check ruleset files (exit 1 when one is invalid)")
+    sub = commands.add_parser(
+        "validate", help="check ruleset files (exit 1 when one is invalid)",
+        description="Check rulesets (files, or variant names) and plugins: every problem with its file, line, "
+                    "column and path. Exit status 1 when anything is invalid, 0 otherwise.")  # fmt: skip
     sub.add_argument("paths", nargs="+", metavar="PATH")
     sub.add_argument("--json", action="store_true", help="print a machine-readable list")
+    _plugin_option(sub)
     sub.set_defaults(run=cmd_validate)
+
+    sub = commands.add_parser(
+        "schema", help="print the JSON Schema of ruleset files (for editors)",
+        description="Print the JSON Schema that ruleset files follow. With --variant, the 'rules' block is "
+                    "described by that variant's plugins too.")  # fmt: skip
+    sub.add_argument("--variant", metavar="NAME", help="include the rules keys of this variant's plugins")
+    _plugin_option(sub)
+    sub.set_defaults(run=cmd_schema)
+
+    sub = commands.add_parser("new", help="scaffold a house-rule package")
+    kinds = sub.add_subparsers(dest="kind", metavar="KIND", required=True)
+    new = kinds.add_parser(
+        "house-rule", help="an installable plugin package offering one house rule",
+        description="Create NAME/: a pyproject with the rummykit entry point, a plugin module with a "
+                    "documented hook, the house rule's values (house_rule.yaml) and a test.")  # fmt: skip
+    new.add_argument("name", metavar="NAME", help="the house rule's name: lower-case letters, digits, hyphens")
+    new.add_argument("--variant", default="gin", metavar="VARIANT", help="the variant it changes (default gin)")
+    new.add_argument("--dir", default=".", metavar="DIR", help="where to create the package (default: here)")
+    new.set_defaults(run=cmd_new)
 
     sub = commands.add_parser("play", help="play a game: you against bots, or bots only with --bots")
     sub.add_argument("name", metavar="NAME", help="variant name, alias or ruleset file")
@@ -588,6 +695,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--players", type=int, metavar="N", help="number of players (default: the fewest allowed)")
     sub.add_argument("--save", metavar="FILE", help="write the game record (JSON) to FILE")
     sub.add_argument("--max-hands", type=int, metavar="N", help="stop after N hands")
+    _plugin_option(sub)
     sub.set_defaults(run=cmd_play)
 
     sub = commands.add_parser("simulate", help="play many games between bots and sum them up")
@@ -600,12 +708,18 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--players", type=int, metavar="N", help="number of players (default: one per bot)")
     sub.add_argument("--house-rule", action="append", metavar="RULE", help="apply a house rule (repeatable)")
     sub.add_argument("--json", action="store_true", help="print one JSON object")
+    _plugin_option(sub)
     sub.set_defaults(run=cmd_simulate)
 
     sub = commands.add_parser("replay", help="show a saved game turn by turn")
     sub.add_argument("file", metavar="FILE")
     sub.set_defaults(run=cmd_replay)
     return parser
+
+
+def _plugin_option(sub: argparse.ArgumentParser) -> None:
+    sub.add_argument("--plugin", action="append", metavar="FILE.py",
+                     help="load a plugin from a Python file that is not installed (repeatable)")
 
 
 def _version() -> str:
@@ -615,6 +729,11 @@ def _version() -> str:
 
 
 def _problem_text(problem: Problem) -> str:
+    """A problem on one line, its file relative to the current folder when it lies inside it."""
+    file = Path(problem.file)
+    if file.is_absolute() and file.is_relative_to(Path.cwd()):
+        problem = Problem(str(file.relative_to(Path.cwd())), problem.line, problem.column, problem.path,
+                          problem.message)
     if not problem.line and not problem.path:
         return f"{problem.file}: {problem.message}"
     return str(problem)
@@ -637,6 +756,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _error([str(exc)])
     except RulesetError as exc:
         return _error([_problem_text(p) for p in exc.problems] or [str(exc)])
+    except PluginError as exc:  # a plugin's hook raised: name the plugin and the hook, no traceback
+        _error([str(exc)])
+        return EXIT_PLUGIN
     except KeyError as exc:  # an unknown variant, bot or plugin
         return _error([str(exc.args[0]) if exc.args else "not found"])
     except ValueError as exc:  # a wrong number of players, a bad seed...

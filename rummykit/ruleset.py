@@ -75,8 +75,14 @@ class Document:
             path = path[:-1]
         return self.positions.get((), (1, 1))
 
+    keys: dict[Path_, tuple[int, int]] = field(default_factory=dict)
+    """Line and column of each mapping key, by the path of its value."""
+
     def problem(self, path: Path_, message: str) -> Problem:
-        line, column = self.where(path)
+        """A problem at ``path``; one about a key itself (an unknown key, a key that is no card) points at
+        the key rather than at its value."""
+        about_key = message.startswith("unknown key") or message.endswith("is not a rank or a card")
+        line, column = self.keys[tuple(path)] if about_key and tuple(path) in self.keys else self.where(path)
         return Problem(self.file, line, column, dotted(path), message)
 
 
@@ -102,13 +108,14 @@ def load_document(source: str | Path, text: str | None = None) -> Document:
         raise RulesetError([Problem(name, 1, 1, "", "the file is empty: expected a mapping of ruleset keys")])
     positions: dict[Path_, tuple[int, int]] = {}
     problems: list[Problem] = []
-    data = _build(node, (), positions, problems, name, yaml.SafeLoader(""))
+    keys: dict[Path_, tuple[int, int]] = {}
+    data = _build(node, (), positions, problems, name, yaml.SafeLoader(""), keys)
     if problems:
         raise RulesetError(problems)
     if not isinstance(data, dict):
         raise RulesetError([Problem(name, node.start_mark.line + 1, node.start_mark.column + 1, "",
                                     "expected a mapping of ruleset keys at the top of the file")])
-    return Document(name, data, positions)
+    return Document(name, data, positions, keys)
 
 
 _PLAIN_TAGS = {yaml.MappingNode: "tag:yaml.org,2002:map", yaml.SequenceNode: "tag:yaml.org,2002:seq"}
@@ -130,7 +137,7 @@ def _scalar(node: yaml.Node, path: Path_, problems: list[Problem], name: str, co
 
 
 def _build(node: yaml.Node, path: Path_, positions: dict[Path_, tuple[int, int]], problems: list[Problem],
-           name: str, constructor: yaml.SafeLoader) -> Any:
+           name: str, constructor: yaml.SafeLoader, keys: dict[Path_, tuple[int, int]] | None = None) -> Any:
     positions[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
     if isinstance(node, yaml.CollectionNode) and node.tag != _PLAIN_TAGS.get(type(node)):
         problems.append(_tag_problem(node, path, name))  # e.g. !!python/object on a mapping
@@ -146,13 +153,16 @@ def _build(node: yaml.Node, path: Path_, positions: dict[Path_, tuple[int, int]]
             if key in result:
                 problems.append(Problem(name, key_node.start_mark.line + 1, key_node.start_mark.column + 1,
                                         dotted(path + (key,)), "this key is given twice"))
-            result[key] = _build(value_node, path + (key,), positions, problems, name, constructor)
+            if keys is not None:
+                keys[path + (key,)] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+            result[key] = _build(value_node, path + (key,), positions, problems, name, constructor, keys)
             if value_node.start_mark.line > key_node.start_mark.line:
                 # A block mapping or list starts on the next line: a problem with it belongs at its key.
                 positions[path + (key,)] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
         return result
     if isinstance(node, yaml.SequenceNode):
-        return [_build(item, path + (i,), positions, problems, name, constructor) for i, item in enumerate(node.value)]
+        return [_build(item, path + (i,), positions, problems, name, constructor, keys)
+                for i, item in enumerate(node.value)]
     return _scalar(node, path, problems, name, constructor)
 
 

@@ -361,6 +361,8 @@ def _read_chain(path: str) -> _Merged:
         data = merge(data, body)
         for leaf in leaf_paths(body):
             origins[leaf] = doc
+    live = set(leaf_paths(data))  # a value a child replaced by a mapping (or the reverse) came from the child
+    origins = {path: doc for path, doc in origins.items() if path in live}
     for key in ("name", "title", "aliases", "summary"):
         if key in chain[0].data:
             data[key] = chain[0].data[key]

@@ -1,0 +1,235 @@
+"""Plugins and the product around them: local plugins (``--plugin``), refusing broken plugins at load,
+hook errors without tracebacks, ``rummykit schema``, ``show --origin`` and ``new house-rule``."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+import types
+from pathlib import Path
+
+import jsonschema
+import pytest
+import yaml
+
+import rummykit
+from rummykit.cli import main
+from rummykit.ruleset import kernel_schema
+from rummykit.scaffold import ScaffoldError, new_house_rule
+from rummykit.simulate import play_game
+from rummykit.variant import house_rules_for, plugin_problems
+
+ROOT = Path(__file__).resolve().parents[1]
+
+DOUBLE_UNDERCUT = """
+import dataclasses
+import rummykit
+
+
+@rummykit.hookimpl
+def rummykit_house_rules():
+    return {"undercut-double": {"summary": "An undercut scores double.", "variants": ["gin"]}}
+
+
+@rummykit.hookimpl(wrapper=True)
+def rummykit_score_hand(deal, kind):
+    result = yield
+    if result is not None and result.kind == "undercut":
+        return dataclasses.replace(result, scores=tuple(2 * s for s in result.scores))
+    return result
+"""
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    return path
+
+
+def test_a_local_plugin_offers_its_house_rule_and_changes_the_game(tmp_path: Path) -> None:
+    plugin = write(tmp_path, "undercut_double.py", DOUBLE_UNDERCUT)
+    assert "undercut-double" not in house_rules_for("gin")
+    assert "undercut-double" in house_rules_for("gin", [plugin])
+    variant = rummykit.load_variant("gin", house_rules=["undercut-double"], plugins=[plugin])
+    assert variant.plugin_names == ("gin", "undercut-double")
+    plain = rummykit.load_variant("gin")
+    for seed in range(40):
+        doubled, base = play_game(variant, seed, max_hands=1), play_game(plain, seed, max_hands=1)
+        assert doubled.history == base.history
+        if base.hands[0].kind == "undercut":
+            assert doubled.hands[0].scores == tuple(2 * s for s in base.hands[0].scores)
+            break
+    else:
+        pytest.fail("no undercut in 40 seeds")
+    assert rummykit.load_variant("gin").plugin_names == ("gin",)  # other variants are untouched
+
+
+def test_a_module_object_is_a_plugin_too() -> None:
+    module = types.ModuleType("table_rules")
+    exec(compile(DOUBLE_UNDERCUT, "table_rules.py", "exec"), module.__dict__)
+    variant = rummykit.load_variant("gin", house_rules=["undercut-double"], plugins=[module])
+    assert "table-rules" in variant.plugin_names
+
+
+def test_plugin_problems_of_a_good_plugin_are_none() -> None:
+    import rummykit.plugins.gin as gin
+
+    assert plugin_problems("gin", gin) == []
+
+
+@pytest.mark.parametrize(
+    ("source", "message"),
+    [
+        ("@rummykit.hookimpl\ndef rummykit_deel(deal, deck):\n    pass\n", "did you mean 'rummykit_deal'?"),
+        ("def rummykit_observe(deal, seat, view):\n    pass\n", "not marked @rummykit.hookimpl"),
+        ("@rummykit.hookimpl\ndef rummykit_observe(deal, player, view):\n    pass\n", "argument 'player'"),
+    ],
+)
+def test_a_broken_plugin_is_refused_at_load_naming_it(tmp_path: Path, source: str, message: str) -> None:
+    plugin = write(tmp_path, "table.py", "import rummykit\n\n\n" + source)
+    with pytest.raises(rummykit.RulesetError) as info:
+        rummykit.load_variant("gin", plugins=[plugin])
+    (problem,) = info.value.problems
+    def_line = next(i for i, line in enumerate(plugin.read_text().splitlines(), 1) if line.startswith("def "))
+    assert problem.file == str(plugin) and (problem.line, problem.column) == (def_line, 1)
+    assert "plugin 'table'" in problem.message and message in problem.message
+
+
+def test_a_hook_that_raises_names_plugin_and_hook(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    plugin = write(
+        tmp_path,
+        "oops.py",
+        """
+        import rummykit
+
+
+        @rummykit.hookimpl
+        def rummykit_turn_ended(deal, seat):
+            raise KeyError("nobody")
+    """,
+    )
+    variant = rummykit.load_variant("gin", plugins=[plugin])
+    with pytest.raises(rummykit.PluginError) as info:
+        play_game(variant, 1)
+    assert (info.value.plugin, info.value.hook) == ("oops", "rummykit_turn_ended")
+    assert main(["simulate", "gin", "--games", "1", "--plugin", str(plugin)]) == 1
+    err = capsys.readouterr().err
+    assert err == "rummykit: plugin 'oops' failed in hook rummykit_turn_ended: KeyError: 'nobody'\n"
+
+
+def test_a_plugin_file_is_reloaded_when_it_changes(tmp_path: Path) -> None:
+    plugin = write(
+        tmp_path,
+        "limit.py",
+        """
+        import rummykit
+
+
+        @rummykit.hookimpl
+        def rummykit_house_rules():
+            return {"limit": {"summary": "One.", "set": {"rules": {"knock_limit": 5}}}}
+    """,
+    )
+    assert rummykit.load_variant("gin", ["limit"], plugins=[plugin]).rules["knock_limit"] == 5
+    text = plugin.read_text().replace("5", "6")
+    plugin.write_text(text)
+    import os
+
+    os.utime(plugin, ns=(plugin.stat().st_atime_ns, plugin.stat().st_mtime_ns + 1_000_000))
+    assert rummykit.load_variant("gin", ["limit"], plugins=[plugin]).rules["knock_limit"] == 6
+
+
+def test_yaml_is_never_a_plugin(tmp_path: Path) -> None:
+    ruleset = write(tmp_path, "gin.yaml", "name: x\n")
+    with pytest.raises(rummykit.RulesetError, match="a plugin is a Python file"):
+        rummykit.load_variant("gin", plugins=[ruleset])
+
+
+# -- schema, origins, editor support ------------------------------------------------------------------
+
+
+def test_schema_command_prints_the_schema(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["schema"]) == 0
+    printed = json.loads(capsys.readouterr().out)
+    assert printed == kernel_schema()
+    jsonschema.Draft202012Validator.check_schema(printed)
+    assert main(["schema", "--variant", "gin"]) == 0
+    with_rules = json.loads(capsys.readouterr().out)
+    assert "knock_limit" in with_rules["properties"]["rules"]["properties"]
+    assert with_rules["properties"]["rules"]["additionalProperties"] is False
+
+
+def test_every_shipped_ruleset_names_the_schema_for_editors() -> None:
+    for path in sorted((ROOT / "variants").glob("*.yaml")):
+        first = path.read_text(encoding="utf-8").splitlines()[0]
+        assert first == "# yaml-language-server: $schema=../rummykit/ruleset.schema.json", path.name
+    # installed, the rulesets sit in rummykit/variants/: the same relative path... from the repository's layout
+    assert (ROOT / "variants" / "../rummykit/ruleset.schema.json").resolve().is_file()
+
+
+def test_show_origin_names_the_file_of_each_value(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    write(
+        tmp_path,
+        "friday.yaml",
+        """
+        name: friday
+        title: Friday Gin
+        extends: gin
+        target: 200
+    """,
+    )
+    monkeypatch.chdir(tmp_path)
+    assert main(["show", "friday.yaml", "--origin", "--house-rule", "modern"]) == 0
+    out = capsys.readouterr().out
+    lines = {line.split("#")[0].strip(): line.rsplit("# ", 1)[-1] for line in out.splitlines() if "  # " in line}
+    assert lines["target: 200"] == "friday.yaml"
+    assert lines["knock_limit: 10"] == "gin.yaml"
+    assert lines["gin_bonus: 25"] == "house rule 'modern'"
+    assert lines["name: friday"] == "friday.yaml"
+    ruleset = yaml.safe_load(out.split("\n\n")[0])  # still YAML: the origins are comments
+    assert ruleset["target"] == 200 and ruleset["rules"]["gin_bonus"] == 25
+
+
+# -- new house-rule ---------------------------------------------------------------------------------------
+
+
+def test_new_house_rule_scaffolds_a_package(tmp_path: Path) -> None:
+    made = new_house_rule("knock-7", tmp_path, "gin-rummy")
+    assert made.variant == "gin"
+    names = sorted(str(p.relative_to(tmp_path)) for p in made.files)
+    assert names == [
+        "knock-7/README.md",
+        "knock-7/knock_7/__init__.py",
+        "knock-7/knock_7/house_rule.yaml",
+        "knock-7/pyproject.toml",
+        "knock-7/tests/test_knock_7.py",
+    ]
+    pyproject = (tmp_path / "knock-7" / "pyproject.toml").read_text()
+    assert '[project.entry-points.rummykit]\nknock-7 = "knock_7"' in pyproject
+    for path in made.files:
+        if path.suffix == ".py":
+            compile(path.read_text(), str(path), "exec")
+    # The scaffold works as it is: a local plugin offering a house rule that changes nothing yet.
+    variant = rummykit.load_variant("gin", ["knock-7"], plugins=[tmp_path / "knock-7" / "knock_7" / "__init__.py"])
+    assert variant.house_rules == ("knock-7",)
+    assert rummykit.validate("gin", plugins=[tmp_path / "knock-7" / "knock_7" / "__init__.py"]) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "variant", "message"),
+    [
+        ("Knock 7", "gin", "not a house rule name"),
+        ("knock-7", "gni", "no variant named 'gni'"),
+    ],
+)
+def test_new_house_rule_refuses_mistakes(tmp_path: Path, name: str, variant: str, message: str) -> None:
+    with pytest.raises(ScaffoldError, match=message):
+        new_house_rule(name, tmp_path, variant)
+
+
+def test_new_house_rule_never_overwrites(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["new", "house-rule", "knock-7", "--dir", str(tmp_path)]) == 0
+    assert main(["new", "house-rule", "knock-7", "--dir", str(tmp_path)]) == 2
+    assert "already exists" in capsys.readouterr().err

@@ -1,0 +1,127 @@
+"""The corpus of broken rulesets and plugins in ``tests/broken``: each file states, in its header, the
+command that must refuse it (``rummykit validate FILE`` unless ``# command:`` says otherwise), the exit
+status, and the exact message (``# expect:`` lines, in order). None may end in a traceback.
+
+Run with ``RUMMYKIT_BLESS_CORPUS=1`` to rewrite the ``# expect:`` lines from what the commands print now
+(then read the diff: every message must still name the file, line, column, path and what was expected).
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+import rummykit
+from rummykit.cli import main
+
+BROKEN = Path(__file__).parent / "broken"
+CASES = sorted(p for p in BROKEN.iterdir() if p.suffix in (".yaml", ".py"))
+BLESS = bool(os.environ.get("RUMMYKIT_BLESS_CORPUS"))
+
+
+@dataclass
+class Case:
+    path: Path
+    what: str
+    command: list[str]
+    exit: int
+    expect: list[str]
+
+    @property
+    def validates(self) -> bool:
+        return self.command[0] == "validate"
+
+
+def read_case(path: Path) -> Case:
+    header: dict[str, list[str]] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.startswith("# "):
+            break
+        key, _, value = line[2:].partition(": ")
+        header.setdefault(key.strip().lower(), []).append(value)
+    command = header.get("command", ["validate {file}"])[0].format(file=path.name)
+    return Case(
+        path, header["broken"][0], shlex.split(command), int(header.get("exit", ["1"])[0]), header.get("expect", [])
+    )
+
+
+def bless(case: Case, lines: list[str], code: int) -> None:
+    text = case.path.read_text(encoding="utf-8").splitlines(keepends=True)
+    size = next((i for i, line in enumerate(text) if not line.startswith("# ")), len(text))
+    head = [line for line in text[:size] if not line.startswith(("# expect: ", "# exit: "))]
+    exit_line = [f"# exit: {code}\n"] if code != 1 or not case.validates else []
+    expect = [f"# expect: {line}\n" for line in lines]
+    case.path.write_text("".join(head + exit_line + expect + text[size:]), encoding="utf-8")
+
+
+def test_the_corpus_is_large_enough() -> None:
+    assert len(CASES) >= 40
+    plugins = [c for c in CASES if c.suffix == ".py"]
+    assert len(plugins) >= 10
+
+
+@pytest.mark.parametrize("path", CASES, ids=[p.name for p in CASES])
+def test_broken_case(path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    case = read_case(path)
+    monkeypatch.chdir(BROKEN)
+    code = main(case.command)  # an exception escaping here would be a traceback for the user
+    out, err = capsys.readouterr()
+    lines = (out if case.validates else err).splitlines()
+    if BLESS:
+        bless(case, lines, code)
+        return
+    assert case.expect and "TODO" not in case.expect, f"{path.name} states no message"
+    assert "Traceback" not in out + err
+    assert (code, lines) == (case.exit, case.expect)
+    if case.validates:
+        assert all(line.startswith(case.path.name) or ":" in line for line in lines)
+    else:
+        assert all(line.startswith("rummykit: ") for line in lines)
+    if case.command == ["validate", path.name]:  # the Python API says the same
+        assert [str(p) for p in rummykit.validate(path.name)] == case.expect
+
+
+def test_every_message_gives_a_position_a_path_and_what_was_expected() -> None:
+    for path in CASES:
+        case = read_case(path)
+        if not case.validates:
+            continue
+        for line in case.expect:
+            # file:line:column: path: message, or file: message when the file cannot be read at all
+            assert line.split(":")[0].endswith((".yaml", ".py")), line
+            assert len(line.split(": ", 2)) >= 2, line
+
+
+def test_the_installed_command_checks_the_whole_corpus_without_a_traceback() -> None:
+    yaml_cases = [read_case(p) for p in CASES if p.suffix == ".yaml"]
+    assert all(c.command == ["validate", c.path.name] for c in yaml_cases)
+    script = Path(sys.executable).with_name("rummykit")
+    result = subprocess.run(
+        [str(script), "validate", *[c.path.name for c in yaml_cases]],
+        cwd=BROKEN,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr and result.stderr == ""
+    assert result.stdout.splitlines() == [line for c in yaml_cases for line in c.expect]
+
+
+def test_validate_json_lists_every_problem(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(BROKEN)
+    assert main(["validate", "--json", "typo-top-key.yaml", "../../variants/gin.yaml"]) == 1
+    import json
+
+    report = json.loads(capsys.readouterr().out)
+    assert [item["valid"] for item in report] == [False, True]
+    problem = report[0]["problems"][0]
+    assert set(problem) == {"file", "line", "column", "path", "message"}
+    assert problem["path"] == "targt" and "did you mean 'target'?" in problem["message"]
+    assert main(["validate", "--json", "../../variants/gin.yaml"]) == 0
