@@ -125,13 +125,14 @@ def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
             forbidden = None  # Game Colony: the 50th card may be turned over to knock
         limit = knock_limit(deal)
         distinct = list({c.face: c for c in hand}.values())
-        after = search.discard_deadwoods(distinct)
-        result = [] if knock_only else [a for a in actions if a.kind == "discard" and a.cards[0] != forbidden]
-        del actions[:]
-        actions.extend(result)
-        for card, deadwood in zip(distinct, after):
-            if deadwood <= limit and card != forbidden:
-                actions.append(Action("knock", (card,)))
+        after = search.discard_deadwoods_within(distinct, limit)
+        if knock_only:
+            del actions[:]
+        elif forbidden is not None:
+            actions[:] = [a for a in actions if a.kind != "discard" or a.cards[0] is not forbidden]
+        for card, deadwood in zip(distinct, after or ()):
+            if deadwood <= limit and card is not forbidden:
+                actions.append(Action.of("knock", card))
         big = deal.variant.rules.get("big_gin_bonus")
         if big is not None and len(hand) == 11 and search.deadwood(hand) == 0:
             actions.append(BIG_GIN)

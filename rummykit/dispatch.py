@@ -61,14 +61,17 @@ def resolve(pm: pluggy.PluginManager, name: str) -> Callable[..., Any]:
 
         return through_pluggy
 
-    ordered = [(impl.plugin_name, impl.function, tuple(impl.argnames)) for impl in reversed(impls)]
+    every_arg = set(caller.spec.argnames) if caller.spec is not None else set()
+    # None: the implementation takes every argument, so it is called with the caller's keywords as they are.
+    ordered = [(impl.plugin_name, impl.function, None if set(impl.argnames) == every_arg else tuple(impl.argnames))
+               for impl in reversed(impls)]
 
     if firstresult:
 
         def first(**kwargs: Any) -> Any:
             for plugin, function, argnames in ordered:
                 try:
-                    result = function(*[kwargs[arg] for arg in argnames])
+                    result = function(**kwargs) if argnames is None else function(*[kwargs[a] for a in argnames])
                 except passthrough:
                     raise
                 except Exception as exc:
@@ -83,7 +86,7 @@ def resolve(pm: pluggy.PluginManager, name: str) -> Callable[..., Any]:
         results = []
         for plugin, function, argnames in ordered:
             try:
-                result = function(*[kwargs[arg] for arg in argnames])
+                result = function(**kwargs) if argnames is None else function(*[kwargs[a] for a in argnames])
             except passthrough:
                 raise
             except Exception as exc:

@@ -82,10 +82,22 @@ class Action:
             raise IllegalAction(f"{text!r} has no verb: start with one such as 'draw', 'discard' or 'knock'")
         return Action(" ".join(words), tuple(cards), target)
 
+    @staticmethod
+    def of(kind: str, card: Card) -> Action:
+        """The action ``kind`` with one card (``discard 7H``), shared rather than rebuilt every turn."""
+        key = (kind, card.id)
+        action = _ONE_CARD_ACTIONS.get(key)
+        if action is None:
+            action = _ONE_CARD_ACTIONS[key] = Action(kind, (card,))
+        return action
+
     def same_as(self, other: Action) -> bool:
         """Equal ignoring which copy of a card is named and the order of cards."""
         return (self.kind == other.kind and self.target == other.target
                 and sorted(c.face for c in self.cards) == sorted(c.face for c in other.cards))
+
+
+_ONE_CARD_ACTIONS: dict[tuple[str, int], Action] = {}
 
 
 @dataclass
@@ -267,10 +279,14 @@ class Game:
         """Each seat's score: the sum of its hand scores, plus its bonuses once the game is over."""
         self.is_over = False
         self.winner: int | None = None
-        self.history: list[list[str]] = []
-        """The text of every action applied, one list per deal."""
+        self._actions: list[list[Action]] = []
         dealer = int(deal.get("dealer", 0)) if deal is not None else self.rng.randrange(self.num_players)
         self.deal = self._new_deal(dealer, self.first_deal)
+
+    @property
+    def history(self) -> list[list[str]]:
+        """The text of every action applied, one list per deal."""
+        return [[str(action) for action in actions] for actions in self._actions]
 
     # -- deals ---------------------------------------------------------------------------------------
 
@@ -285,7 +301,7 @@ class Game:
             deck = list(self.deck)
             self.rng.shuffle(deck)
             self.variant.hook.rummykit_deal(deal=deal, deck=deck)
-        self.history.append([])
+        self._actions.append([])
         self.variant.hook.rummykit_start_hand(deal=deal)
         return deal
 
@@ -394,6 +410,9 @@ class Game:
                     return candidate
         else:
             wanted = action
+            for candidate in legal:  # bots hand back the very objects listed
+                if candidate is wanted:
+                    return candidate
             for candidate in legal:
                 if candidate == wanted:
                     return candidate
@@ -416,7 +435,7 @@ class Game:
             raise AssertionError(f"no plugin carried out {chosen}")
         deal._legal = None
         deal.log.append((seat, chosen))
-        self.history[-1].append(str(chosen))
+        self._actions[-1].append(chosen)
         if deal.result is not None:
             self._finish_deal()
 

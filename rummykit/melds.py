@@ -131,6 +131,91 @@ class MeldSearch:
         self._by_low = self._build_tables()
         self._cache = {}
         self._gcache = {}
+        self._slow_bits = 1 << JOKER_FACE
+        for face in self.rules.wild_faces:
+            self._slow_bits |= 1 << face
+        self._lane_values = [self._lane_table(suit) for suit in range(4)]
+        self._lane_max = [self._lane_max_table(suit) for suit in range(4)]
+        self._prune = self._pruning_table()
+
+    def _lane_table(self, suit: int) -> list[int]:
+        """Deadwood value of every subset of one suit's 13 cards (a 13-bit lane), built once."""
+        table = [0] * 8192
+        for subset in range(1, 8192):
+            low = subset & -subset
+            table[subset] = table[subset ^ low] + self.values[suit * 13 + low.bit_length() - 1]
+        return table
+
+    def _lane_max_table(self, suit: int) -> list[int]:
+        """Highest single card value in every subset of one suit's cards."""
+        table = [0] * 8192
+        for subset in range(1, 8192):
+            low = subset & -subset
+            table[subset] = max(table[subset ^ low], self.values[suit * 13 + low.bit_length() - 1])
+        return table
+
+    def _pruning_table(self) -> tuple[int, int, int, int, int] | None:
+        """Masks for :meth:`_meldable`, or None when the rules need the full search (pairs, specials).
+
+        (run length, run start bits, ace-high top run bits of one lane, set size (0: no sets), excluded bits).
+        """
+        rules = self.rules
+        if rules.specials or (rules.sets and rules.set_min not in (3, 4)) or (rules.runs and rules.run_min < 2):
+            return None
+        excluded = 0
+        for rank in rules.excluded_ranks:
+            for suit in range(4):
+                excluded |= 1 << _face(rank, suit)
+        length = rules.run_min if rules.runs else 0
+        starts = 0
+        top = 0
+        if length:
+            first = 1 if rules.ace == "high" else 0  # an ace-high-only game has no A-2-3
+            lane_starts = sum(1 << i for i in range(first, 14 - length))
+            starts = sum(lane_starts << (13 * suit) for suit in range(4))
+            if rules.ace in ("high", "both"):
+                top = 1 | sum(1 << (13 - i) for i in range(1, length))  # the ace and the ranks below it
+        return (length, starts, top, rules.set_min if rules.sets else 0, excluded)
+
+    def _meldable(self, mask: int) -> int:
+        """Every card of ``mask`` that belongs to at least one meld within ``mask`` (pruning table set)."""
+        assert self._prune is not None
+        length, starts, top, set_min, excluded = self._prune
+        mask &= ~excluded
+        result = 0
+        if length:
+            start = mask & starts
+            for i in range(1, length):
+                start &= mask >> i
+            run = start
+            for i in range(1, length):
+                run |= start << i
+            result = run
+            if top:
+                for suit in range(4):
+                    lane = top << (13 * suit)
+                    if mask & lane == lane:
+                        result |= lane
+        if set_min:
+            a, b, c, d = mask & 0x1FFF, (mask >> 13) & 0x1FFF, (mask >> 26) & 0x1FFF, mask >> 39
+            ranks = (a & b & (c | d)) | (c & d & (a | b)) if set_min == 3 else a & b & c & d
+            if ranks:
+                result |= mask & (ranks | ranks << 13 | ranks << 26 | ranks << 39)
+        return result
+
+    def _lane_sum(self, mask: int) -> int:
+        tables = self._lane_values
+        return (tables[0][mask & 0x1FFF] + tables[1][(mask >> 13) & 0x1FFF]
+                + tables[2][(mask >> 26) & 0x1FFF] + tables[3][(mask >> 39) & 0x1FFF])
+
+    def _fast_mask(self, faces: Sequence[int]) -> int | None:
+        """The hand as a mask when the fast path applies (no wild card, joker or duplicate), else None."""
+        mask = 0
+        for face in faces:
+            mask |= 1 << face
+        if mask & self._slow_bits or mask.bit_count() != len(faces):
+            return None
+        return mask
 
     # -- tables --------------------------------------------------------------------------------
 
@@ -382,11 +467,8 @@ class MeldSearch:
 
     def arrange(self, cards: Sequence[Card]) -> Arrangement:
         """The arrangement of ``cards`` with the least deadwood value."""
-        faces = [c.face for c in cards]
-        if self._fast_ok(faces):
-            mask = 0
-            for face in faces:
-                mask |= 1 << face
+        mask = self._fast_mask([c.face for c in cards])
+        if mask is not None:
             value, melds = self._best_mask(mask)
             by_face = {c.face: c for c in cards}
             built = tuple(self._meld_from_faces([by_face[f] for f in _bits(m)]) for m in melds)
@@ -399,11 +481,8 @@ class MeldSearch:
 
     def deadwood(self, cards: Sequence[Card]) -> int:
         """Least deadwood value of ``cards`` (faster than :meth:`arrange` when only the number is wanted)."""
-        faces = [c.face for c in cards]
-        if self._fast_ok(faces):
-            mask = 0
-            for face in faces:
-                mask |= 1 << face
+        mask = self._fast_mask([c.face for c in cards])
+        if mask is not None:
             return self._best_mask(mask)[0]
         return self._arrange_general(cards).deadwood_value
 
@@ -424,6 +503,17 @@ class MeldSearch:
         return found
 
     def _best_mask(self, mask: int) -> tuple[int, tuple[int, ...]]:
+        """Least deadwood of a fast-path hand: cards in no meld are counted at once, the rest searched."""
+        if self._prune is None:
+            return self._best_inner(mask)
+        meldable = self._meldable(mask)
+        loose = self._lane_sum(mask & ~meldable)
+        if not meldable:
+            return (loose, ())
+        value, melds = self._best_inner(meldable)
+        return (value + loose, melds)
+
+    def _best_inner(self, mask: int) -> tuple[int, tuple[int, ...]]:
         cache = self._cache
         hit = cache.get(mask)
         if hit is not None:
@@ -439,11 +529,11 @@ class MeldSearch:
             return (0, ())
         low = mask & -mask
         face = low.bit_length() - 1
-        rest_value, rest_melds = self._best_mask(mask ^ low)
+        rest_value, rest_melds = self._best_inner(mask ^ low)
         best = (rest_value + self.values[face], rest_melds)
         for meld in self._by_low[face]:
             if meld & mask == meld:
-                value, melds = self._best_mask(mask ^ meld)
+                value, melds = self._best_inner(mask ^ meld)
                 if value < best[0]:
                     best = (value, (meld,) + melds)
                     if value == 0:
@@ -453,30 +543,53 @@ class MeldSearch:
     def discard_deadwoods(self, cards: Sequence[Card]) -> list[int]:
         """For each card of ``cards``, the least deadwood of the others (the hand after discarding it)."""
         faces = [c.face for c in cards]
-        if self._fast_ok(faces):
-            best = self._discard_faces(faces)
+        mask = self._fast_mask(faces)
+        if mask is not None:
+            best = self._discard_faces(faces, mask)
             return [best[face] for face in faces]
         return [self.deadwood([c for j, c in enumerate(cards) if j != i]) for i in range(len(cards))]
 
-    def _discard_faces(self, faces: list[int]) -> dict[int, int]:
+    def discard_deadwoods_within(self, cards: Sequence[Card], limit: int) -> list[int] | None:
+        """:meth:`discard_deadwoods`, or None when no discard can leave ``limit`` or less.
+
+        Decided first from a bound that needs no search: after any discard the cards in no meld still
+        count, less at most the dearest of them, so most hands are settled without searching.
+        """
+        if self._prune is not None:
+            mask = self._fast_mask([c.face for c in cards])
+            if mask is not None:
+                loose = mask & ~self._meldable(mask)
+                tables = self._lane_max
+                dearest = max(tables[0][loose & 0x1FFF], tables[1][(loose >> 13) & 0x1FFF],
+                              tables[2][(loose >> 26) & 0x1FFF], tables[3][(loose >> 39) & 0x1FFF])
+                if self._lane_sum(loose) - dearest > limit:
+                    return None
+        return self.discard_deadwoods(cards)
+
+    def _discard_faces(self, faces: list[int], mask: int) -> dict[int, int]:
         """Fast path of :meth:`discard_deadwoods`: one walk over every set of disjoint melds in the hand.
 
         The best hand after discarding ``f`` is an arrangement of the whole hand that leaves ``f`` out of
         its melds (every sub-meld is in the tables), so each arrangement updates every card it leaves out.
+        A card in no meld at all is deadwood in every arrangement: discarding it saves exactly its value.
         """
-        mask = 0
-        for face in faces:
-            mask |= 1 << face
-        by_low = self._by_low
-        melds = [m for f in faces for m in by_low[f] if m & mask == m]
+        meldable = mask if self._prune is None else self._meldable(mask)
         values = self.values
-        meld_values = [sum(values[f] for f in _bits(m)) for m in melds]
-        total = sum(values[f] for f in faces)
-        best = {face: total for face in faces}
+        total = self._lane_sum(mask)
+        if not meldable:
+            return {face: total - values[face] for face in faces}
+        in_melds = [f for f in faces if (meldable >> f) & 1]
+        by_low = self._by_low
+        melds = [m for f in in_melds for m in by_low[f] if m & meldable == m]
+        meld_values = [self._lane_sum(m) for m in melds]
+        best = {face: total for face in in_melds}
+        least = [total]
         count = len(melds)
 
         def walk(start: int, used: int, deadwood: int) -> None:
-            for face in faces:
+            if deadwood < least[0]:
+                least[0] = deadwood
+            for face in in_melds:
                 if not (used >> face) & 1:
                     left = deadwood - values[face]
                     if left < best[face]:
@@ -487,6 +600,9 @@ class MeldSearch:
                     walk(j + 1, used | meld, deadwood - meld_values[j])
 
         walk(0, 0, total)
+        for face in faces:
+            if not (meldable >> face) & 1:
+                best[face] = least[0] - values[face]
         return best
 
     def arrangements(self, cards: Sequence[Card], max_deadwood: int) -> list[Arrangement]:

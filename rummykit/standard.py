@@ -213,7 +213,7 @@ def rummykit_check_action(deal: Deal, action: Action) -> Action | None:
 
 
 def _discards(deal: Deal, hand: list[Any]) -> list[Action]:
-    return [Action("discard", (card,)) for card in {c.face: c for c in hand}.values()]
+    return [Action.of("discard", card) for card in {c.face: c for c in hand}.values()]
 
 
 def layoff_targets(deal: Deal, seat: int) -> list[int]:
