@@ -1,0 +1,277 @@
+"""The engine as Gin drives it: records and replay, seeds, prearranged deals, action text and errors."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+import rummykit
+from rummykit import Action, Game, IllegalAction
+from rummykit.bots import make_bot
+from rummykit.cards import CardError, parse_card
+
+MANUAL = {"rules": {"settlement": "manual"}}
+
+
+def state_of(game: Game) -> dict[str, Any]:
+    """Everything about a game's state that replay must reproduce."""
+    deal = game.deal
+    return {
+        "scores": list(game.scores),
+        "hands": [r.as_dict() for r in game.hands],
+        "bonuses": list(game.bonuses),
+        "is_over": game.is_over,
+        "winner": game.winner,
+        "history": game.history,
+        "deal": deal.number,
+        "dealer": deal.dealer,
+        "phase": deal.phase,
+        "current": game.current_player,
+        "cards": [[str(c) for c in h] for h in deal.hands],
+        "stock": [str(c) for c in deal.stock],
+        "discard": [str(c) for c in deal.discard],
+        "face_down": sorted(deal.face_down),
+        "table": [(tm.owner, str(tm.meld)) for tm in deal.table],
+        "known": [sorted(k) for k in deal.known],
+        "taken": str(deal.taken),
+        "state": repr(sorted(deal.state.items())),
+        "legal": [str(a) for a in game.legal_actions()],
+        "observations": [game.observation(s) for s in range(game.num_players)],
+    }
+
+
+def play(game: Game, bots: list[Any], limit: int | None = None) -> int:
+    """Let bots play (at most ``limit`` actions); returns how many actions were applied."""
+    count = 0
+    while not game.is_over and (limit is None or count < limit):
+        seat = game.current_player
+        assert seat is not None
+        game.apply(bots[seat].choose(game))
+        count += 1
+    return count
+
+
+def bots_for(kind: str, seed: int) -> list[Any]:
+    return [make_bot(kind, seed * 2), make_bot(kind, seed * 2 + 1)]
+
+
+# -- records and replay ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kind", ["random", "greedy"])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_finished_game_replays_to_the_identical_state(kind: str, seed: int) -> None:
+    variant = rummykit.load_variant("gin")
+    game = variant.new_game(seed=seed)
+    play(game, bots_for(kind, seed), limit=None if kind == "greedy" else 600)
+    record = game.to_json()
+    again = Game.from_json(record)
+    assert state_of(again) == state_of(game)
+    assert again.to_json() == record
+
+
+@pytest.mark.parametrize("kind", ["random", "greedy"])
+@pytest.mark.parametrize("stop", [0, 1, 2, 5, 37, 120])
+def test_a_game_recorded_mid_hand_replays_and_plays_on_identically(kind: str, stop: int) -> None:
+    variant = rummykit.load_variant("gin")
+    game = variant.new_game(seed=stop + 40)
+    play(game, bots_for(kind, stop), limit=stop)
+    again = Game.from_json(game.to_json())
+    assert state_of(again) == state_of(game)
+    # Both go on with the same moves and stay identical.
+    more = bots_for(kind, 99)
+    for _ in range(150):
+        if game.is_over:
+            break
+        action = more[game.current_player or 0].choose(game)
+        game.apply(action)
+        again.apply(str(action))
+        assert state_of(again) == state_of(game)
+
+
+def test_a_prearranged_manual_settlement_game_replays() -> None:
+    variant = rummykit.load_variant("gin", options=MANUAL)
+    deal = {"dealer": 1, "hands": [["7S", "7H", "7D", "9C", "TC", "JC", "3H", "4H", "5H", "8D"],
+                                   "2S 3S 4S QD QH QC 8C KH 5D TS".split()],
+            "discard": ["2C"], "stock": ["KS"]}
+    game = variant.new_game(seed=5, deal=deal)
+    for text in ["pass", "pass", "draw stock", "knock KS", "meld 7S 7H 7D", "meld 9C TC JC", "meld 3H 4H 5H",
+                 "done", "meld 2S 3S 4S", "meld QD QH QC"]:
+        game.apply(text)
+    mid = Game.from_json(game.to_json())
+    assert state_of(mid) == state_of(game)
+    assert mid.deal.phase == "opponent-melds"
+    game.apply("layoff 8C on 1")
+    game.apply("done")
+    record = json.loads(game.to_json())
+    assert record["options"] == MANUAL
+    assert record["deal"]["hands"][0][0] == "7S"
+    again = Game.from_json(game.to_json())
+    assert state_of(again) == state_of(game)
+    assert again.hands[0].scores == (17, 0)
+
+
+def test_records_that_do_not_replay_are_refused() -> None:
+    game = rummykit.load_variant("gin").new_game(seed=3)
+    play(game, bots_for("greedy", 3), limit=300)
+    record = json.loads(game.to_json())
+    with pytest.raises(ValueError, match="not a rummykit record"):
+        Game.from_json(json.dumps({"format": "something else"}))
+    wrong_scores = dict(record, scores=[s + 1 for s in record["scores"]])
+    with pytest.raises(ValueError, match="does not replay"):
+        Game.from_json(json.dumps(wrong_scores))
+    bad_action = dict(record, actions=[["discard 7H 7H 7H"]])
+    with pytest.raises(ValueError):
+        Game.from_json(json.dumps(bad_action))
+
+
+# -- seeds ------------------------------------------------------------------------------------------------
+
+
+def test_the_same_seed_gives_the_identical_game() -> None:
+    variant = rummykit.load_variant("gin")
+    records = []
+    for _ in range(2):
+        game = variant.new_game(seed=1234)
+        play(game, bots_for("greedy", 8))
+        records.append(game.to_json())
+    assert records[0] == records[1]
+    first = variant.new_game(seed=1234)
+    other = variant.new_game(seed=1235)
+    assert [first.deal.hands, first.deal.stock] != [other.deal.hands, other.deal.stock]
+
+
+def test_the_same_seed_and_prearranged_deal_shuffle_the_unnamed_cards_alike() -> None:
+    variant = rummykit.load_variant("gin")
+    deal = {"dealer": 0, "hands": ["AS 2S 3S 4S 5S 6S 7S 8S 9S TS".split(), "AH 2H 3H 4H 5H 6H 7H 8H 9H TH".split()],
+            "discard": ["KD"], "stock": ["QD", "JD"]}
+    a = variant.new_game(seed=9, deal=deal)
+    b = variant.new_game(seed=9, deal=deal)
+    c = variant.new_game(seed=10, deal=deal)
+    assert a.deal.stock == b.deal.stock
+    assert a.deal.stock != c.deal.stock
+    assert [str(x) for x in a.deal.stock[-2:]] == ["JD", "QD"]  # the top of the stock is the last element
+    assert len(a.deal.stock) == 31
+    assert a.deal.dealer == 0 and a.current_player == 1
+    a.check_cards()
+
+
+# -- prearranged deals ------------------------------------------------------------------------------------
+
+
+def test_prearranged_deal_errors_are_value_errors_with_clear_messages() -> None:
+    variant = rummykit.load_variant("gin")
+    hand = "AS 2S 3S 4S 5S 6S 7S 8S 9S TS".split()
+    other = "AH 2H 3H 4H 5H 6H 7H 8H 9H TH".split()
+    with pytest.raises(ValueError, match="names AS more times than the deck holds it"):
+        variant.new_game(seed=1, deal={"hands": [hand, ["AS"] + other[1:]]})
+    with pytest.raises(ValueError, match="names 7H more times"):
+        variant.new_game(seed=1, deal={"hands": [hand, other], "discard": ["7H"]})
+    with pytest.raises(ValueError, match="names TS more times"):
+        variant.new_game(seed=1, deal={"hands": [hand, other], "stock": ["KC", "TS"]})
+    with pytest.raises(ValueError, match="'hands' has 1 hands for 2 players"):
+        variant.new_game(seed=1, deal={"hands": [hand]})
+    with pytest.raises(ValueError, match="'hands' has 3 hands for 2 players"):
+        variant.new_game(seed=1, deal={"hands": [hand, other, ["KC"]]})
+    with pytest.raises(ValueError, match="unknown keys"):
+        variant.new_game(seed=1, deal={"hands": [hand, other], "upcard": "KC"})
+    with pytest.raises(ValueError):
+        variant.new_game(seed=1, deal={"hands": [hand, other[:-1] + ["1X"]]})
+    with pytest.raises(ValueError, match="2 to 2 players, not 3"):
+        variant.new_game(players=3, seed=1)
+
+
+# -- actions ---------------------------------------------------------------------------------------------------
+
+
+def test_illegal_action_is_a_value_error() -> None:
+    assert issubclass(IllegalAction, ValueError)
+    game = rummykit.load_variant("gin").new_game(seed=4)
+    with pytest.raises(ValueError):
+        game.apply("discard KS on")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("draw stock", Action("draw stock")),
+    ("draw discard", Action("draw discard")),
+    ("pass", Action("pass")),
+    ("discard 7H", Action("discard", (parse_card("7H"),))),
+    ("knock TC", Action("knock", (parse_card("TC"),))),
+    ("knock 10c", Action("knock", (parse_card("TC"),))),
+    ("big gin", Action("big gin")),
+    ("meld 7S 7H 7D", Action("meld", tuple(map(parse_card, ["7S", "7H", "7D"])))),
+    ("meld 7S, 7H, 7D", Action("meld", tuple(map(parse_card, ["7S", "7H", "7D"])))),
+    ("layoff 8C on 2", Action("layoff", (parse_card("8C"),), 2)),
+    ("  Done ", Action("done")),
+])
+def test_action_text_parses(text: str, expected: Action) -> None:
+    action = Action.parse(text)
+    assert action == expected
+    assert Action.parse(str(action)) == action
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "empty action"),
+    ("7H", "no verb"),
+    ("discard 7H 9Z", "is not a card"),
+    ("layoff 8C on two", "meld number"),
+    ("layoff 8C on 2 please", "unexpected text"),
+])
+def test_bad_action_text_is_refused(text: str, message: str) -> None:
+    with pytest.raises(IllegalAction, match=message):
+        Action.parse(text)
+
+
+def test_every_legal_action_round_trips_through_its_text() -> None:
+    seen: set[str] = set()
+    for options in (None, MANUAL):
+        variant = rummykit.load_variant("gin", options=options)
+        for seed in range(4):
+            game = variant.new_game(seed=seed)
+            bots = bots_for("greedy" if seed % 2 else "random", seed)
+            while not game.is_over and len(game.hands) < 2:
+                for action in game.legal_actions():
+                    assert Action.parse(str(action)) == action
+                    assert game.resolve(str(action)) == action
+                    seen.add(action.kind)
+                seat = game.current_player
+                assert seat is not None
+                game.apply(bots[seat].choose(game))
+    assert {"pass", "draw stock", "draw discard", "discard", "knock", "meld", "done"} <= seen
+
+
+def test_apply_accepts_action_objects_and_texts_alike() -> None:
+    variant = rummykit.load_variant("gin")
+    by_text = variant.new_game(seed=21)
+    by_object = variant.new_game(seed=21)
+    bots = bots_for("greedy", 21)
+    while not by_text.is_over and len(by_text.hands) < 3:
+        action = bots[by_text.current_player or 0].choose(by_text)
+        by_text.apply(str(action))
+        by_object.apply(action)
+        assert state_of(by_text) == state_of(by_object)
+    # A fresh Action object equal to a legal one is accepted too, and text in other spellings.
+    game = variant.new_game(seed=22)
+    game.apply(Action("pass"))
+    game.apply("PASS")
+    game.apply(Action("draw stock"))
+    card = game.deal.hands[game.deal.current][0]
+    game.apply(f"discard {str(card).lower()}")
+    assert game.deal.discard[-1] is card
+    with pytest.raises(IllegalAction):
+        game.apply(Action("discard", (card,)))  # no longer in hand, and it is the draw phase
+
+
+def test_observation_lists_the_legal_actions_as_text_for_the_player_to_act() -> None:
+    game = rummykit.load_variant("gin").new_game(seed=6)
+    view = game.observation(game.current_player or 0)
+    assert view["legal_actions"] == [str(a) for a in game.legal_actions()]
+    assert "legal_actions" not in game.observation(1 - (game.current_player or 0))
+
+
+def test_card_text_accepts_symbols_and_ten() -> None:
+    assert parse_card("10H") == parse_card("TH") == parse_card("th")
+    with pytest.raises(CardError):
+        parse_card("11H")
