@@ -615,6 +615,8 @@ def _house_rule_specs(data: Mapping[str, Any], modules: Sequence[tuple[str, Modu
             entry = {k: v for k, v in spec.items() if k != "variants"}
             entry["plugins"] = list(dict.fromkeys(list(entry.get("plugins", [])) + [plugin_name]))
             specs.setdefault(name, entry)
+    for name in data.get("without_house_rules", []):
+        specs.pop(name, None)
     return specs
 
 

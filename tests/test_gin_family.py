@@ -16,6 +16,7 @@ import pytest
 from rummykit import Game, IllegalAction, RulesetError, load_variant
 from rummykit.bots import make_bot
 from rummykit.cards import parse_card
+from rummykit.variant import house_rules_for
 
 VARIANTS = ["gin", "oklahoma-gin", "gin-3", "gin-partnership"]
 
@@ -356,12 +357,14 @@ def test_conflicting_house_rules_are_refused() -> None:
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_house_rules_are_listed_with_a_summary(variant: str) -> None:
-    rules = load_variant(variant).ruleset["house_rules"]
+    rules = house_rules_for(variant)
     expected = {"modern", "table-004", "norwegian", "target-150", "target-200", "target-300", "shutout-double",
                 "big-gin", "gin-only", "winner-deals", "alternate-deal", "eleven-card-start", "fiftieth-card",
                 "gra-retake", "last-chance"}
     if variant == "oklahoma-gin":
         expected |= {"ace-gin-only", "extra-boxes"}
+    if variant == "gin-partnership":
+        expected -= {"shutout-double"}  # withdrawn: partnership Gin has no game bonus to double
     assert set(rules) == expected
     assert all(spec["summary"] for spec in rules.values())
 
@@ -487,10 +490,10 @@ def test_partnership_rotation_and_team_scores() -> None:
 
 # -- bots: every variant and every house rule ----------------------------------------------------------
 
-# RUMMYKIT_SOAK=full plays 500 random hands and 500 greedy games for every variant and every house rule
-# (about 15-20 minutes); by default each variant gets 500 random hands and 50 greedy games, and each
-# house rule, on each variant, 30 random hands and 5 greedy games (a few minutes in all).
-FULL = os.environ.get("RUMMYKIT_SOAK") == "full"
+# By default (as the issue asks) 500 random hands and 500 greedy games for every variant and every house
+# rule; RUMMYKIT_SOAK=quick cuts that to 500 hands and 50 games per variant, 30 hands and 5 games per house
+# rule, for a fast local run.
+FULL = os.environ.get("RUMMYKIT_SOAK", "full") != "quick"
 VARIANT_HANDS, VARIANT_GAMES = (500, 500) if FULL else (500, 50)
 RULE_HANDS, RULE_GAMES = (500, 500) if FULL else (30, 5)
 
@@ -498,9 +501,7 @@ RULE_HANDS, RULE_GAMES = (500, 500) if FULL else (30, 5)
 def configurations() -> list[tuple[str, tuple[str, ...]]]:
     configs = [(name, ()) for name in VARIANTS]
     for name in VARIANTS:
-        for rule in sorted(load_variant(name).ruleset["house_rules"]):
-            if name == "gin-partnership" and rule == "shutout-double":
-                continue
+        for rule in sorted(house_rules_for(name)):
             configs.append((name, (rule,)))
     return configs
 
