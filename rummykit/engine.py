@@ -452,6 +452,7 @@ class Game:
             "variant": self.variant.source_name,
             "house_rules": list(self.variant.house_rules),
             "options": self.variant.options,
+            "plugins": list(self.variant.local_plugins),
             "players": self.names,
             "seed": self.seed,
             "deal": self.first_deal,
@@ -470,7 +471,7 @@ class Game:
         if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
             raise ValueError(f"not a rummykit record: expected 'format': {RECORD_FORMAT!r}")
         variant = load_variant(record["variant"], house_rules=record.get("house_rules", ()),
-                               options=record.get("options") or None)
+                               options=record.get("options") or None, plugins=record.get("plugins", ()))
         game = variant.new_game(players=record["players"], seed=record["seed"], deal=record.get("deal"))
         for number, actions in enumerate(record["actions"], start=1):
             for text_action in actions:

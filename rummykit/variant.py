@@ -418,6 +418,8 @@ class Variant:
         self.summary: str = data.get("summary", "")
         self.house_rules = tuple(house_rules)
         self.options = dict(options or {})
+        self.local_plugins: tuple[str, ...] = ()
+        """Files of the local plugins (``plugins=`` / ``--plugin``) this variant was loaded with."""
         self.min_players: int = data["players"]["min"]
         self.max_players: int = data["players"]["max"]
         self.partnerships: bool = bool(data.get("partnerships", False))
@@ -698,7 +700,9 @@ def _build(source: str, house_rules: Sequence[str], options: Mapping[str, Any] |
     problems += _semantic_problems(data, locate)
     if problems:
         raise RulesetError(problems)
-    return Variant(source, merged, house_rules, options, modules)
+    variant = Variant(source, merged, house_rules, options, modules)
+    variant.local_plugins = tuple(str(Path(m.__file__).resolve()) for _, m in local if getattr(m, "__file__", None))
+    return variant
 
 
 def _rules_problems(data: Mapping[str, Any], modules: Sequence[tuple[str, ModuleType]], locate: Any) -> list[Problem]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,6 +12,7 @@ import rummykit
 from rummykit import Action, Game, IllegalAction
 from rummykit.bots import make_bot
 from rummykit.cards import CardError, parse_card
+from rummykit.simulate import play_game
 
 MANUAL = {"rules": {"settlement": "manual"}}
 
@@ -275,3 +277,35 @@ def test_card_text_accepts_symbols_and_ten() -> None:
     assert parse_card("10H") == parse_card("TH") == parse_card("th")
     with pytest.raises(CardError):
         parse_card("11H")
+
+
+LOCAL_PLUGIN = '''
+import dataclasses
+import rummykit
+
+
+@rummykit.hookimpl
+def rummykit_house_rules():
+    return {"undercut-double": {"summary": "An undercut scores double.", "variants": ["gin"]}}
+
+
+@rummykit.hookimpl(wrapper=True)
+def rummykit_score_hand(deal, kind):
+    result = yield
+    if result.kind == "undercut":
+        return dataclasses.replace(result, scores=tuple(2 * s for s in result.scores))
+    return result
+'''
+
+
+def test_a_record_names_its_local_plugins_and_replays_with_them(tmp_path: Path) -> None:
+    plugin = tmp_path / "undercut_double.py"
+    plugin.write_text(LOCAL_PLUGIN, encoding="utf-8")
+    variant = rummykit.load_variant("gin", house_rules=["undercut-double"], plugins=[plugin])
+    game = play_game(variant, 5, ("greedy", "greedy"))
+    undercuts = [h for h in game.hands if h.kind == "undercut"]
+    assert undercuts and all(max(h.scores) % 2 == 0 for h in undercuts)
+    record = json.loads(game.to_json())
+    assert record["plugins"] == [str(plugin.resolve())]
+    again = rummykit.Game.from_json(game.to_json())
+    assert again.scores == game.scores and again.history == game.history
