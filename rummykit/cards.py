@@ -5,7 +5,8 @@ A card is identified by rank, suit and copy (which of several identical decks it
 card are different objects for bookkeeping but equal for meld purposes: compare ``card.face``.
 
 Notation: ``7H``, ``TC`` (``10C`` accepted), ``AS``, ``JK``; lower case and the suit symbols
-``♣ ♦ ♥ ♠`` are accepted on input. ``str(card)`` always gives the canonical form.
+``♣ ♦ ♥ ♠`` (after the rank, or before it as the rules documents write them: ``♠4``) are accepted on
+input. ``str(card)`` always gives the canonical form.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ SUITS: Final = "CDHS"
 JOKER_FACE: Final = 52
 """Face index shared by every joker; natural cards have faces ``suit * 13 + rank - 1`` (0..51)."""
 
-_SUIT_SYMBOLS: Final = {"♣": "C", "♦": "D", "♥": "H", "♠": "S", "\u2663\ufe0f": "C"}
+_SUIT_SYMBOLS: Final = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
 _TOKEN = re.compile(r"^(10|[2-9TJQKA])([CDHS])$")
 
 
@@ -116,10 +117,12 @@ def card_from_face(face: int, copy: int = 0) -> Card:
 
 
 def _normalise(token: str) -> str:
-    text = token.strip()
+    text = token.strip().replace("\ufe0f", "")
+    if text[:1] in _SUIT_SYMBOLS:
+        text = text[1:] + text[0]  # the rules documents write the symbol first: ♠4, ♥10
     for symbol, letter in _SUIT_SYMBOLS.items():
         text = text.replace(symbol, letter)
-    return text.replace("\ufe0f", "").upper()
+    return text.upper()
 
 
 def parse_card(token: str, copy: int = 0) -> Card:

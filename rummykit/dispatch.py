@@ -15,7 +15,8 @@ from typing import Any
 
 import pluggy
 
-from .engine import IllegalAction
+from .engine import Action, HandResult, IllegalAction
+from .melds import MeldRules
 
 __all__ = ["PluginError", "ResolvedHooks"]
 
@@ -28,6 +29,29 @@ class PluginError(RuntimeError):
         self.hook = hook
         self.error = error
         super().__init__(f"plugin {plugin!r} failed in hook {hook}: {type(error).__name__}: {error}")
+
+
+RESULT_TYPES: dict[str, type | tuple[type, ...]] = {
+    "rummykit_meld_rules": MeldRules,
+    "rummykit_deal": bool,
+    "rummykit_seats_in_play": list,
+    "rummykit_explain_illegal": str,
+    "rummykit_check_action": (Action, bool),
+    "rummykit_apply_action": bool,
+    "rummykit_score_hand": HandResult,
+    "rummykit_next_dealer": int,
+    "rummykit_game_over": bool,
+    "rummykit_score_game": list,
+}
+"""What a first-result hook must return (when not None); anything else is the plugin's error."""
+
+
+def _wrong_type(name: str, result: Any) -> TypeError | None:
+    expected = RESULT_TYPES.get(name)
+    if expected is None or isinstance(result, expected):
+        return None
+    names = " or ".join(t.__name__ for t in (expected if isinstance(expected, tuple) else (expected,)))
+    return TypeError(f"returned {type(result).__name__} {result!r:.60} where {names} (or None) was expected")
 
 
 def _culprit(impls: list[Any], traceback: TracebackType | None) -> str:
@@ -53,11 +77,17 @@ def resolve(pm: pluggy.PluginManager, name: str) -> Callable[..., Any]:
 
         def through_pluggy(**kwargs: Any) -> Any:
             try:
-                return caller(**kwargs)
+                result = caller(**kwargs)
             except passthrough:
                 raise
             except Exception as exc:
                 raise PluginError(_culprit(impls, exc.__traceback__), name, exc) from exc
+            if firstresult and result is not None:
+                wrong = _wrong_type(name, result)
+                if wrong is not None:
+                    raise PluginError(", ".join(impl.plugin_name for impl in impls if impl.wrapper or impl.hookwrapper),
+                                      name, wrong)
+            return result
 
         return through_pluggy
 
@@ -77,6 +107,9 @@ def resolve(pm: pluggy.PluginManager, name: str) -> Callable[..., Any]:
                 except Exception as exc:
                     raise PluginError(plugin, name, exc) from exc
                 if result is not None:
+                    wrong = _wrong_type(name, result)
+                    if wrong is not None:
+                        raise PluginError(plugin, name, wrong)
                     return result
             return None
 

@@ -701,7 +701,7 @@ def _build(source: str, house_rules: Sequence[str], options: Mapping[str, Any] |
     if problems:
         raise RulesetError(problems)
     variant = Variant(source, merged, house_rules, options, modules)
-    variant.local_plugins = tuple(str(Path(m.__file__).resolve()) for _, m in local if getattr(m, "__file__", None))
+    variant.local_plugins = tuple(str(Path(str(m.__file__)).resolve()) for _, m in local if getattr(m, "__file__", None))
     return variant
 
 

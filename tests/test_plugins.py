@@ -233,3 +233,21 @@ def test_new_house_rule_never_overwrites(tmp_path: Path, capsys: pytest.CaptureF
     assert main(["new", "house-rule", "knock-7", "--dir", str(tmp_path)]) == 0
     assert main(["new", "house-rule", "knock-7", "--dir", str(tmp_path)]) == 2
     assert "already exists" in capsys.readouterr().err
+
+
+def test_a_hook_returning_the_wrong_type_is_named_with_its_plugin(tmp_path: Path) -> None:
+    plugin = tmp_path / "bad_score.py"
+    plugin.write_text(
+        "import rummykit\n\n\n@rummykit.hookimpl\ndef rummykit_score_hand(deal, kind):\n    return 42\n",
+        encoding="utf-8",
+    )
+    variant = rummykit.load_variant("gin", plugins=[plugin])
+    game = variant.new_game(
+        deal={"dealer": 1, "hands": ["7S 7H 7D 9C TC JC 3H 4H 5H 9D", "2S 3S 4S QD QH QC 8C AH AD 2C"],
+              "discard": ["KD"], "stock": ["KS"]}
+    )
+    for action in ("pass", "pass", "draw stock"):
+        game.apply(action)
+    with pytest.raises(rummykit.PluginError, match=r"plugin 'bad-score' failed in hook rummykit_score_hand: "
+                                                   r"TypeError: returned int 42 where HandResult"):
+        game.apply("knock KS")
