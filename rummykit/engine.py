@@ -74,7 +74,7 @@ class Action:
             try:
                 cards.append(parse_card(token))
             except CardError as exc:
-                if cards:
+                if cards or (words and any(ch.isdigit() for ch in token)):  # verbs have no digits: a bad card
                     raise IllegalAction(str(exc)) from None
                 words.append(token.lower())
             i += 1

@@ -309,3 +309,11 @@ def test_a_record_names_its_local_plugins_and_replays_with_them(tmp_path: Path) 
     assert record["plugins"] == [str(plugin.resolve())]
     again = rummykit.Game.from_json(game.to_json())
     assert again.scores == game.scores and again.history == game.history
+
+
+def test_a_bad_card_in_an_action_is_named_as_a_card() -> None:
+    game = rummykit.load_variant("gin").new_game(seed=1)
+    before = game.to_json()
+    with pytest.raises(IllegalAction, match="'9Z' is not a card"):
+        game.apply("discard 9Z")
+    assert game.to_json() == before
