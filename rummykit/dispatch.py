@@ -96,26 +96,7 @@ def resolve(pm: pluggy.PluginManager, name: str) -> Callable[..., Any]:
     ordered = [(impl.plugin_name, impl.function, None if set(impl.argnames) == every_arg else tuple(impl.argnames))
                for impl in reversed(impls)]
 
-    if firstresult:
-
-        def first(**kwargs: Any) -> Any:
-            for plugin, function, argnames in ordered:
-                try:
-                    result = function(**kwargs) if argnames is None else function(*[kwargs[a] for a in argnames])
-                except passthrough:
-                    raise
-                except Exception as exc:
-                    raise PluginError(plugin, name, exc) from exc
-                if result is not None:
-                    wrong = _wrong_type(name, result)
-                    if wrong is not None:
-                        raise PluginError(plugin, name, wrong)
-                    return result
-            return None
-
-        return first
-
-    def every(**kwargs: Any) -> list[Any]:
+    def call(**kwargs: Any) -> Any:
         results = []
         for plugin, function, argnames in ordered:
             try:
@@ -124,11 +105,18 @@ def resolve(pm: pluggy.PluginManager, name: str) -> Callable[..., Any]:
                 raise
             except Exception as exc:
                 raise PluginError(plugin, name, exc) from exc
-            if result is not None:
+            if result is None:
+                continue
+            if not firstresult:
                 results.append(result)
-        return results
+                continue
+            wrong = _wrong_type(name, result)
+            if wrong is not None:
+                raise PluginError(plugin, name, wrong)
+            return result
+        return None if firstresult else results
 
-    return every
+    return call
 
 
 class ResolvedHooks:
