@@ -22,6 +22,9 @@ from pathlib import Path
 
 import pytest
 
+# One fresh virtual environment serves the whole module: keep its tests on one xdist worker.
+pytestmark = pytest.mark.xdist_group("tutorial")
+
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "docs" / "tutorial.md"
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```", re.M | re.S)
