@@ -21,8 +21,11 @@ RULES_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
         "low_ace_value": {"type": "integer", "description": "an ace in a low run (A-2-3)"},
-        "four_at_once_multiplier": {"type": "integer", "minimum": 1,
-                                    "description": "a meld of exactly four cards laid in one play"},
+        "four_at_once_multiplier": {
+            "type": "integer",
+            "minimum": 1,
+            "description": "a meld of exactly four cards laid in one play",
+        },
     },
     "required": ["low_ace_value"],
 }

@@ -193,8 +193,13 @@ def _settlement_actions(deal: Deal, knocker: bool) -> list[Action]:
 def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
     if deal.phase == "offer" and action.kind in ("draw stock", "discard", "knock"):
         return "the first turn starts with the upcard: take it ('draw discard') or 'pass'"
-    if action.kind in ("discard", "knock") and deal.taken is not None and action.cards \
-            and action.cards[0].face == deal.taken.face and deal.phase == "discard":
+    if (
+        action.kind in ("discard", "knock")
+        and deal.taken is not None
+        and action.cards
+        and action.cards[0].face == deal.taken.face
+        and deal.phase == "discard"
+    ):
         return f"{deal.taken} was just taken from the discard pile and may not be discarded this turn"
     if action.kind == "knock" and deal.phase == "discard":
         hand = [c for c in deal.hands[deal.current] if c.face != (action.cards[0].face if action.cards else -1)]
@@ -326,7 +331,7 @@ def best_reply(search: MeldSearch, cards: list[Card], knocker_melds: tuple[Meld,
                 if grown is None:
                     continue
                 remaining = [c for c in rest if c is not card]
-                value, chain = walk(remaining, melds[:index] + [grown] + melds[index + 1:])
+                value, chain = walk(remaining, melds[:index] + [grown] + melds[index + 1 :])
                 if value < best[0]:
                     best = (value, ((card, index),) + chain)
         memo[key] = best
@@ -469,5 +474,6 @@ def rummykit_observe(deal: Deal, seat: int, view: dict[str, Any]) -> None:
         knocker = deal.state["knocker"]
         view["knocker"] = knocker
         if seat != knocker:
-            view["knocker_unmatched"] = [str(c) for c in sorted(deal.hands[knocker])] \
-                if deal.phase == "opponent-melds" else None
+            view["knocker_unmatched"] = (
+                [str(c) for c in sorted(deal.hands[knocker])] if deal.phase == "opponent-melds" else None
+            )

@@ -84,8 +84,7 @@ def rummykit_score_hand(deal: Deal, kind: str) -> HandResult | None:
     card = deal.state.get("knock_card")
     details = dict(result.details)
     details["knock_card"] = str(card) if card is not None else None
-    return HandResult(result.number, result.kind, result.scores, result.winner, result.dealer, details,
-                      result.boxes)
+    return HandResult(result.number, result.kind, result.scores, result.winner, result.dealer, details, result.boxes)
 
 
 @hookimpl

@@ -85,16 +85,19 @@ def resolve(pm: pluggy.PluginManager, name: str) -> Callable[..., Any]:
             if firstresult and result is not None:
                 wrong = _wrong_type(name, result)
                 if wrong is not None:
-                    raise PluginError(", ".join(impl.plugin_name for impl in impls if impl.wrapper or impl.hookwrapper),
-                                      name, wrong)
+                    raise PluginError(
+                        ", ".join(impl.plugin_name for impl in impls if impl.wrapper or impl.hookwrapper), name, wrong
+                    )
             return result
 
         return through_pluggy
 
     every_arg = set(caller.spec.argnames) if caller.spec is not None else set()
     # None: the implementation takes every argument, so it is called with the caller's keywords as they are.
-    ordered = [(impl.plugin_name, impl.function, None if set(impl.argnames) == every_arg else tuple(impl.argnames))
-               for impl in reversed(impls)]
+    ordered = [
+        (impl.plugin_name, impl.function, None if set(impl.argnames) == every_arg else tuple(impl.argnames))
+        for impl in reversed(impls)
+    ]
 
     def call(**kwargs: Any) -> Any:
         results = []

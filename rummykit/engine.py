@@ -69,7 +69,7 @@ class Action:
                 except ValueError:
                     raise IllegalAction(f"'on' is followed by a meld number, not {tokens[i + 1]!r}") from None
                 if i + 2 != len(tokens):
-                    raise IllegalAction(f"unexpected text after 'on {target}': {' '.join(tokens[i + 2:])!r}")
+                    raise IllegalAction(f"unexpected text after 'on {target}': {' '.join(tokens[i + 2 :])!r}")
                 break
             try:
                 cards.append(parse_card(token))
@@ -93,8 +93,11 @@ class Action:
 
     def same_as(self, other: Action) -> bool:
         """Equal ignoring which copy of a card is named and the order of cards."""
-        return (self.kind == other.kind and self.target == other.target
-                and sorted(c.face for c in self.cards) == sorted(c.face for c in other.cards))
+        return (
+            self.kind == other.kind
+            and self.target == other.target
+            and sorted(c.face for c in self.cards) == sorted(c.face for c in other.cards)
+        )
 
 
 _ONE_CARD_ACTIONS: dict[tuple[str, int], Action] = {}
@@ -132,8 +135,15 @@ class HandResult:
     """Boxes (lines) each seat earned this hand, for games with a box bonus."""
 
     def as_dict(self) -> dict[str, Any]:
-        return {"number": self.number, "kind": self.kind, "scores": list(self.scores), "winner": self.winner,
-                "dealer": self.dealer, "boxes": list(self.boxes), "details": _jsonable(self.details)}
+        return {
+            "number": self.number,
+            "kind": self.kind,
+            "scores": list(self.scores),
+            "winner": self.winner,
+            "dealer": self.dealer,
+            "boxes": list(self.boxes),
+            "details": _jsonable(self.details),
+        }
 
 
 def _jsonable(value: Any) -> Any:
@@ -253,8 +263,13 @@ class Deal:
 class Game:
     """A whole game of one variant: deals played one after another until the game is over."""
 
-    def __init__(self, variant: Variant, players: int | Sequence[str] | None = None, seed: int | None = None,
-                 deal: Mapping[str, Any] | None = None):
+    def __init__(
+        self,
+        variant: Variant,
+        players: int | Sequence[str] | None = None,
+        seed: int | None = None,
+        deal: Mapping[str, Any] | None = None,
+    ):
         self.variant = variant
         if players is None:
             players = variant.min_players
@@ -263,8 +278,9 @@ class Game:
         else:
             names = [str(p) for p in players]
         if not variant.min_players <= len(names) <= variant.max_players:
-            raise ValueError(f"{variant.name} is for {variant.min_players} to {variant.max_players} players, "
-                             f"not {len(names)}")
+            raise ValueError(
+                f"{variant.name} is for {variant.min_players} to {variant.max_players} players, not {len(names)}"
+            )
         self.names = names
         self.num_players = len(names)
         self.seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
@@ -422,8 +438,7 @@ class Game:
         reason = self.variant.hook.rummykit_explain_illegal(deal=self.deal, action=wanted)
         names = ", ".join(sorted({str(a) for a in legal})[:12])
         more = "" if len(legal) <= 12 else f" (and {len(legal) - 12} more)"
-        raise IllegalAction(f"{wanted} is not allowed: {reason or 'not a legal action now'}. "
-                            f"Legal now: {names}{more}")
+        raise IllegalAction(f"{wanted} is not allowed: {reason or 'not a legal action now'}. Legal now: {names}{more}")
 
     def apply(self, action: Action | str) -> None:
         """Apply a legal action (or its text) for the current player."""
@@ -470,8 +485,12 @@ class Game:
         record = json.loads(text)
         if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
             raise ValueError(f"not a rummykit record: expected 'format': {RECORD_FORMAT!r}")
-        variant = load_variant(record["variant"], house_rules=record.get("house_rules", ()),
-                               options=record.get("options") or None, plugins=record.get("plugins", ()))
+        variant = load_variant(
+            record["variant"],
+            house_rules=record.get("house_rules", ()),
+            options=record.get("options") or None,
+            plugins=record.get("plugins", ()),
+        )
         game = variant.new_game(players=record["players"], seed=record["seed"], deal=record.get("deal"))
         for number, actions in enumerate(record["actions"], start=1):
             for text_action in actions:

@@ -121,8 +121,8 @@ class MeldSearch:
     cache_limit: int = 200_000
     _by_low: list[tuple[int, ...]] = field(init=False, repr=False)
     _cache: dict[int, tuple[int, tuple[int, ...]]] = field(init=False, repr=False)
-    _gcache: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, tuple[tuple[int, ...], ...]]] = (
-        field(init=False, repr=False)
+    _gcache: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, tuple[tuple[int, ...], ...]]] = field(
+        init=False, repr=False
     )
 
     def __post_init__(self) -> None:
@@ -205,8 +205,12 @@ class MeldSearch:
 
     def _lane_sum(self, mask: int) -> int:
         tables = self._lane_values
-        return (tables[0][mask & 0x1FFF] + tables[1][(mask >> 13) & 0x1FFF]
-                + tables[2][(mask >> 26) & 0x1FFF] + tables[3][(mask >> 39) & 0x1FFF])
+        return (
+            tables[0][mask & 0x1FFF]
+            + tables[1][(mask >> 13) & 0x1FFF]
+            + tables[2][(mask >> 26) & 0x1FFF]
+            + tables[3][(mask >> 39) & 0x1FFF]
+        )
 
     def _fast_mask(self, faces: Sequence[int]) -> int | None:
         """The hand as a mask when the fast path applies (no wild card, joker or duplicate), else None."""
@@ -241,8 +245,10 @@ class MeldSearch:
                         if start == 1 and end == 14:
                             break  # would use the ace twice
                         ranks = range(start, end + 1)
-                        if any((14 if r == 14 else r) in rules.excluded_ranks or
-                               (r == 14 and 1 in rules.excluded_ranks) for r in ranks):
+                        if any(
+                            (14 if r == 14 else r) in rules.excluded_ranks or (r == 14 and 1 in rules.excluded_ranks)
+                            for r in ranks
+                        ):
                             continue
                         yield tuple(_face(r, suit) for r in ranks)
         for special in rules.specials:
@@ -281,8 +287,12 @@ class MeldSearch:
         wild = [c for c in cards if c.face in rules.wild_faces]
         natural = [c for c in cards if c.face not in rules.wild_faces]
         if not natural:
-            if (kind in (None, "wild-set") and rules.wild_sets and len({c.rank for c in wild}) == 1
-                    and self._set_size_ok(len(wild))):
+            if (
+                kind in (None, "wild-set")
+                and rules.wild_sets
+                and len({c.rank for c in wild}) == 1
+                and self._set_size_ok(len(wild))
+            ):
                 return Meld("wild-set", tuple(sorted(wild)), tuple(c.rank for c in wild), None, 0)
             return None
         if rules.max_wilds is not None and len(wild) > rules.max_wilds:
@@ -415,8 +425,9 @@ class MeldSearch:
         if card.face in wild or self.rules.specials:
             pool = [c for c in others if c is not card]
         else:
-            pool = [c for c in others if c is not card
-                    and (c.rank == card.rank or c.suit == card.suit or c.face in wild)]
+            pool = [
+                c for c in others if c is not card and (c.rank == card.rank or c.suit == card.suit or c.face in wild)
+            ]
         found: list[Meld] = []
         for meld in self.candidate_melds(pool + [card]):
             if card in meld.cards:
@@ -560,8 +571,12 @@ class MeldSearch:
             if mask is not None:
                 loose = mask & ~self._meldable(mask)
                 tables = self._lane_max
-                dearest = max(tables[0][loose & 0x1FFF], tables[1][(loose >> 13) & 0x1FFF],
-                              tables[2][(loose >> 26) & 0x1FFF], tables[3][(loose >> 39) & 0x1FFF])
+                dearest = max(
+                    tables[0][loose & 0x1FFF],
+                    tables[1][(loose >> 13) & 0x1FFF],
+                    tables[2][(loose >> 26) & 0x1FFF],
+                    tables[3][(loose >> 39) & 0x1FFF],
+                )
                 if self._lane_sum(loose) - dearest > limit:
                     return None
         return self.discard_deadwoods(cards)
@@ -705,7 +720,7 @@ class MeldSearch:
             built.append(self._meld_from_faces(chosen))
         dead = []
         for face, group in by_face.items():
-            dead.extend(group[taken[face]:])
+            dead.extend(group[taken[face] :])
         return Arrangement(tuple(built), tuple(sorted(dead)), value)
 
     def _best_general(
@@ -738,9 +753,7 @@ class MeldSearch:
             rest_nat.subtract(faces)
             rest_wild = Counter(wilds)
             rest_wild.subtract(used_wilds)
-            value, melds = self._best_general(
-                tuple(sorted(rest_nat.elements())), tuple(sorted(rest_wild.elements()))
-            )
+            value, melds = self._best_general(tuple(sorted(rest_nat.elements())), tuple(sorted(rest_wild.elements())))
             if value < best[0]:
                 best = (value, (faces + used_wilds,) + melds)
         self._gcache[key] = best
@@ -808,8 +821,12 @@ class MeldSearch:
                         end += 1
                         if end > hi_bound or (start == 1 and end == 14):
                             break
-                        grown = [(f, w) for _, f, w in self._grow([(start, f, w) for f, w in partial],
-                                                                  end, suit, low, counts, max_w)]
+                        grown = [
+                            (f, w)
+                            for _, f, w in self._grow(
+                                [(start, f, w) for f, w in partial], end, suit, low, counts, max_w
+                            )
+                        ]
                         if not grown:
                             break
                         partial = grown
@@ -822,8 +839,12 @@ class MeldSearch:
 
     @staticmethod
     def _grow(
-        partial: list[tuple[int, tuple[int, ...], int]], position: int, suit: int, low: int,
-        counts: Counter[int], max_w: int,
+        partial: list[tuple[int, tuple[int, ...], int]],
+        position: int,
+        suit: int,
+        low: int,
+        counts: Counter[int],
+        max_w: int,
     ) -> list[tuple[int, tuple[int, ...], int]]:
         """Extend partial runs by one run position, with the natural card there or a wild card."""
         face = _face(position, suit)

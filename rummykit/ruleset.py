@@ -39,8 +39,7 @@ class Problem:
         return f"{where}: {self.path or '(document)'}: {self.message}"
 
     def as_dict(self) -> dict[str, Any]:
-        return {"file": self.file, "line": self.line, "column": self.column, "path": self.path,
-                "message": self.message}
+        return {"file": self.file, "line": self.line, "column": self.column, "path": self.path, "message": self.message}
 
 
 class RulesetError(ValueError):
@@ -113,8 +112,17 @@ def load_document(source: str | Path, text: str | None = None) -> Document:
     if problems:
         raise RulesetError(problems)
     if not isinstance(data, dict):
-        raise RulesetError([Problem(name, node.start_mark.line + 1, node.start_mark.column + 1, "",
-                                    "expected a mapping of ruleset keys at the top of the file")])
+        raise RulesetError(
+            [
+                Problem(
+                    name,
+                    node.start_mark.line + 1,
+                    node.start_mark.column + 1,
+                    "",
+                    "expected a mapping of ruleset keys at the top of the file",
+                )
+            ]
+        )
     return Document(name, data, positions, keys)
 
 
@@ -123,8 +131,13 @@ _PLAIN_TAGS = {yaml.MappingNode: "tag:yaml.org,2002:map", yaml.SequenceNode: "ta
 
 def _tag_problem(node: yaml.Node, path: Path_, name: str) -> Problem:
     tag = str(node.tag).replace("tag:yaml.org,2002:", "!!")
-    return Problem(name, node.start_mark.line + 1, node.start_mark.column + 1, dotted(path),
-                   f"the tag {tag!r} is not allowed: a ruleset holds plain data only")
+    return Problem(
+        name,
+        node.start_mark.line + 1,
+        node.start_mark.column + 1,
+        dotted(path),
+        f"the tag {tag!r} is not allowed: a ruleset holds plain data only",
+    )
 
 
 def _scalar(node: yaml.Node, path: Path_, problems: list[Problem], name: str, constructor: yaml.SafeLoader) -> Any:
@@ -136,8 +149,15 @@ def _scalar(node: yaml.Node, path: Path_, problems: list[Problem], name: str, co
         return None
 
 
-def _build(node: yaml.Node, path: Path_, positions: dict[Path_, tuple[int, int]], problems: list[Problem],
-           name: str, constructor: yaml.SafeLoader, keys: dict[Path_, tuple[int, int]] | None = None) -> Any:
+def _build(
+    node: yaml.Node,
+    path: Path_,
+    positions: dict[Path_, tuple[int, int]],
+    problems: list[Problem],
+    name: str,
+    constructor: yaml.SafeLoader,
+    keys: dict[Path_, tuple[int, int]] | None = None,
+) -> Any:
     positions[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
     if isinstance(node, yaml.CollectionNode) and node.tag != _PLAIN_TAGS.get(type(node)):
         problems.append(_tag_problem(node, path, name))  # e.g. !!python/object on a mapping
@@ -146,13 +166,27 @@ def _build(node: yaml.Node, path: Path_, positions: dict[Path_, tuple[int, int]]
         result: dict[str, Any] = {}
         for key_node, value_node in node.value:
             if not isinstance(key_node, yaml.ScalarNode):
-                problems.append(Problem(name, key_node.start_mark.line + 1, key_node.start_mark.column + 1,
-                                        dotted(path), "expected a plain key (text), not a mapping or a list"))
+                problems.append(
+                    Problem(
+                        name,
+                        key_node.start_mark.line + 1,
+                        key_node.start_mark.column + 1,
+                        dotted(path),
+                        "expected a plain key (text), not a mapping or a list",
+                    )
+                )
                 continue
             key = str(_scalar(key_node, path, problems, name, constructor))
             if key in result:
-                problems.append(Problem(name, key_node.start_mark.line + 1, key_node.start_mark.column + 1,
-                                        dotted(path + (key,)), "this key is given twice"))
+                problems.append(
+                    Problem(
+                        name,
+                        key_node.start_mark.line + 1,
+                        key_node.start_mark.column + 1,
+                        dotted(path + (key,)),
+                        "this key is given twice",
+                    )
+                )
             if keys is not None:
                 keys[path + (key,)] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
             result[key] = _build(value_node, path + (key,), positions, problems, name, constructor, keys)
@@ -161,8 +195,9 @@ def _build(node: yaml.Node, path: Path_, positions: dict[Path_, tuple[int, int]]
                 positions[path + (key,)] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
         return result
     if isinstance(node, yaml.SequenceNode):
-        return [_build(item, path + (i,), positions, problems, name, constructor, keys)
-                for i, item in enumerate(node.value)]
+        return [
+            _build(item, path + (i,), positions, problems, name, constructor, keys) for i, item in enumerate(node.value)
+        ]
     return _scalar(node, path, problems, name, constructor)
 
 
@@ -205,8 +240,11 @@ def schema_problems(data: Any, schema: Mapping[str, Any], locate: Any, prefix: P
         if "propertyNames" in error.schema_path and isinstance(error.instance, str):
             path += (error.instance,)  # a bad key: point at the key, in the file that holds it
         owner = error.schema if isinstance(error.schema, Mapping) else {}
-        if error.validator == "additionalProperties" and isinstance(error.instance, Mapping) \
-                and "patternProperties" not in owner:
+        if (
+            error.validator == "additionalProperties"
+            and isinstance(error.instance, Mapping)
+            and "patternProperties" not in owner
+        ):
             # One problem per unknown key, at the key itself (not at the mapping that holds it).
             known = _known_keys(owner)
             for key in [k for k in error.instance if k not in known]:
@@ -243,8 +281,12 @@ def _describe(error: jsonschema.ValidationError) -> str:
     if validator == "const":
         return f"expected {error.validator_value!r}, got {_show(error.instance)}"
     if validator in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
-        words = {"minimum": "at least", "maximum": "at most", "exclusiveMinimum": "more than",
-                 "exclusiveMaximum": "less than"}[str(validator)]
+        words = {
+            "minimum": "at least",
+            "maximum": "at most",
+            "exclusiveMinimum": "more than",
+            "exclusiveMaximum": "less than",
+        }[str(validator)]
         return f"expected a number {words} {error.validator_value}, got {_show(error.instance)}"
     if validator == "required":
         return f"missing required key {error.message.split(chr(39))[1]!r}"
@@ -261,8 +303,15 @@ def _describe(error: jsonschema.ValidationError) -> str:
 
 
 def _type_words(value: Any) -> str:
-    names = {"object": "a mapping", "array": "a list", "string": "text", "integer": "a whole number",
-             "number": "a number", "boolean": "true or false", "null": "nothing (null)"}
+    names = {
+        "object": "a mapping",
+        "array": "a list",
+        "string": "text",
+        "integer": "a whole number",
+        "number": "a number",
+        "boolean": "true or false",
+        "null": "nothing (null)",
+    }
     if isinstance(value, list):
         return " or ".join(names.get(str(v), str(v)) for v in value)
     return names.get(value, str(value))

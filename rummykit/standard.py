@@ -222,8 +222,7 @@ def layoff_targets(deal: Deal, seat: int) -> list[int]:
     if mode == "none":
         return []
     game = deal.game
-    return [i for i, tm in enumerate(deal.table)
-            if mode == "any" or game.side_of(tm.owner) == game.side_of(seat)]
+    return [i for i, tm in enumerate(deal.table) if mode == "any" or game.side_of(tm.owner) == game.side_of(seat)]
 
 
 @hookimpl
@@ -244,14 +243,18 @@ def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
     if action.kind == "draw stock" and not deal.stock:
         return "the stock is empty"
     if deal.phase == USE and deal.taken is not None:
-        return (f"first use {deal.taken}, the deepest card you took from the pile: meld it or lay it off "
-                f"(with other cards if you like)")
+        return (
+            f"first use {deal.taken}, the deepest card you took from the pile: meld it or lay it off "
+            f"(with other cards if you like)"
+        )
     if action.kind == "draw discard" and deal.phase == "draw" and action.cards:
         if action.cards[0].face not in {c.face for c in deal.discard}:
             return f"{action.cards[0]} is not in the discard pile"
         if deal.variant.must_use == "deepest":
-            return (f"{action.cards[0]} would have to be melded or laid off at once, and it fits no meld "
-                    f"with your hand and the cards above it, nor any meld on the table")
+            return (
+                f"{action.cards[0]} would have to be melded or laid off at once, and it fits no meld "
+                f"with your hand and the cards above it, nor any meld on the table"
+            )
     if action.kind == "end" and deal.phase == "draw" and deal.stock:
         return "the hand may be ended only when the stock is empty"
     return None
@@ -309,8 +312,9 @@ def _after_draw(deal: Deal) -> str:
 def lay_meld(deal: Deal, seat: int, meld: Meld) -> TableMeld:
     """Move ``meld``'s cards from ``seat``'s hand to a new table meld owned by ``seat``."""
     deal.take_from_hand(seat, meld.cards)
-    table_meld = TableMeld(meld, seat, {c.id: seat for c in meld.cards}, len(meld.cards),
-                           frozenset(c.id for c in meld.cards))
+    table_meld = TableMeld(
+        meld, seat, {c.id: seat for c in meld.cards}, len(meld.cards), frozenset(c.id for c in meld.cards)
+    )
     deal.table.append(table_meld)
     return table_meld
 

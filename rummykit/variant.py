@@ -34,8 +34,18 @@ from .ruleset import (
     schema_problems,
 )
 
-__all__ = ["VariantInfo", "Variant", "list_variants", "load_variant", "find_ruleset", "validate",
-           "house_rules_for", "plugin_problems", "load_local_plugin", "ENTRY_POINT_GROUP"]
+__all__ = [
+    "VariantInfo",
+    "Variant",
+    "list_variants",
+    "load_variant",
+    "find_ruleset",
+    "validate",
+    "house_rules_for",
+    "plugin_problems",
+    "load_local_plugin",
+    "ENTRY_POINT_GROUP",
+]
 
 ENTRY_POINT_GROUP = "rummykit"
 """Entry-point group through which plugins (built-in games and house rules alike) are found."""
@@ -70,8 +80,14 @@ def _catalogue() -> dict[str, VariantInfo]:
         data = _resolved_data(str(path))
         players = data.get("players", {})
         infos[data["name"]] = VariantInfo(
-            data["name"], data.get("title", data["name"]), tuple(data.get("aliases", ())),
-            players.get("min", 2), players.get("max", 2), data.get("summary", ""), str(path))
+            data["name"],
+            data.get("title", data["name"]),
+            tuple(data.get("aliases", ())),
+            players.get("min", 2),
+            players.get("max", 2),
+            data.get("summary", ""),
+            str(path),
+        )
     return infos
 
 
@@ -178,13 +194,19 @@ def plugin_problems(name: str, module: ModuleType) -> list[Problem]:
             impl_params = inspect.signature(value).parameters.values()
         except (TypeError, ValueError):
             continue
-        extra = [p.name for p in impl_params
-                 if p.name not in spec_args and p.default is inspect.Parameter.empty
-                 and p.kind not in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)]
+        extra = [
+            p.name
+            for p in impl_params
+            if p.name not in spec_args
+            and p.default is inspect.Parameter.empty
+            and p.kind not in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
+        ]
         if extra:
             words = ", ".join(repr(a) for a in extra)
-            problem(f"{_signature_text(value)}: {'argument' if len(extra) == 1 else 'arguments'} {words} "
-                    f"{'is' if len(extra) == 1 else 'are'} not among the hook's: {attr}({', '.join(spec_args)})")
+            problem(
+                f"{_signature_text(value)}: {'argument' if len(extra) == 1 else 'arguments'} {words} "
+                f"{'is' if len(extra) == 1 else 'are'} not among the hook's: {attr}({', '.join(spec_args)})"
+            )
             continue
         wrapper = options.get("wrapper") or options.get("hookwrapper")
         if wrapper and not inspect.isgeneratorfunction(value):
@@ -206,16 +228,22 @@ def plugin_problems(name: str, module: ModuleType) -> list[Problem]:
 def _import_problem(name: str, origin: str, exc: BaseException) -> Problem:
     """A plugin that fails to import, as a problem at the failing line of its own file when known."""
     if isinstance(exc, SyntaxError):
-        return Problem(exc.filename or origin, exc.lineno or 0, exc.offset or 0, "(module)",
-                       f"plugin {name!r} cannot be imported: SyntaxError: {exc.msg}")
+        return Problem(
+            exc.filename or origin,
+            exc.lineno or 0,
+            exc.offset or 0,
+            "(module)",
+            f"plugin {name!r} cannot be imported: SyntaxError: {exc.msg}",
+        )
     tb = exc.__traceback__
     file, line = origin, 0
     while tb is not None:  # the deepest frame inside the plugin's own file
         if tb.tb_frame.f_code.co_filename == origin:
             file, line = origin, tb.tb_lineno
         tb = tb.tb_next
-    return Problem(file, line, 1 if line else 0, "(module)",
-                   f"plugin {name!r} cannot be imported: {type(exc).__name__}: {exc}")
+    return Problem(
+        file, line, 1 if line else 0, "(module)", f"plugin {name!r} cannot be imported: {type(exc).__name__}: {exc}"
+    )
 
 
 @cache
@@ -259,7 +287,8 @@ def _load_local_plugin_cached(path: str, _mtime: int) -> tuple[str, ModuleType]:
     module_name = name.replace("-", "_")
     package = file.name == "__init__.py"
     spec = importlib.util.spec_from_file_location(
-        module_name, file, submodule_search_locations=[str(file.parent)] if package else None)
+        module_name, file, submodule_search_locations=[str(file.parent)] if package else None
+    )
     if spec is None or spec.loader is None:
         raise RulesetError([Problem(path, 0, 0, "", f"cannot load {path!r} as a Python module")])
     module = importlib.util.module_from_spec(spec)
@@ -289,8 +318,12 @@ def load_local_plugin(path: str | Path) -> tuple[str, ModuleType]:
         return _load_local_plugin_cached(str(resolved), mtime)
     except RulesetError as exc:
         shown = str(path)
-        raise RulesetError([Problem(shown if p.file == str(resolved) else p.file, p.line, p.column, p.path,
-                                    p.message) for p in exc.problems]) from None
+        raise RulesetError(
+            [
+                Problem(shown if p.file == str(resolved) else p.file, p.line, p.column, p.path, p.message)
+                for p in exc.problems
+            ]
+        ) from None
 
 
 PluginSource = str | Path | ModuleType
@@ -405,8 +438,14 @@ class Variant:
     Get one with :func:`load_variant`; start games with :meth:`new_game`.
     """
 
-    def __init__(self, source: str, merged: _Merged, house_rules: Sequence[str], options: Mapping[str, Any] | None,
-                 plugins: Sequence[tuple[str, ModuleType]]):
+    def __init__(
+        self,
+        source: str,
+        merged: _Merged,
+        house_rules: Sequence[str],
+        options: Mapping[str, Any] | None,
+        plugins: Sequence[tuple[str, ModuleType]],
+    ):
         data = merged.data
         self.source_name = source
         self.ruleset: dict[str, Any] = data
@@ -468,12 +507,18 @@ class Variant:
                 rank = _RANK_KEYS[item]
                 wild.update(s * 13 + rank - 1 for s in range(4))
         return MeldRules(
-            sets=spec.get("sets", True), runs=spec.get("runs", True),
-            set_min=spec.get("set_min", 3), set_max=spec.get("set_max", 4),
-            run_min=spec.get("run_min", 3), run_max=spec.get("run_max"),
-            ace=spec.get("ace", "low"), set_distinct_suits=spec.get("set_distinct_suits", False),
-            wild_faces=frozenset(wild), max_wilds=spec.get("max_wilds"),
-            wild_sets=spec.get("wild_sets", False), joker_sets=spec.get("joker_sets", False),
+            sets=spec.get("sets", True),
+            runs=spec.get("runs", True),
+            set_min=spec.get("set_min", 3),
+            set_max=spec.get("set_max", 4),
+            run_min=spec.get("run_min", 3),
+            run_max=spec.get("run_max"),
+            ace=spec.get("ace", "low"),
+            set_distinct_suits=spec.get("set_distinct_suits", False),
+            wild_faces=frozenset(wild),
+            max_wilds=spec.get("max_wilds"),
+            wild_sets=spec.get("wild_sets", False),
+            joker_sets=spec.get("joker_sets", False),
             excluded_ranks=frozenset(_RANK_KEYS[r] for r in spec.get("excluded_ranks", []) if r != "JK"),
         )
 
@@ -504,8 +549,9 @@ class Variant:
 
     # -- use ------------------------------------------------------------------------------------------
 
-    def new_game(self, players: int | Sequence[str] | None = None, seed: int | None = None,
-                 deal: Mapping[str, Any] | None = None) -> Game:
+    def new_game(
+        self, players: int | Sequence[str] | None = None, seed: int | None = None, deal: Mapping[str, Any] | None = None
+    ) -> Game:
         """Start a game. ``players`` is a count or a list of names (default: the fewest the game allows);
         ``seed`` makes every shuffle reproducible; ``deal`` prearranges the first deal:
         ``{"dealer": 0, "hands": [[...], ...], "discard": [bottom ... top], "stock": [top first ...]}``
@@ -536,11 +582,13 @@ class Variant:
             "hand": [str(c) for c in sorted(deal.hands[seat])],
             "hand_sizes": [len(h) for h in deal.hands],
             "stock_size": len(deal.stock),
-            "discard_top": str(deal.discard[-1]) if deal.discard and deal.discard[-1].id not in deal.face_down
+            "discard_top": str(deal.discard[-1])
+            if deal.discard and deal.discard[-1].id not in deal.face_down
             else None,
             "discard_size": len(deal.discard),
-            "known": {str(s): [str(c) for c in deal.hands[s] if c.id in deal.known[s]]
-                      for s in deal.seats if s != seat},
+            "known": {
+                str(s): [str(c) for c in deal.hands[s] if c.id in deal.known[s]] for s in deal.seats if s != seat
+            },
             "table": [{"cards": [str(c) for c in tm.meld.cards], "owner": tm.owner} for tm in deal.table],
             "scores": list(game.scores),
         }
@@ -578,23 +626,32 @@ def _offered_house_rules(plugin_name: str, module: ModuleType) -> dict[str, dict
     file, line, column = _def_position(offered, getattr(module, "__file__", None) or f"plugin {plugin_name!r}")
 
     def locate(path: tuple[str | int, ...], message: str) -> Problem:
-        return Problem(file, line, column, "rummykit_house_rules()" + (f".{dotted(path)}" if path else ""),
-                       f"plugin {plugin_name!r}: {message}")
+        return Problem(
+            file,
+            line,
+            column,
+            "rummykit_house_rules()" + (f".{dotted(path)}" if path else ""),
+            f"plugin {plugin_name!r}: {message}",
+        )
 
     rule_schema = dict(kernel_schema()["$defs"]["house_rule"])
     variants = {"type": "array", "items": {"type": "string"}}
     rule_schema["properties"] = {**rule_schema["properties"], "variants": variants}
-    schema = {"type": "object", "propertyNames": {"pattern": "^[a-z0-9][a-z0-9-]*$",
-                                                  "description": "lower-case letters, digits and hyphens"},
-              "additionalProperties": rule_schema, "$defs": kernel_schema()["$defs"]}
+    schema = {
+        "type": "object",
+        "propertyNames": {"pattern": "^[a-z0-9][a-z0-9-]*$", "description": "lower-case letters, digits and hyphens"},
+        "additionalProperties": rule_schema,
+        "$defs": kernel_schema()["$defs"],
+    }
     problems = schema_problems(specs, schema, locate)
     if problems:
         raise RulesetError(problems)
     return {str(name): dict(spec) for name, spec in specs.items()}
 
 
-def _house_rule_specs(data: Mapping[str, Any], modules: Sequence[tuple[str, ModuleType]],
-                      broken: list[str] | None = None) -> dict[str, dict[str, Any]]:
+def _house_rule_specs(
+    data: Mapping[str, Any], modules: Sequence[tuple[str, ModuleType]], broken: list[str] | None = None
+) -> dict[str, dict[str, Any]]:
     """House rules a variant accepts: its ruleset's ``house_rules``, then those its plugins and any installed
     plugin offer for it through ``rummykit_house_rules`` (selecting one of those also registers the plugin).
 
@@ -630,8 +687,12 @@ def house_rules_for(variant_name: str, plugins: Iterable[PluginSource] = ()) -> 
     return _house_rule_specs(merged.data, modules + _local_plugins(plugins))
 
 
-def _build(source: str, house_rules: Sequence[str], options: Mapping[str, Any] | None,
-           local: Sequence[tuple[str, ModuleType]] = ()) -> Variant:
+def _build(
+    source: str,
+    house_rules: Sequence[str],
+    options: Mapping[str, Any] | None,
+    local: Sequence[tuple[str, ModuleType]] = (),
+) -> Variant:
     path = find_ruleset(source) if not Path(source).is_file() else source
     merged = _read_chain(path)
     locate = _locator(merged, path)
@@ -645,8 +706,11 @@ def _build(source: str, house_rules: Sequence[str], options: Mapping[str, Any] |
         except LookupError as exc:
             problems.append(locate(("plugins", index), str(exc)))
         except RulesetError as exc:
-            problems.append(locate(("plugins", index), f"plugin {name!r} is installed but broken: "
-                                                       f"{len(exc.problems)} problem(s) below"))
+            problems.append(
+                locate(
+                    ("plugins", index), f"plugin {name!r} is installed but broken: {len(exc.problems)} problem(s) below"
+                )
+            )
             problems += exc.problems
     if problems:
         raise RulesetError(problems)
@@ -662,17 +726,33 @@ def _build(source: str, house_rules: Sequence[str], options: Mapping[str, Any] |
             close = difflib.get_close_matches(name, list(specs), n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             offered = ", ".join(sorted(specs)) or "none"
-            note = (f" (installed plugins that could not be loaded: {', '.join(broken)}; "
-                    f"'rummykit validate --plugin' tells why)") if broken else ""
-            problems.append(Problem(f"house rule {name!r}", 0, 0, "",
-                                    f"{data['name']} has no house rule {name!r}{hint}; it accepts: {offered}{note}"))
+            note = (
+                (
+                    f" (installed plugins that could not be loaded: {', '.join(broken)}; "
+                    f"'rummykit validate --plugin' tells why)"
+                )
+                if broken
+                else ""
+            )
+            problems.append(
+                Problem(
+                    f"house rule {name!r}",
+                    0,
+                    0,
+                    "",
+                    f"{data['name']} has no house rule {name!r}{hint}; it accepts: {offered}{note}",
+                )
+            )
     if problems:
         raise RulesetError(problems)
     for i, name in enumerate(house_rules):
-        for other in house_rules[i + 1:]:
+        for other in house_rules[i + 1 :]:
             if other in specs[name].get("conflicts", []) or name in specs[other].get("conflicts", []):
-                problems.append(Problem(f"house rule {name!r}", 0, 0, "",
-                                        f"house rules {name!r} and {other!r} conflict: choose one"))
+                problems.append(
+                    Problem(
+                        f"house rule {name!r}", 0, 0, "", f"house rules {name!r} and {other!r} conflict: choose one"
+                    )
+                )
     if problems:
         raise RulesetError(problems)
     for name in house_rules:
@@ -701,7 +781,9 @@ def _build(source: str, house_rules: Sequence[str], options: Mapping[str, Any] |
     if problems:
         raise RulesetError(problems)
     variant = Variant(source, merged, house_rules, options, modules)
-    variant.local_plugins = tuple(str(Path(str(m.__file__)).resolve()) for _, m in local if getattr(m, "__file__", None))
+    variant.local_plugins = tuple(
+        str(Path(str(m.__file__)).resolve()) for _, m in local if getattr(m, "__file__", None)
+    )
     return variant
 
 
@@ -717,8 +799,9 @@ def _rules_problems(data: Mapping[str, Any], modules: Sequence[tuple[str, Module
             raise PluginError(name, "rummykit_rules_schema", exc) from exc
         if schema:
             properties.update(schema.get("properties", {}))
-            problems += schema_problems(rules, {k: v for k, v in schema.items() if k != "additionalProperties"},
-                                        locate, ("rules",))
+            problems += schema_problems(
+                rules, {k: v for k, v in schema.items() if k != "additionalProperties"}, locate, ("rules",)
+            )
     combined = {"type": "object", "properties": properties, "additionalProperties": False}
     problems += [p for p in schema_problems(rules, combined, locate, ("rules",)) if "unknown key" in p.message]
     return problems
@@ -740,21 +823,28 @@ def _semantic_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
         problems.append(locate(("players", "seated"), f"expected at least players.max ({high}), got {seated}"))
     if data.get("partnerships") and any(count % 2 for count in counts):
         odd = ", ".join(str(c) for c in counts if c % 2)
-        problems.append(locate(("partnerships",), f"partnerships need an even number of players; "
-                                                  f"players allows {odd}"))
+        problems.append(locate(("partnerships",), f"partnerships need an even number of players; players allows {odd}"))
     # per-player-count values: keys must name an allowed count
     for block, key in (("decks", "count"), ("decks", "jokers"), ("deal", "hand_size")):
         spec = data.get(block, {}).get(key)
         if isinstance(spec, Mapping):
             for count_key in spec:
                 if count_key != "default" and int(count_key) not in counts:
-                    problems.append(locate((block, key, count_key),
-                                           f"expected a player count from {low} to {high} or 'default', "
-                                           f"got {count_key!r}"))
+                    problems.append(
+                        locate(
+                            (block, key, count_key),
+                            f"expected a player count from {low} to {high} or 'default', got {count_key!r}",
+                        )
+                    )
             missing = [c for c in counts if str(c) not in spec and "default" not in spec]
             if missing and low <= high:
-                problems.append(locate((block, key), "expected a value for every allowed player count: "
-                                                     f"add 'default' or {', '.join(repr(str(c)) for c in missing)}"))
+                problems.append(
+                    locate(
+                        (block, key),
+                        "expected a value for every allowed player count: "
+                        f"add 'default' or {', '.join(repr(str(c)) for c in missing)}",
+                    )
+                )
     jokers_dealt = False
     for count in counts:
         decks = Variant._per_players(data.get("decks", {}).get("count"), count, 1)
@@ -767,21 +857,27 @@ def _semantic_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
         needed = size * count + (1 if data.get("deal", {}).get("upcard", True) else 0)
         available = 52 * decks + jokers
         if needed > available:
-            problems.append(locate(("deal", "hand_size"),
-                                   f"dealing {size} cards to {count} players needs {needed} cards; "
-                                   f"the deck holds {available}"))
+            problems.append(
+                locate(
+                    ("deal", "hand_size"),
+                    f"dealing {size} cards to {count} players needs {needed} cards; the deck holds {available}",
+                )
+            )
         if size < 1:
             problems.append(locate(("deal", "hand_size"), f"expected at least 1 card each for {count} players"))
     problems += _card_value_problems(data, locate, jokers_dealt)
     melds = data.get("melds", {})
     for low_key, high_key in (("set_min", "set_max"), ("run_min", "run_max")):
         if melds.get(high_key) is not None and melds.get(low_key, 3) > melds[high_key]:
-            problems.append(locate(("melds", low_key), f"expected at most melds.{high_key} ({melds[high_key]}), "
-                                                      f"got {melds.get(low_key, 3)}"))
+            problems.append(
+                locate(
+                    ("melds", low_key),
+                    f"expected at most melds.{high_key} ({melds[high_key]}), got {melds.get(low_key, 3)}",
+                )
+            )
     if "JK" in melds.get("wild", []) and not jokers_dealt:
         index = melds["wild"].index("JK")
-        problems.append(locate(("melds", "wild", index), "JK is wild but the decks hold no jokers "
-                                                         "(set decks.jokers)"))
+        problems.append(locate(("melds", "wild", index), "JK is wild but the decks hold no jokers (set decks.jokers)"))
     if not melds.get("sets", True) and not melds.get("runs", True):
         problems.append(locate(("melds",), "expected sets or runs (or both): with neither nothing can be melded"))
     target = data.get("target")
@@ -808,25 +904,35 @@ def _card_value_problems(data: Mapping[str, Any], locate: Any, jokers_dealt: boo
             if rank not in spec and not (rank == "T" and "10" in spec) and not by_card:
                 missing.append(rank)
         if missing:
-            problems.append(locate(("card_values",), f"expected a value for every rank the decks hold; "
-                                                     f"missing: {', '.join(missing)}"))
+            problems.append(
+                locate(
+                    ("card_values",), f"expected a value for every rank the decks hold; missing: {', '.join(missing)}"
+                )
+            )
         if "JK" in spec and not jokers_dealt:
-            problems.append(locate(("card_values", "JK"), "a value for JK, but the decks hold no jokers "
-                                                          "(set decks.jokers, or remove JK)"))
+            problems.append(
+                locate(
+                    ("card_values", "JK"),
+                    "a value for JK, but the decks hold no jokers (set decks.jokers, or remove JK)",
+                )
+            )
     if jokers_dealt and "JK" not in (spec or {}):
         problems.append(locate(("decks", "jokers"), "the decks hold jokers: expected a value for JK in card_values"))
     return problems
 
 
 @cache
-def _load_cached(source: str, house_rules: tuple[str, ...], options_json: str,
-                 local: tuple[tuple[str, ModuleType], ...] = ()) -> Variant:
+def _load_cached(
+    source: str, house_rules: tuple[str, ...], options_json: str, local: tuple[tuple[str, ModuleType], ...] = ()
+) -> Variant:
     options = json.loads(options_json) if options_json else None
     return _build(source, house_rules, options, local)
 
 
 def load_variant(
-    name_or_path: str, house_rules: Iterable[str] = (), options: Mapping[str, Any] | None = None,
+    name_or_path: str,
+    house_rules: Iterable[str] = (),
+    options: Mapping[str, Any] | None = None,
     plugins: Iterable[PluginSource] = (),
 ) -> Variant:
     """The variant named ``name_or_path`` (a name, an alias or a YAML file), with house rules and options.
@@ -866,8 +972,11 @@ def _house_rule_problems(path: str, variant: Variant, local: Sequence[tuple[str,
     through ``extends`` are checked when their own file is validated."""
     merged = _read_chain(find_ruleset(path) if not Path(path).is_file() else path)
     locate = _locator(merged, path)
-    own = {name: spec for name, spec in merged.data.get("house_rules", {}).items()
-           if name in (merged.chain[0].data.get("house_rules") or {})}  # inherited ones: checked in their file
+    own = {
+        name: spec
+        for name, spec in merged.data.get("house_rules", {}).items()
+        if name in (merged.chain[0].data.get("house_rules") or {})
+    }  # inherited ones: checked in their file
     try:
         modules = [(n, m) for n in variant.plugin_names if isinstance(m := variant.pm.get_plugin(n), ModuleType)]
         accepted = _house_rule_specs(merged.data, modules + [m for m in local if m[0] not in variant.plugin_names])
@@ -880,9 +989,12 @@ def _house_rule_problems(path: str, variant: Variant, local: Sequence[tuple[str,
             if other not in accepted:
                 close = difflib.get_close_matches(other, list(accepted), n=1)
                 hint = f" (did you mean {close[0]!r}?)" if close else ""
-                problems.append(locate(("house_rules", name, "conflicts", index),
-                                       f"no house rule {other!r}{hint}; {variant.name} accepts: "
-                                       f"{', '.join(sorted(accepted))}"))
+                problems.append(
+                    locate(
+                        ("house_rules", name, "conflicts", index),
+                        f"no house rule {other!r}{hint}; {variant.name} accepts: {', '.join(sorted(accepted))}",
+                    )
+                )
         problems += _try_house_rule(path, name, local, locate)
     for plugin_name, module in local:  # the house rules a local plugin offers, at its hook
         offered = getattr(module, "rummykit_house_rules", None)
@@ -898,12 +1010,16 @@ def _house_rule_problems(path: str, variant: Variant, local: Sequence[tuple[str,
     return problems
 
 
-def _at_hook(position: tuple[str, int, int], plugin_name: str, name: str, where: tuple[str | int, ...],
-             message: str) -> Problem:
+def _at_hook(
+    position: tuple[str, int, int], plugin_name: str, name: str, where: tuple[str | int, ...], message: str
+) -> Problem:
     """A problem of the house rule ``name`` offered by a plugin, at its ``rummykit_house_rules``."""
     inner = dotted(where[2:]) if where[:2] == ("house_rules", name) else dotted(where)
-    return Problem(*position, f"rummykit_house_rules().{name}" + (f".{inner}" if inner else ""),
-                   f"plugin {plugin_name!r}: {message}")
+    return Problem(
+        *position,
+        f"rummykit_house_rules().{name}" + (f".{inner}" if inner else ""),
+        f"plugin {plugin_name!r}: {message}",
+    )
 
 
 def _try_house_rule(path: str, name: str, local: Sequence[tuple[str, ModuleType]], locate: Any) -> list[Problem]:
@@ -918,8 +1034,15 @@ def _try_house_rule(path: str, name: str, local: Sequence[tuple[str, ModuleType]
                 where = ("house_rules", name) + (inner if inner[:1] == ("plugins",) else ("set",) + inner)
                 problems.append(locate(where, f"house rule {name!r}: {problem.message}"))
             elif problem.line:
-                problems.append(Problem(problem.file, problem.line, problem.column, problem.path,
-                                        f"with house rule {name!r}: {problem.message}"))
+                problems.append(
+                    Problem(
+                        problem.file,
+                        problem.line,
+                        problem.column,
+                        problem.path,
+                        f"with house rule {name!r}: {problem.message}",
+                    )
+                )
             else:
                 problems.append(locate(("house_rules", name), f"house rule {name!r}: {problem.message}"))
     return problems

@@ -53,8 +53,9 @@ def texts(game: Game) -> list[str]:
 # -- the variants ----------------------------------------------------------------------------------
 
 
-def test_variants_load_with_the_documented_shape(rum: rummykit.Variant, partnership: rummykit.Variant,
-                                                   persian: rummykit.Variant) -> None:
+def test_variants_load_with_the_documented_shape(
+    rum: rummykit.Variant, partnership: rummykit.Variant, persian: rummykit.Variant
+) -> None:
     assert (rum.min_players, rum.max_players) == (2, 6)
     assert [rum.deck_count(n) for n in range(2, 7)] == [1, 1, 1, 2, 2]
     assert [rum.hand_size(n) for n in range(2, 7)] == [13, 7, 7, 7, 7]
@@ -123,8 +124,13 @@ def test_deepest_card_laid_off_with_a_bridging_card(rum: rummykit.Variant) -> No
 
 
 def test_duplicate_cards_in_the_pile_have_distinct_texts(rum: rummykit.Variant) -> None:
-    hands = ["7C 7D 2S 3S 9C 9D TC", "7S 7D KD 4C 5C JD QC", "2H 3H 5S 6S JH QH KH",
-             "2D 3D 4D 5D 8S 9S TS", "AC AD JC QD KS KC 4H"]
+    hands = [
+        "7C 7D 2S 3S 9C 9D TC",
+        "7S 7D KD 4C 5C JD QC",
+        "2H 3H 5S 6S JH QH KH",
+        "2D 3D 4D 5D 8S 9S TS",
+        "AC AD JC QD KS KC 4H",
+    ]
     g = rum.new_game(players=5, deal=deal(hands, discard="7H 4S 7H 2C"))
     assert len(g.deck) == 104
     listed = texts(g)
@@ -238,10 +244,10 @@ def test_traditional_scoring(rum: rummykit.Variant) -> None:
 def test_partnership_sides_score_the_sum_of_partners(partnership: rummykit.Variant) -> None:
     hands = ["KH KD KS", "5C 6C 7C 9D", "8C 2H", "3D JD"]
     g = partnership.new_game(players=4, deal=deal(hands, stock="TS QH AH TD"))
-    play(g, "draw stock", "meld 5C 6C 7C", "discard 9D")      # seat 1: 15 - TS 10
-    play(g, "draw stock", "layoff 8C on 0", "discard QH")     # seat 2: 5 (on seat 1's run) - 2H 5
-    play(g, "draw stock", "discard AH")                       # seat 3: - 3D JD 15
-    play(g, "draw stock", "meld KH KD KS", "discard TD")       # seat 0 goes out: the hand stops
+    play(g, "draw stock", "meld 5C 6C 7C", "discard 9D")  # seat 1: 15 - TS 10
+    play(g, "draw stock", "layoff 8C on 0", "discard QH")  # seat 2: 5 (on seat 1's run) - 2H 5
+    play(g, "draw stock", "discard AH")  # seat 3: - 3D JD 15
+    play(g, "draw stock", "meld KH KD KS", "discard TD")  # seat 0 goes out: the hand stops
     result = g.hands[0]
     assert result.winner == 0 and result.scores == (30, 5, 0, -15)
     assert result.details["sides"] == [30, -10]
@@ -249,17 +255,19 @@ def test_partnership_sides_score_the_sum_of_partners(partnership: rummykit.Varia
     assert [g.score_of(s) for s in range(4)] == [30, -10, 30, -10]
 
 
-@pytest.mark.parametrize("plays, melded", [
-    (["meld JK JK JK JK"], 160),                    # four jokers at once: (4 x 20) x 2
-    (["meld JK JK JK", "layoff JK on 0"], 80),      # three, then the fourth: 60 + 20
-    (["meld 2C 2D 2H 2S"], 40),                     # four 2s at once: (4 x 5) x 2
-    (["meld 2C 2D 2H", "layoff 2S on 0"], 20),      # three 2s 15, the fourth later 5
-    (["meld 2C 2D 2H"], 15),
-    (["meld 5H 6H 7H 8H"], 40),                     # any meld of exactly four cards
-    (["meld 5H 6H 7H 8H 9H"], 25),                  # five at once: not doubled
-])
-def test_persian_melds_of_four_at_once_count_double(persian: rummykit.Variant, plays: list[str],
-                                                     melded: int) -> None:
+@pytest.mark.parametrize(
+    "plays, melded",
+    [
+        (["meld JK JK JK JK"], 160),  # four jokers at once: (4 x 20) x 2
+        (["meld JK JK JK", "layoff JK on 0"], 80),  # three, then the fourth: 60 + 20
+        (["meld 2C 2D 2H 2S"], 40),  # four 2s at once: (4 x 5) x 2
+        (["meld 2C 2D 2H", "layoff 2S on 0"], 20),  # three 2s 15, the fourth later 5
+        (["meld 2C 2D 2H"], 15),
+        (["meld 5H 6H 7H 8H"], 40),  # any meld of exactly four cards
+        (["meld 5H 6H 7H 8H 9H"], 25),  # five at once: not doubled
+    ],
+)
+def test_persian_melds_of_four_at_once_count_double(persian: rummykit.Variant, plays: list[str], melded: int) -> None:
     hands = ["QC", "JK JK JK JK 2C 2D 2H 2S 5H 6H 7H 8H 9H KC", "3C", "4C"]
     g = persian.new_game(players=4, deal=deal(hands, stock="TC"))
     play(g, "draw stock", *plays, "discard TC")

@@ -58,7 +58,8 @@ def test_ten_spellings(text: str) -> None:
 
 
 @pytest.mark.parametrize(
-    ("symbol", "letter"), [("♣", "C"), ("♦", "D"), ("♥", "H"), ("♠", "S")],
+    ("symbol", "letter"),
+    [("♣", "C"), ("♦", "D"), ("♥", "H"), ("♠", "S")],
 )
 @pytest.mark.parametrize("selector", ["", "\ufe0f"])
 def test_suit_symbols(symbol: str, letter: str, selector: str) -> None:

@@ -95,12 +95,28 @@ def test_a_game_recorded_mid_hand_replays_and_plays_on_identically(kind: str, st
 
 def test_a_prearranged_manual_settlement_game_replays() -> None:
     variant = rummykit.load_variant("gin", options=MANUAL)
-    deal = {"dealer": 1, "hands": [["7S", "7H", "7D", "9C", "TC", "JC", "3H", "4H", "5H", "8D"],
-                                   "2S 3S 4S QD QH QC 8C KH 5D TS".split()],
-            "discard": ["2C"], "stock": ["KS"]}
+    deal = {
+        "dealer": 1,
+        "hands": [
+            ["7S", "7H", "7D", "9C", "TC", "JC", "3H", "4H", "5H", "8D"],
+            "2S 3S 4S QD QH QC 8C KH 5D TS".split(),
+        ],
+        "discard": ["2C"],
+        "stock": ["KS"],
+    }
     game = variant.new_game(seed=5, deal=deal)
-    for text in ["pass", "pass", "draw stock", "knock KS", "meld 7S 7H 7D", "meld 9C TC JC", "meld 3H 4H 5H",
-                 "done", "meld 2S 3S 4S", "meld QD QH QC"]:
+    for text in [
+        "pass",
+        "pass",
+        "draw stock",
+        "knock KS",
+        "meld 7S 7H 7D",
+        "meld 9C TC JC",
+        "meld 3H 4H 5H",
+        "done",
+        "meld 2S 3S 4S",
+        "meld QD QH QC",
+    ]:
         game.apply(text)
     mid = Game.from_json(game.to_json())
     assert state_of(mid) == state_of(game)
@@ -147,8 +163,12 @@ def test_the_same_seed_gives_the_identical_game() -> None:
 
 def test_the_same_seed_and_prearranged_deal_shuffle_the_unnamed_cards_alike() -> None:
     variant = rummykit.load_variant("gin")
-    deal = {"dealer": 0, "hands": ["AS 2S 3S 4S 5S 6S 7S 8S 9S TS".split(), "AH 2H 3H 4H 5H 6H 7H 8H 9H TH".split()],
-            "discard": ["KD"], "stock": ["QD", "JD"]}
+    deal = {
+        "dealer": 0,
+        "hands": ["AS 2S 3S 4S 5S 6S 7S 8S 9S TS".split(), "AH 2H 3H 4H 5H 6H 7H 8H 9H TH".split()],
+        "discard": ["KD"],
+        "stock": ["QD", "JD"],
+    }
     a = variant.new_game(seed=9, deal=deal)
     b = variant.new_game(seed=9, deal=deal)
     c = variant.new_game(seed=10, deal=deal)
@@ -195,32 +215,38 @@ def test_illegal_action_is_a_value_error() -> None:
         game.apply("discard KS on")
 
 
-@pytest.mark.parametrize("text, expected", [
-    ("draw stock", Action("draw stock")),
-    ("draw discard", Action("draw discard")),
-    ("pass", Action("pass")),
-    ("discard 7H", Action("discard", (parse_card("7H"),))),
-    ("knock TC", Action("knock", (parse_card("TC"),))),
-    ("knock 10c", Action("knock", (parse_card("TC"),))),
-    ("big gin", Action("big gin")),
-    ("meld 7S 7H 7D", Action("meld", tuple(map(parse_card, ["7S", "7H", "7D"])))),
-    ("meld 7S, 7H, 7D", Action("meld", tuple(map(parse_card, ["7S", "7H", "7D"])))),
-    ("layoff 8C on 2", Action("layoff", (parse_card("8C"),), 2)),
-    ("  Done ", Action("done")),
-])
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("draw stock", Action("draw stock")),
+        ("draw discard", Action("draw discard")),
+        ("pass", Action("pass")),
+        ("discard 7H", Action("discard", (parse_card("7H"),))),
+        ("knock TC", Action("knock", (parse_card("TC"),))),
+        ("knock 10c", Action("knock", (parse_card("TC"),))),
+        ("big gin", Action("big gin")),
+        ("meld 7S 7H 7D", Action("meld", tuple(map(parse_card, ["7S", "7H", "7D"])))),
+        ("meld 7S, 7H, 7D", Action("meld", tuple(map(parse_card, ["7S", "7H", "7D"])))),
+        ("layoff 8C on 2", Action("layoff", (parse_card("8C"),), 2)),
+        ("  Done ", Action("done")),
+    ],
+)
 def test_action_text_parses(text: str, expected: Action) -> None:
     action = Action.parse(text)
     assert action == expected
     assert Action.parse(str(action)) == action
 
 
-@pytest.mark.parametrize("text, message", [
-    ("", "empty action"),
-    ("7H", "no verb"),
-    ("discard 7H 9Z", "is not a card"),
-    ("layoff 8C on two", "meld number"),
-    ("layoff 8C on 2 please", "unexpected text"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("", "empty action"),
+        ("7H", "no verb"),
+        ("discard 7H 9Z", "is not a card"),
+        ("layoff 8C on two", "meld number"),
+        ("layoff 8C on 2 please", "unexpected text"),
+    ],
+)
 def test_bad_action_text_is_refused(text: str, message: str) -> None:
     with pytest.raises(IllegalAction, match=message):
         Action.parse(text)
@@ -279,7 +305,7 @@ def test_card_text_accepts_symbols_and_ten() -> None:
         parse_card("11H")
 
 
-LOCAL_PLUGIN = '''
+LOCAL_PLUGIN = """
 import dataclasses
 import rummykit
 
@@ -295,7 +321,7 @@ def rummykit_score_hand(deal, kind):
     if result.kind == "undercut":
         return dataclasses.replace(result, scores=tuple(2 * s for s in result.scores))
     return result
-'''
+"""
 
 
 def test_a_record_names_its_local_plugins_and_replays_with_them(tmp_path: Path) -> None:

@@ -24,12 +24,25 @@ def cards(text: str) -> list[str]:
     return text.split()
 
 
-def new_game(hands: tuple[str, str], discard: str = "", stock: str = "", dealer: int = 1,
-             options: dict[str, Any] | None = None, seed: int = 7) -> Game:
+def new_game(
+    hands: tuple[str, str],
+    discard: str = "",
+    stock: str = "",
+    dealer: int = 1,
+    options: dict[str, Any] | None = None,
+    seed: int = 7,
+) -> Game:
     """A game whose first deal is laid out by hand (seat 0 is the non-dealer when ``dealer`` is 1)."""
     variant = rummykit.load_variant("gin", options=options)
-    return variant.new_game(seed=seed, deal={"dealer": dealer, "hands": [cards(hands[0]), cards(hands[1])],
-                                             "discard": cards(discard), "stock": cards(stock)})
+    return variant.new_game(
+        seed=seed,
+        deal={
+            "dealer": dealer,
+            "hands": [cards(hands[0]), cards(hands[1])],
+            "discard": cards(discard),
+            "stock": cards(stock),
+        },
+    )
 
 
 def play(game: Game, *actions: str) -> None:
@@ -41,10 +54,22 @@ def play(game: Game, *actions: str) -> None:
 def snapshot(game: Game) -> tuple[Any, ...]:
     """Everything observable about a game, to compare before and after an action."""
     deal = game.deal
-    return (game.to_json(), json.dumps([game.observation(s) for s in range(game.num_players)], sort_keys=True),
-            [list(h) for h in deal.hands], list(deal.stock), list(deal.discard), set(deal.face_down),
-            deal.phase, deal.current, deal.taken, repr(sorted(deal.state.items())), [str(t) for t in deal.table],
-            list(game.scores), len(game.hands), [str(a) for a in game.legal_actions()])
+    return (
+        game.to_json(),
+        json.dumps([game.observation(s) for s in range(game.num_players)], sort_keys=True),
+        [list(h) for h in deal.hands],
+        list(deal.stock),
+        list(deal.discard),
+        set(deal.face_down),
+        deal.phase,
+        deal.current,
+        deal.taken,
+        repr(sorted(deal.state.items())),
+        [str(t) for t in deal.table],
+        list(game.scores),
+        len(game.hands),
+        [str(a) for a in game.legal_actions()],
+    )
 
 
 def value(card: str) -> int:
@@ -167,10 +192,24 @@ def test_knocker_lays_sets_rather_than_runs_so_nothing_can_be_laid_off() -> None
 def test_the_same_hand_laid_as_runs_would_be_undercut() -> None:
     # The alternative the knocker avoids, played out by hand (manual settlement): runs take all four cards.
     game = new_game(SETS_NOT_RUNS, discard="2S", stock="QD", options=MANUAL)
-    play(game, "pass", "pass", "draw stock", "knock QD",
-         "meld 5C 6C 7C", "meld 5D 6D 7D", "meld 5H 6H 7H", "done",
-         "meld JS QS KS", "meld 9H TH JH", "layoff 4C on 0", "layoff 8C on 0", "layoff 4D on 1", "layoff 8D on 1",
-         "done")
+    play(
+        game,
+        "pass",
+        "pass",
+        "draw stock",
+        "knock QD",
+        "meld 5C 6C 7C",
+        "meld 5D 6D 7D",
+        "meld 5H 6H 7H",
+        "done",
+        "meld JS QS KS",
+        "meld 9H TH JH",
+        "layoff 4C on 0",
+        "layoff 8C on 0",
+        "layoff 4D on 1",
+        "layoff 8D on 1",
+        "done",
+    )
     result = game.hands[0]
     assert result.kind == "undercut"
     assert result.details["deadwood"] == [1, 0]
@@ -479,8 +518,7 @@ def lay_out_next_deal(game: Game, hands: tuple[str, str], discard: str, stock: s
     and only depend on there being an upcard."""
     deal = game.deal
     assert not deal.log and deal.phase == "offer"
-    game._place(deal, {"hands": [cards(hands[0]), cards(hands[1])], "discard": cards(discard),
-                       "stock": cards(stock)})
+    game._place(deal, {"hands": [cards(hands[0]), cards(hands[1])], "discard": cards(discard), "stock": cards(stock)})
     game.check_cards()
 
 
@@ -605,8 +643,7 @@ def test_manual_settlement_of_example_1() -> None:
     assert "done" not in legal
     with pytest.raises(IllegalAction, match="more than the knock limit 10"):
         game.apply("done")
-    assert sorted(a for a in legal if a.startswith("meld")) == ["meld 3H 4H 5H", "meld 7D 7H 7S",
-                                                                "meld 9C TC JC"]
+    assert sorted(a for a in legal if a.startswith("meld")) == ["meld 3H 4H 5H", "meld 7D 7H 7S", "meld 9C TC JC"]
     play(game, "meld 7S 7H 7D", "meld 9C TC JC")
     with pytest.raises(IllegalAction):
         game.apply("done")  # 3H 4H 5H 8D = 20 still unmelded
@@ -656,8 +693,7 @@ def test_manual_lay_offs_go_on_the_knockers_melds_only() -> None:
 def test_manual_settlement_after_gin_offers_no_lay_off() -> None:
     opponent = "6C 9C TH 7S 8D AS 2S 3S 4D KD"
     game = new_game((GIN, opponent), discard="5S", stock="AD", options=MANUAL)
-    play(game, "pass", "pass", "draw stock", "knock AD", "meld 2C 3C 4C 5C", "meld 9D 9H 9S", "meld JH QH KH",
-         "done")
+    play(game, "pass", "pass", "draw stock", "knock AD", "meld 2C 3C 4C 5C", "meld 9D 9H 9S", "meld JH QH KH", "done")
     assert game.deal.phase == "opponent-melds"
     assert not [a for a in game.legal_actions() if a.kind == "layoff"]
     with pytest.raises(IllegalAction):
@@ -677,8 +713,11 @@ def best_manual_score(game: Game) -> tuple[int, int]:
 
     def key(g: Game) -> Any:
         d = g.deal
-        return (d.phase, frozenset((tm.owner, frozenset(c.id for c in tm.meld.cards)) for tm in d.table),
-                tuple(frozenset(c.id for c in h) for h in d.hands))
+        return (
+            d.phase,
+            frozenset((tm.owner, frozenset(c.id for c in tm.meld.cards)) for tm in d.table),
+            tuple(frozenset(c.id for c in h) for h in d.hands),
+        )
 
     def search(actions: list[str]) -> tuple[int, int]:
         g = Game.from_json(record)
@@ -700,17 +739,21 @@ def best_manual_score(game: Game) -> tuple[int, int]:
     return search([])
 
 
-@pytest.mark.parametrize("hands, discard, stock", [
-    (EXAMPLE_1, "2C", "KS"),
-    (EXAMPLE_2, "AC", "JD"),
-    (("8H 8D 8C AC 2C 3C JD QD KD 4H", "6S 7S 8S 6D 6C 9H TH JH QH KS"), "5C", "9D"),
-    (("JS QS KS 2D 3D 4D 7C 7D 7H 5C", "TS 9S AH 2H 3H 4S 4C 4H 8C KH"), "6D", "KC"),
-    (SETS_NOT_RUNS, "2S", "QD"),
-    (BLOCKING, "2S", "KD"),
-    (("2C 3C 4C 9D 9H 9C JH QH KH 5D", "6S 7S 8S 9S TC JC QC AH AS 3H"), "2S", "KC"),
-])
-def test_manual_settlement_played_optimally_equals_auto_settlement(hands: tuple[str, str], discard: str,
-                                                                    stock: str) -> None:
+@pytest.mark.parametrize(
+    "hands, discard, stock",
+    [
+        (EXAMPLE_1, "2C", "KS"),
+        (EXAMPLE_2, "AC", "JD"),
+        (("8H 8D 8C AC 2C 3C JD QD KD 4H", "6S 7S 8S 6D 6C 9H TH JH QH KS"), "5C", "9D"),
+        (("JS QS KS 2D 3D 4D 7C 7D 7H 5C", "TS 9S AH 2H 3H 4S 4C 4H 8C KH"), "6D", "KC"),
+        (SETS_NOT_RUNS, "2S", "QD"),
+        (BLOCKING, "2S", "KD"),
+        (("2C 3C 4C 9D 9H 9C JH QH KH 5D", "6S 7S 8S 9S TC JC QC AH AS 3H"), "2S", "KC"),
+    ],
+)
+def test_manual_settlement_played_optimally_equals_auto_settlement(
+    hands: tuple[str, str], discard: str, stock: str
+) -> None:
     auto = new_game(hands, discard=discard, stock=stock)
     play(auto, "pass", "pass", "draw stock", f"knock {stock}")
     manual = new_game(hands, discard=discard, stock=stock, options=MANUAL)
@@ -795,8 +838,7 @@ def test_observations_hide_the_other_hand_and_show_only_the_discard_top() -> Non
                 assert {parse_card(t) for t in view["hand"]} == set(deal.hands[seat])
                 assert "discard" not in view  # the pile is squared: only the top shows
                 top = deal.discard[-1] if deal.discard else None
-                assert view["discard_top"] == (str(top) if top is not None and top.id not in deal.face_down
-                                               else None)
+                assert view["discard_top"] == (str(top) if top is not None and top.id not in deal.face_down else None)
                 # Nothing from lower in the pile shows, unless it is in the viewer's own hand or on top.
                 buried = {str(c) for c in deal.discard[:-1]}
                 assert not (seen & buried) - {str(c) for c in deal.hands[seat]}

@@ -29,8 +29,15 @@ KNOCK_6 = "2C 3C 4C 7D 7H 7S 9H TH JH 6D".split()
 MELDED_0 = "AS 2S 3S 4S QC QD QS KC KH KS".split()
 
 
-def game_with(variant: str, hands: Sequence[Sequence[str]], discard: Sequence[str] = (), stock: Sequence[str] = (),
-              house_rules: Iterable[str] = (), options: dict[str, Any] | None = None, dealer: int = 0) -> Game:
+def game_with(
+    variant: str,
+    hands: Sequence[Sequence[str]],
+    discard: Sequence[str] = (),
+    stock: Sequence[str] = (),
+    house_rules: Iterable[str] = (),
+    options: dict[str, Any] | None = None,
+    dealer: int = 0,
+) -> Game:
     v = load_variant(variant, house_rules=list(house_rules), options=options)
     deal = {"dealer": dealer, "hands": [list(h) for h in hands], "discard": list(discard), "stock": list(stock)}
     return v.new_game(players=len(hands), seed=1, deal=deal)
@@ -46,8 +53,9 @@ def legal(game: Game) -> set[str]:
     return {str(a) for a in game.legal_actions()}
 
 
-def first_hand_after_passes(variant: str, hand1: Sequence[str], upcard: str, draw: str, hand0: Sequence[str] = HIGH_64,
-                            **kwargs: Any) -> Game:
+def first_hand_after_passes(
+    variant: str, hand1: Sequence[str], upcard: str, draw: str, hand0: Sequence[str] = HIGH_64, **kwargs: Any
+) -> Game:
     """Seat 1 and the dealer refuse the upcard, seat 1 draws ``draw`` from the stock."""
     game = game_with(variant, [hand0, hand1], [upcard], [draw], **kwargs)
     play(game, "pass", "pass", "draw stock")
@@ -141,8 +149,9 @@ def test_oklahoma_extra_boxes_for_an_undercut(upcard: str, boxes: int) -> None:
 
 @pytest.mark.parametrize(("upcard", "boxes"), [("6H", 3), ("6S", 5)])
 def test_oklahoma_extra_boxes_for_gin_pay_at_the_end(upcard: str, boxes: int) -> None:
-    game = first_hand_after_passes("oklahoma-gin", GIN_10, upcard, "KD", house_rules=["extra-boxes"],
-                                   options={"target": 50})
+    game = first_hand_after_passes(
+        "oklahoma-gin", GIN_10, upcard, "KD", house_rules=["extra-boxes"], options={"target": 50}
+    )
     play(game, "knock KD")
     assert game.is_over and game.hands[0].boxes == (0, boxes)
     assert (1, f"boxes ({boxes})", boxes * 20) in game.bonuses
@@ -171,8 +180,9 @@ def test_oklahoma_gin_only_overrides_the_upcard() -> None:
 # -- scoring presets and options ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(("rule", "gin", "undercut"), [(None, 84, 16), ("modern", 89, 31), ("table-004", 89, 26),
-                                                        ("norwegian", 104, 26)])
+@pytest.mark.parametrize(
+    ("rule", "gin", "undercut"), [(None, 84, 16), ("modern", 89, 31), ("table-004", 89, 26), ("norwegian", 104, 26)]
+)
 def test_scoring_presets(rule: str | None, gin: int, undercut: int) -> None:
     rules = [rule] if rule else []
     assert gin_hand(house_rules=rules).hands[0].scores == (0, gin)
@@ -239,8 +249,9 @@ def test_gin_only() -> None:
     assert "knock KD" in legal(game)
 
 
-@pytest.mark.parametrize(("rule", "after_gin", "after_undercut"),
-                         [(None, 0, 1), ("winner-deals", 1, 0), ("alternate-deal", 1, 1)])
+@pytest.mark.parametrize(
+    ("rule", "after_gin", "after_undercut"), [(None, 0, 1), ("winner-deals", 1, 0), ("alternate-deal", 1, 1)]
+)
 def test_dealer_rules(rule: str | None, after_gin: int, after_undercut: int) -> None:
     rules = [rule] if rule else []
     game = gin_hand(house_rules=rules)  # dealer 0; seat 1 wins
@@ -258,8 +269,14 @@ def dead_position(house_rules: Iterable[str] = (), throw: str = "KD") -> Game:
     times, except that seat 1's last discard is ``throw``: 20 stock cards are left (the dead-hand mark,
     set to 20 here so that it comes sooner) and the dealer, seat 0, holding LAST_CHANCE_HAND, is next."""
     hand1 = "KD QS JC 9D 8S 6H 5D 4S 6C TD".split()
-    game = game_with("gin", [LAST_CHANCE_HAND, hand1], ["8H"], THROWN_BACK, house_rules=house_rules,
-                     options={"rules": {"dead_hand_stock": 20}})
+    game = game_with(
+        "gin",
+        [LAST_CHANCE_HAND, hand1],
+        ["8H"],
+        THROWN_BACK,
+        house_rules=house_rules,
+        options={"rules": {"dead_hand_stock": 20}},
+    )
     play(game, "pass", "pass")
     for index, card in enumerate(THROWN_BACK):
         play(game, "draw stock", f"discard {throw if index == len(THROWN_BACK) - 1 else card}")
@@ -344,9 +361,14 @@ def test_eleven_card_start() -> None:
 
 
 def test_conflicting_house_rules_are_refused() -> None:
-    for pair in [("modern", "norwegian"), ("table-004", "modern"), ("target-150", "target-300"),
-                 ("winner-deals", "alternate-deal"), ("fiftieth-card", "gra-retake"),
-                 ("last-chance", "fiftieth-card")]:
+    for pair in [
+        ("modern", "norwegian"),
+        ("table-004", "modern"),
+        ("target-150", "target-300"),
+        ("winner-deals", "alternate-deal"),
+        ("fiftieth-card", "gra-retake"),
+        ("last-chance", "fiftieth-card"),
+    ]:
         with pytest.raises(RulesetError, match="conflict: choose one"):
             load_variant("gin", list(pair))
     with pytest.raises(RulesetError, match="no house rule 'extra-boxes'"):
@@ -358,9 +380,23 @@ def test_conflicting_house_rules_are_refused() -> None:
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_house_rules_are_listed_with_a_summary(variant: str) -> None:
     rules = house_rules_for(variant)
-    expected = {"modern", "table-004", "norwegian", "target-150", "target-200", "target-300", "shutout-double",
-                "big-gin", "gin-only", "winner-deals", "alternate-deal", "eleven-card-start", "fiftieth-card",
-                "gra-retake", "last-chance"}
+    expected = {
+        "modern",
+        "table-004",
+        "norwegian",
+        "target-150",
+        "target-200",
+        "target-300",
+        "shutout-double",
+        "big-gin",
+        "gin-only",
+        "winner-deals",
+        "alternate-deal",
+        "eleven-card-start",
+        "fiftieth-card",
+        "gra-retake",
+        "last-chance",
+    }
     if variant == "oklahoma-gin":
         expected |= {"ace-gin-only", "extra-boxes"}
     if variant == "gin-partnership":
@@ -544,8 +580,9 @@ def soak(variant: str, rules: tuple[str, ...], hands: int, games: int) -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("variant", "rules", "full"), configurations(),
-                         ids=lambda x: "+".join(x) if isinstance(x, tuple) else str(x))
+@pytest.mark.parametrize(
+    ("variant", "rules", "full"), configurations(), ids=lambda x: "+".join(x) if isinstance(x, tuple) else str(x)
+)
 def test_bots_play_every_variant_and_house_rule(variant: str, rules: tuple[str, ...], full: bool) -> None:
     if full:
         soak(variant, rules, hands=FULL_HANDS, games=FULL_GAMES)

@@ -43,7 +43,13 @@ def gin() -> rummykit.Variant:
 def test_gin_meld_rules_come_from_the_ruleset(gin: rummykit.Variant) -> None:
     rules = gin.meld_search.rules
     assert (rules.sets, rules.runs, rules.set_min, rules.set_max, rules.run_min, rules.run_max) == (
-        True, True, 3, 4, 3, None)
+        True,
+        True,
+        3,
+        4,
+        3,
+        None,
+    )
     assert rules.ace == "low"
     assert rules.wild_faces == frozenset()
     assert list(gin.meld_search.values) == GIN_VALUES[:52] + [0]
@@ -289,8 +295,9 @@ def test_excluded_ace_is_not_stood_for_by_a_wild() -> None:
     assert search.meld(parse("3H 4H 5H 6H 7H 8H 9H TH JH QH KH 2C 2D")) is None
 
 
-ICEBERG_HIGH = SpecialMeld("odd-run", (tuple(faces_of(parse("3C 5C 7C 9C JC KC"))),
-                                       tuple(faces_of(parse("3D 5D 7D 9D JD KD")))))
+ICEBERG_HIGH = SpecialMeld(
+    "odd-run", (tuple(faces_of(parse("3C 5C 7C 9C JC KC"))), tuple(faces_of(parse("3D 5D 7D 9D JD KD"))))
+)
 
 
 def test_special_meld() -> None:
@@ -541,18 +548,24 @@ def _rule_catalogue(general: bool, count: int) -> list[MeldRules]:
     while len(games) < count:
         sets, runs = rng.choice([(True, True), (True, True), (True, False), (False, True)])
         wild = rng.choice([frozenset(), TWOS, frozenset({JOKER_FACE}), TWOS | {JOKER_FACE}]) if general else frozenset()
-        games.append(MeldRules(
-            sets=sets, runs=runs, set_min=rng.choice([3, 3, 2]), set_max=rng.choice([4, 3, None]),
-            run_min=rng.choice([3, 3, 2, 4]), run_max=rng.choice([None, None, 4]),
-            ace=rng.choice(["low", "high", "both"]),
-            excluded_ranks=rng.choice([frozenset(), frozenset(), frozenset({1}), frozenset({5})]),
-            specials=rng.choice([(), (), (ODDS,)]),
-            set_distinct_suits=general and rng.random() < 0.3,
-            wild_faces=wild,
-            max_wilds=rng.choice([None, 1, 2]) if general else None,
-            wild_sets=general and rng.random() < 0.5,
-            joker_sets=general and rng.random() < 0.5 and JOKER_FACE not in wild,
-        ))
+        games.append(
+            MeldRules(
+                sets=sets,
+                runs=runs,
+                set_min=rng.choice([3, 3, 2]),
+                set_max=rng.choice([4, 3, None]),
+                run_min=rng.choice([3, 3, 2, 4]),
+                run_max=rng.choice([None, None, 4]),
+                ace=rng.choice(["low", "high", "both"]),
+                excluded_ranks=rng.choice([frozenset(), frozenset(), frozenset({1}), frozenset({5})]),
+                specials=rng.choice([(), (), (ODDS,)]),
+                set_distinct_suits=general and rng.random() < 0.3,
+                wild_faces=wild,
+                max_wilds=rng.choice([None, 1, 2]) if general else None,
+                wild_sets=general and rng.random() < 0.5,
+                joker_sets=general and rng.random() < 0.5 and JOKER_FACE not in wild,
+            )
+        )
     return games
 
 
@@ -701,7 +714,7 @@ def test_discard_deadwoods(case: tuple[MeldSearch, list[Card]]) -> None:
     after = search.discard_deadwoods(hand)
     assert len(after) == len(hand)
     for i, value in enumerate(after):
-        assert value == search.deadwood(hand[:i] + hand[i + 1:])
+        assert value == search.deadwood(hand[:i] + hand[i + 1 :])
 
 
 @PROPERTY

@@ -243,11 +243,18 @@ def test_a_hook_returning_the_wrong_type_is_named_with_its_plugin(tmp_path: Path
     )
     variant = rummykit.load_variant("gin", plugins=[plugin])
     game = variant.new_game(
-        deal={"dealer": 1, "hands": ["7S 7H 7D 9C TC JC 3H 4H 5H 9D", "2S 3S 4S QD QH QC 8C AH AD 2C"],
-              "discard": ["KD"], "stock": ["KS"]}
+        deal={
+            "dealer": 1,
+            "hands": ["7S 7H 7D 9C TC JC 3H 4H 5H 9D", "2S 3S 4S QD QH QC 8C AH AD 2C"],
+            "discard": ["KD"],
+            "stock": ["KS"],
+        }
     )
     for action in ("pass", "pass", "draw stock"):
         game.apply(action)
-    with pytest.raises(rummykit.PluginError, match=r"plugin 'bad-score' failed in hook rummykit_score_hand: "
-                                                   r"TypeError: returned int 42 where HandResult"):
+    with pytest.raises(
+        rummykit.PluginError,
+        match=r"plugin 'bad-score' failed in hook rummykit_score_hand: "
+        r"TypeError: returned int 42 where HandResult",
+    ):
         game.apply("knock KS")

@@ -47,12 +47,16 @@ def play_a_little(variant: rummykit.Variant, steps: int = 60) -> rummykit.Game:
 
 
 def test_extends_gin_by_name(tmp_path: Path) -> None:
-    path = write(tmp_path, "quick.yaml", """
+    path = write(
+        tmp_path,
+        "quick.yaml",
+        """
         name: quick-gin
         title: Quick Gin
         extends: gin
         target: 50
-    """)
+    """,
+    )
     assert problems_of(path) == []
     gin = rummykit.load_variant("gin")
     quick = rummykit.load_variant(str(path))
@@ -75,19 +79,27 @@ def test_extends_gin_by_name(tmp_path: Path) -> None:
 
 
 def test_extends_by_relative_path(tmp_path: Path) -> None:
-    write(tmp_path, "base/house.yaml", """
+    write(
+        tmp_path,
+        "base/house.yaml",
+        """
         name: house-gin
         title: House Gin
         extends: gin
         rules:
           knock_limit: 7
-    """)
-    child = write(tmp_path, "tables/friday.yaml", """
+    """,
+    )
+    child = write(
+        tmp_path,
+        "tables/friday.yaml",
+        """
         name: friday
         title: Friday Gin
         extends: ../base/house.yaml
         target: 200
-    """)
+    """,
+    )
     assert problems_of(child) == []
     variant = rummykit.load_variant(str(child))
     assert variant.rules["knock_limit"] == 7
@@ -97,27 +109,39 @@ def test_extends_by_relative_path(tmp_path: Path) -> None:
 
 
 def test_three_file_chain(tmp_path: Path) -> None:
-    write(tmp_path, "one.yaml", """
+    write(
+        tmp_path,
+        "one.yaml",
+        """
         name: one
         title: One
         extends: gin
         rules:
           gin_bonus: 30
-    """)
-    write(tmp_path, "two.yaml", """
+    """,
+    )
+    write(
+        tmp_path,
+        "two.yaml",
+        """
         name: two
         title: Two
         extends: one.yaml
         rules:
           undercut_bonus: 15
         target: 120
-    """)
-    three = write(tmp_path, "three.yaml", """
+    """,
+    )
+    three = write(
+        tmp_path,
+        "three.yaml",
+        """
         name: three
         title: Three
         extends: two.yaml
         target: 130
-    """)
+    """,
+    )
     assert problems_of(three) == []
     variant = rummykit.load_variant(str(three))
     assert variant.name == "three"
@@ -131,34 +155,50 @@ def test_three_file_chain(tmp_path: Path) -> None:
 
 
 def test_a_problem_in_a_base_file_names_that_file(tmp_path: Path) -> None:
-    base = write(tmp_path, "base.yaml", """
+    base = write(
+        tmp_path,
+        "base.yaml",
+        """
         name: base
         title: Base
         extends: gin
         melds:
           ace: sideways
-    """)
-    child = write(tmp_path, "child.yaml", """
+    """,
+    )
+    child = write(
+        tmp_path,
+        "child.yaml",
+        """
         name: child
         title: Child
         extends: base.yaml
-    """)
+    """,
+    )
     problem = only_problem(child)
     assert problem.file == str(base)
     assert (problem.line, problem.path) == (5, "melds.ace")
 
 
 def test_extends_cycle_is_refused(tmp_path: Path) -> None:
-    a = write(tmp_path, "a.yaml", """
+    a = write(
+        tmp_path,
+        "a.yaml",
+        """
         name: a
         title: A
         extends: b.yaml
-    """)
-    write(tmp_path, "b.yaml", """
+    """,
+    )
+    write(
+        tmp_path,
+        "b.yaml",
+        """
         name: b
         title: B
         extends: a.yaml
-    """)
+    """,
+    )
     problem = only_problem(a)
     assert "cycle" in problem.message
     assert "a.yaml" in problem.message and "b.yaml" in problem.message
@@ -170,20 +210,28 @@ def test_extends_cycle_is_refused(tmp_path: Path) -> None:
 
 
 def test_extends_itself_is_a_cycle(tmp_path: Path) -> None:
-    path = write(tmp_path, "self.yaml", """
+    path = write(
+        tmp_path,
+        "self.yaml",
+        """
         name: self
         title: Self
         extends: self.yaml
-    """)
+    """,
+    )
     assert "cycle" in only_problem(path).message
 
 
 def test_extends_a_missing_name_suggests_close_ones(tmp_path: Path) -> None:
-    path = write(tmp_path, "typo.yaml", """
+    path = write(
+        tmp_path,
+        "typo.yaml",
+        """
         name: typo
         title: Typo
         extends: gni
-    """)
+    """,
+    )
     problem = only_problem(path)
     assert (problem.line, problem.column, problem.path) == (3, 10, "extends")
     assert "'gni'" in problem.message
@@ -191,11 +239,15 @@ def test_extends_a_missing_name_suggests_close_ones(tmp_path: Path) -> None:
 
 
 def test_extends_a_missing_file(tmp_path: Path) -> None:
-    path = write(tmp_path, "lost.yaml", """
+    path = write(
+        tmp_path,
+        "lost.yaml",
+        """
         name: lost
         title: Lost
         extends: nowhere.yaml
-    """)
+    """,
+    )
     problem = only_problem(path)
     assert problem.path == "extends" and "nowhere.yaml" in problem.message
 
@@ -209,7 +261,10 @@ def test_a_missing_file_is_a_problem_not_a_crash(tmp_path: Path) -> None:
 
 
 def test_unknown_key_with_suggestion_and_position(tmp_path: Path) -> None:
-    path = write(tmp_path, "keys.yaml", """
+    path = write(
+        tmp_path,
+        "keys.yaml",
+        """
         name: keys
         title: Keys
         extends: gin
@@ -217,7 +272,8 @@ def test_unknown_key_with_suggestion_and_position(tmp_path: Path) -> None:
         melds:
           ace: low
           set_mx: 4
-    """)
+    """,
+    )
     found = {p.path: p for p in problems_of(path)}
     assert set(found) == {"targt", "melds.set_mx"}
     top = found["targt"]
@@ -231,13 +287,17 @@ def test_unknown_key_with_suggestion_and_position(tmp_path: Path) -> None:
 
 
 def test_unknown_key_holding_a_block_is_reported_on_its_own_line(tmp_path: Path) -> None:
-    path = write(tmp_path, "block.yaml", """
+    path = write(
+        tmp_path,
+        "block.yaml",
+        """
         name: block
         title: Block
         extends: gin
         dael:
           hand_size: 10
-    """)
+    """,
+    )
     problem = only_problem(path)
     assert problem.path == "dael"
     assert (problem.line, problem.column) == (4, 1)
@@ -245,25 +305,33 @@ def test_unknown_key_holding_a_block_is_reported_on_its_own_line(tmp_path: Path)
 
 
 def test_unknown_key_without_a_close_match(tmp_path: Path) -> None:
-    path = write(tmp_path, "far.yaml", """
+    path = write(
+        tmp_path,
+        "far.yaml",
+        """
         name: far
         title: Far
         extends: gin
         zzzzzz: 1
-    """)
+    """,
+    )
     problem = only_problem(path)
     assert "unknown key 'zzzzzz'" in problem.message
     assert "did you mean" not in problem.message
 
 
 def test_wrong_type(tmp_path: Path) -> None:
-    path = write(tmp_path, "type.yaml", """
+    path = write(
+        tmp_path,
+        "type.yaml",
+        """
         name: wrong-type
         title: Wrong type
         extends: gin
         players: {min: 2, max: 2}
         target: lots
-    """)
+    """,
+    )
     problem = only_problem(path)
     assert (problem.line, problem.column, problem.path) == (5, 9, "target")
     assert "expected a whole number" in problem.message
@@ -271,20 +339,27 @@ def test_wrong_type(tmp_path: Path) -> None:
 
 
 def test_bad_enum(tmp_path: Path) -> None:
-    path = write(tmp_path, "enum.yaml", """
+    path = write(
+        tmp_path,
+        "enum.yaml",
+        """
         name: enum
         title: Enum
         extends: gin
         melds:
           ace: sideways
-    """)
+    """,
+    )
     problem = only_problem(path)
     assert (problem.line, problem.column, problem.path) == (5, 8, "melds.ace")
     assert "'low', 'high', 'both'" in problem.message and "'sideways'" in problem.message
 
 
 def test_several_problems_are_all_reported(tmp_path: Path) -> None:
-    path = write(tmp_path, "many.yaml", """
+    path = write(
+        tmp_path,
+        "many.yaml",
+        """
         name: many
         title: Many
         extends: gin
@@ -292,18 +367,23 @@ def test_several_problems_are_all_reported(tmp_path: Path) -> None:
           ace: sideways
           run_min: three
         discard_pile: heaped
-    """)
+    """,
+    )
     found = {p.path: p.line for p in problems_of(path)}
     assert found == {"melds.ace": 5, "melds.run_min": 6, "discard_pile": 7}
 
 
 def test_invalid_yaml_syntax(tmp_path: Path) -> None:
-    path = write(tmp_path, "syntax.yaml", """
+    path = write(
+        tmp_path,
+        "syntax.yaml",
+        """
         name: syntax
         title: Syntax
         players: {min: 2, max: 2
         target: 100
-    """)
+    """,
+    )
     problem = only_problem(path)
     assert problem.line == 4
     assert "not valid YAML" in problem.message
@@ -316,39 +396,51 @@ def test_empty_file_and_not_a_mapping(tmp_path: Path) -> None:
 
 
 def test_duplicate_key(tmp_path: Path) -> None:
-    path = write(tmp_path, "dup.yaml", """
+    path = write(
+        tmp_path,
+        "dup.yaml",
+        """
         name: dup
         title: Dup
         extends: gin
         target: 100
         target: 150
-    """)
+    """,
+    )
     problem = only_problem(path)
     assert (problem.line, problem.column, problem.path) == (5, 1, "target")
     assert "twice" in problem.message
 
 
 def test_duplicate_nested_key(tmp_path: Path) -> None:
-    path = write(tmp_path, "dup2.yaml", """
+    path = write(
+        tmp_path,
+        "dup2.yaml",
+        """
         name: dup2
         title: Dup
         extends: gin
         rules:
           gin_bonus: 25
           gin_bonus: 30
-    """)
+    """,
+    )
     problem = only_problem(path)
     assert (problem.line, problem.path) == (6, "rules.gin_bonus")
 
 
 def test_rules_key_the_plugin_does_not_know(tmp_path: Path) -> None:
-    path = write(tmp_path, "rules.yaml", """
+    path = write(
+        tmp_path,
+        "rules.yaml",
+        """
         name: rules
         title: Rules
         extends: gin
         rules:
           knock_limt: 7
-    """)
+    """,
+    )
     problem = only_problem(path)
     assert (problem.line, problem.path) == (5, "rules.knock_limt")
     assert "unknown key 'knock_limt'" in problem.message and "did you mean 'knock_limit'?" in problem.message
@@ -358,25 +450,33 @@ def test_rules_key_the_plugin_does_not_know(tmp_path: Path) -> None:
 
 
 def test_wrong_type_inside_rules(tmp_path: Path) -> None:
-    path = write(tmp_path, "ten.yaml", """
+    path = write(
+        tmp_path,
+        "ten.yaml",
+        """
         name: ten
         title: Ten
         extends: gin
         rules:
           knock_limit: "ten"
-    """)
+    """,
+    )
     problem = only_problem(path)
     assert (problem.line, problem.column, problem.path) == (5, 16, "rules.knock_limit")
     assert "expected a whole number" in problem.message and "'ten'" in problem.message
 
 
 def test_plugin_not_installed(tmp_path: Path) -> None:
-    path = write(tmp_path, "plugin.yaml", """
+    path = write(
+        tmp_path,
+        "plugin.yaml",
+        """
         name: plugin
         title: Plugin
         extends: gin
         plugins: [gin, gin-turbo]
-    """)
+    """,
+    )
     problem = only_problem(path)
     assert problem.path == "plugins[1]" and problem.line == 4
     assert "'gin-turbo'" in problem.message and "not installed" in problem.message
@@ -384,39 +484,51 @@ def test_plugin_not_installed(tmp_path: Path) -> None:
 
 
 def test_impossible_deal(tmp_path: Path) -> None:
-    path = write(tmp_path, "deal.yaml", """
+    path = write(
+        tmp_path,
+        "deal.yaml",
+        """
         name: big-hands
         title: Big hands
         extends: gin
         deal:
           hand_size: 30
-    """)
+    """,
+    )
     problem = only_problem(path)
     assert (problem.line, problem.path) == (5, "deal.hand_size")
     assert "61" in problem.message and "52" in problem.message
 
 
 def test_a_second_deck_makes_the_deal_possible(tmp_path: Path) -> None:
-    path = write(tmp_path, "deal2.yaml", """
+    path = write(
+        tmp_path,
+        "deal2.yaml",
+        """
         name: big-hands
         title: Big hands
         extends: gin
         decks: {count: 2}
         deal:
           hand_size: 30
-    """)
+    """,
+    )
     assert problems_of(path) == []
 
 
 def test_card_values_with_a_bad_card_key(tmp_path: Path) -> None:
-    path = write(tmp_path, "values.yaml", """
+    path = write(
+        tmp_path,
+        "values.yaml",
+        """
         name: values
         title: Values
         extends: gin
         card_values:
           QS: 50
           ZZ: 3
-    """)
+    """,
+    )
     problem = only_problem(path)
     assert problem.file == str(path)
     assert (problem.line, problem.path) == (6, "card_values.ZZ")
@@ -424,14 +536,18 @@ def test_card_values_with_a_bad_card_key(tmp_path: Path) -> None:
 
 
 def test_card_values_by_card(tmp_path: Path) -> None:
-    path = write(tmp_path, "qs.yaml", """
+    path = write(
+        tmp_path,
+        "qs.yaml",
+        """
         name: qs
         title: QS
         extends: gin
         card_values:
           QS: 50
           "10": 9
-    """)
+    """,
+    )
     variant = rummykit.load_variant(str(path))
     assert variant.value(rummykit.cards.parse_card("QS")) == 50
     assert variant.value(rummykit.cards.parse_card("QH")) == 10
@@ -439,67 +555,91 @@ def test_card_values_by_card(tmp_path: Path) -> None:
 
 
 def test_players_min_above_max(tmp_path: Path) -> None:
-    path = write(tmp_path, "players.yaml", f"""
+    path = write(
+        tmp_path,
+        "players.yaml",
+        f"""
         name: players
         title: Players
         plugins: [gin]
         players: {{min: 4, max: 2}}
         target: 100
         rules: {MINIMAL_GIN_RULES}
-    """)
+    """,
+    )
     problem = only_problem(path)
     assert (problem.line, problem.path) == (4, "players.min")
     assert "players.max" in problem.message
 
 
 def test_no_target_and_no_max_hands(tmp_path: Path) -> None:
-    path = write(tmp_path, "endless.yaml", """
+    path = write(
+        tmp_path,
+        "endless.yaml",
+        """
         name: endless
         title: Endless
         extends: gin
         target: null
-    """)
+    """,
+    )
     problem = only_problem(path)
     assert (problem.line, problem.path) == (4, "target")
     assert "never ends" in problem.message
-    fixed = write(tmp_path, "ten-hands.yaml", """
+    fixed = write(
+        tmp_path,
+        "ten-hands.yaml",
+        """
         name: ten-hands
         title: Ten hands
         extends: gin
         target: null
         max_hands: 10
-    """)
+    """,
+    )
     assert problems_of(fixed) == []
 
 
 def test_missing_required_keys(tmp_path: Path) -> None:
-    path = write(tmp_path, "bare.yaml", """
+    path = write(
+        tmp_path,
+        "bare.yaml",
+        """
         name: bare
         title: Bare
-    """)
+    """,
+    )
     messages = " ".join(p.message for p in problems_of(path))
     assert "'plugins'" in messages and "'players'" in messages
 
 
 def test_bad_name_pattern(tmp_path: Path) -> None:
-    path = write(tmp_path, "name.yaml", """
+    path = write(
+        tmp_path,
+        "name.yaml",
+        """
         name: My Gin
         title: Mine
         extends: gin
-    """)
+    """,
+    )
     problem = only_problem(path)
     assert (problem.line, problem.path) == (1, "name")
     assert "lower-case" in problem.message
 
 
 def test_load_variant_raises_with_every_problem(tmp_path: Path) -> None:
-    path = write(tmp_path, "two-problems.yaml", """
+    path = write(
+        tmp_path,
+        "two-problems.yaml",
+        """
         name: two
         title: Two problems
         extends: gin
         target: lots
         melds: {ace: sideways}
-    """)
+    """,
+    )
     with pytest.raises(RulesetError) as info:
         rummykit.load_variant(str(path))
     assert sorted(p.path for p in info.value.problems) == ["melds.ace", "target"]
@@ -519,7 +659,10 @@ def test_house_rule_changes_the_rules() -> None:
     assert modern.rules["knock_limit"] == plain.rules["knock_limit"]
     norwegian = rummykit.load_variant("gin", house_rules=["norwegian"])
     assert (norwegian.rules["gin_bonus"], norwegian.rules["undercut_bonus"], norwegian.rules["box_bonus"]) == (
-        40, 20, 30)
+        40,
+        20,
+        30,
+    )
     both = rummykit.load_variant("gin", house_rules=["modern", "target-200"])
     assert both.rules["gin_bonus"] == 25 and both.ruleset["target"] == 200
     # Loading with house rules leaves the plain variant as it was.

@@ -139,8 +139,14 @@ def play_random_hands(first_seed: int, hands_wanted: int, options: dict[str, Any
         if game.is_over:
             check_finished_game(game)
             finished_games += 1
-    return {"hands": hands, "games": games, "finished": finished_games, "kinds": kinds,
-            "actions": checker.actions, "checked": checker.checked}
+    return {
+        "hands": hands,
+        "games": games,
+        "finished": finished_games,
+        "kinds": kinds,
+        "actions": checker.actions,
+        "checked": checker.checked,
+    }
 
 
 def play_greedy_games(first_seed: int, count: int) -> dict[str, Any]:
@@ -161,8 +167,13 @@ def play_greedy_games(first_seed: int, count: int) -> dict[str, Any]:
         check_finished_game(game)
         kinds.update(r.kind for r in game.hands)
         shutouts += any(name.startswith("game (shutout)") for _s, name, _p in game.bonuses)
-    return {"games": count, "kinds": kinds, "shutouts": shutouts, "actions": checker.actions,
-            "checked": checker.checked}
+    return {
+        "games": count,
+        "kinds": kinds,
+        "shutouts": shutouts,
+        "actions": checker.actions,
+        "checked": checker.checked,
+    }
 
 
 def run_split(function: Callable[..., dict[str, Any]], jobs: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
@@ -202,8 +213,10 @@ def test_greedy_bots_play_2000_games() -> None:
 
 
 def test_random_bots_with_manual_settlement_never_get_stuck() -> None:
-    results = run_split(play_random_hands, [(7, 150, {"rules": {"settlement": "manual"}}),
-                                            (900_007, 150, {"rules": {"settlement": "manual"}})])
+    results = run_split(
+        play_random_hands,
+        [(7, 150, {"rules": {"settlement": "manual"}}), (900_007, 150, {"rules": {"settlement": "manual"}})],
+    )
     total = merged(results)
     assert total["hands"] == 300
     assert total["kinds"]["knock"] + total["kinds"]["undercut"] + total["kinds"]["gin"] > 0
