@@ -27,7 +27,7 @@ from .cards import CardError, parse_card
 from .dispatch import PluginError
 from .engine import Action, Deal, Game, HandResult
 from .ruleset import Problem, RulesetError, kernel_schema
-from .simulate import make_bots, play_game, replay_record, simulate
+from .simulate import BACKENDS, ProgressBar, make_bots, play_game, replay_record, simulate
 from .variant import Variant, house_rules_for, list_variants, load_variant, validate
 
 __all__ = ["main", "TurnPrinter", "play_interactive", "describe_position"]
@@ -443,8 +443,9 @@ def cmd_show(args: argparse.Namespace) -> int:
         for line in origin_lines(variant):
             _out(line)
     else:
-        text = yaml.dump(_ordered(variant.ruleset), Dumper=_RulesetDumper, sort_keys=False, allow_unicode=True,
-                         width=110)
+        text = yaml.dump(
+            _ordered(variant.ruleset), Dumper=_RulesetDumper, sort_keys=False, allow_unicode=True, width=110
+        )
         _out(text.rstrip())
     specs = house_rules_for(args.name, args.plugin or ())
     _out("")
@@ -601,8 +602,27 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     variant = _load(args.name, _house_rules(args.house_rule), args.plugin)
     if args.games < 0:
         raise CliError(f"--games is 0 or more, not {args.games}")
+    if args.jobs < 0:
+        raise CliError(f"--jobs is 0 (one per CPU) or more, not {args.jobs}")
+    if args.ray_address and args.backend != "ray":
+        raise CliError("--ray-address goes with --backend ray")
     names = _bot_names(args.bots)
-    result = simulate(variant, args.games, args.seed, names, args.players)
+    bar = None if args.quiet or args.json else ProgressBar.for_terminal(sys.stderr)
+    try:
+        result = simulate(variant, args.games, args.seed, names, args.players, jobs=args.jobs, backend=args.backend,
+                          progress=bar, ray_address=args.ray_address)  # fmt: skip
+    except ImportError as exc:  # the Ray backend without Ray
+        raise CliError(str(exc)) from None
+    except ConnectionError as exc:  # no Ray cluster at --ray-address
+        raise CliError(f"cannot connect to Ray: {exc}") from None
+    except KeyboardInterrupt:
+        if bar is not None:
+            bar.close()
+        print("rummykit: simulation interrupted", file=sys.stderr)
+        return 130
+    finally:
+        if bar is not None:
+            bar.close()
     data = result.as_dict()
     if args.json:
         _out(json.dumps(data))
@@ -611,12 +631,18 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     seats = [f"Player {seat + 1} ({bot})" for seat, bot in enumerate(result.bots)]
     _out(f"{result.games} games of {variant.title} ({variant.name}){extra}, seed {result.seed}: {' vs '.join(seats)}")
     _out("Wins:           " + ", ".join(f"{s} {w}" for s, w in zip(seats, result.wins)))
-    kinds = ", ".join(f"{kind} {count}" for kind, count in result.hand_kinds.most_common())
+    counts = sorted(result.hand_kinds.items(), key=lambda item: (-item[1], item[0]))
+    kinds = ", ".join(f"{kind} {count}" for kind, count in counts)
     _out(f"Hands played:   {result.hands}" + (f" ({kinds})" if kinds else ""))
     _out("Average score:  " + ", ".join(f"{s} {a:.1f}" for s, a in zip(seats, result.average_scores)))
     _out(f"Actions:        {result.actions}")
+    jobs = args.jobs or (os.cpu_count() or 1)
+    if args.backend == "ray":
+        how = f"Ray, {args.jobs} task{'s' * (args.jobs != 1)} at a time" if args.jobs else "Ray"
+    else:
+        how = f"{jobs} process{'es' * (jobs != 1)}"
     _out(f"Speed:          {data['games_per_second']:.1f} games/s, {data['hands_per_second']:.1f} hands/s, "
-         f"{data['actions_per_second']:.0f} actions/s ({result.elapsed:.2f} s)")  # fmt: skip
+         f"{data['actions_per_second']:.0f} actions/s ({result.elapsed:.2f} s, {how})")  # fmt: skip
     return EXIT_OK
 
 
@@ -700,14 +726,26 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub = commands.add_parser("simulate", help="play many games between bots and sum them up")
     sub.add_argument("name", metavar="NAME", help="variant name, alias or ruleset file")
-    sub.add_argument("--games", type=int, required=True, metavar="N")
+    sub.add_argument("--games", type=int, required=True, metavar="N", help="how many games to play")
     sub.add_argument("--seed", type=int, default=0, metavar="S", help="master seed (default 0)")
     sub.add_argument(
         "--bots", default="greedy,greedy", metavar="BOT,BOT", help="one bot per seat (default greedy,greedy)"
     )
     sub.add_argument("--players", type=int, metavar="N", help="number of players (default: one per bot)")
     sub.add_argument("--house-rule", action="append", metavar="RULE", help="apply a house rule (repeatable)")
-    sub.add_argument("--json", action="store_true", help="print one JSON object")
+    sub.add_argument("--json", action="store_true", help="print one JSON object (and no progress bar)")
+    sub.add_argument("--jobs", type=int, default=1, metavar="J",
+                     help="worker processes, or Ray tasks at a time (default 1; 0: one per CPU); "
+                          "the results are the same for any J")  # fmt: skip
+    sub.add_argument("--backend", choices=BACKENDS, default="process",
+                     help="where games are played: processes on this machine (default), or a Ray cluster "
+                          "(needs the 'ray' extra)")  # fmt: skip
+    sub.add_argument(
+        "--ray-address",
+        metavar="ADDR",
+        help="the Ray cluster to connect to (default: RAY_ADDRESS, else a local Ray instance)",
+    )
+    sub.add_argument("--quiet", action="store_true", help="no progress bar (there is one only on a terminal)")
     _plugin_option(sub)
     sub.set_defaults(run=cmd_simulate)
 
@@ -718,8 +756,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def _plugin_option(sub: argparse.ArgumentParser) -> None:
-    sub.add_argument("--plugin", action="append", metavar="FILE.py",
-                     help="load a plugin from a Python file that is not installed (repeatable)")
+    sub.add_argument(
+        "--plugin",
+        action="append",
+        metavar="FILE.py",
+        help="load a plugin from a Python file that is not installed (repeatable)",
+    )
 
 
 def _version() -> str:
@@ -732,8 +774,9 @@ def _problem_text(problem: Problem) -> str:
     """A problem on one line, its file relative to the current folder when it lies inside it."""
     file = Path(problem.file)
     if file.is_absolute() and file.is_relative_to(Path.cwd()):
-        problem = Problem(str(file.relative_to(Path.cwd())), problem.line, problem.column, problem.path,
-                          problem.message)
+        problem = Problem(
+            str(file.relative_to(Path.cwd())), problem.line, problem.column, problem.path, problem.message
+        )
     if not problem.line and not problem.path:
         return f"{problem.file}: {problem.message}"
     return str(problem)

@@ -10,21 +10,35 @@ worker processes and adding the parts with :meth:`SimulationResult.combine` give
     from rummykit.simulate import simulate
     result = simulate("gin", games=1000, seed=1, bots=("greedy", "greedy"))
     result.wins, result.hand_kinds, result.average_scores
+
+``simulate(..., jobs=J)`` plays contiguous chunks of games in ``J`` worker processes (``backend="ray"``:
+as tasks on a Ray cluster) and adds the chunks up in index order, so every field but ``elapsed`` is the
+same for any ``J`` and either backend. A result holds only counters, never the games, so memory stays
+flat however many games are played.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib
 import json
+import math
+import multiprocessing
+import os
+import signal
+import sys
 import time
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
-from typing import Any
+from importlib import metadata
+from typing import Any, TextIO
 
 from .bots import Bot, make_bot
+from .dispatch import PluginError
 from .engine import Action, Deal, Game, IllegalAction
-from .variant import Variant, load_variant
+from .variant import ENTRY_POINT_GROUP, Variant, load_variant
 
 __all__ = [
     "OnAction",
@@ -37,6 +51,12 @@ __all__ = [
     "simulate",
     "simulate_games",
     "replay_record",
+    "BACKENDS",
+    "TIMING_FIELDS",
+    "Progress",
+    "ProgressBar",
+    "VariantSpec",
+    "chunks",
 ]
 
 OnAction = Callable[[Game, Deal, int, Action], None]
@@ -239,21 +259,326 @@ def simulate_games(
     return result
 
 
+BACKENDS = ("process", "ray")
+"""Where :func:`simulate` plays its chunks of games: worker processes on this machine, or tasks on Ray."""
+
+CHUNK_SIZE = 250
+"""The most games in one chunk (one task of a worker)."""
+
+RAY_MISSING = "the Ray backend needs the 'ray' extra: pip install 'rummykit[ray]'"
+
+Progress = Callable[[int, int], None]
+"""Called as ``progress(done, total)``: games finished so far, once with 0 before the first game and then
+each time a chunk finishes (chunks finish in any order; ``done`` only grows)."""
+
+
+@dataclass(frozen=True)
+class VariantSpec:
+    """What rebuilds a variant in another process: :class:`Variant` objects hold a plugin manager and do
+    not pickle, so workers load the variant again from its name (or ruleset file), house rules, options
+    and local plugin files (cached: once per worker)."""
+
+    source: str
+    house_rules: tuple[str, ...] = ()
+    options_json: str = ""
+    plugins: tuple[str, ...] = ()
+    """Files of the local plugins (those not installed)."""
+
+    @classmethod
+    def of(cls, variant: Variant) -> VariantSpec:
+        """The spec of ``variant``; raises ValueError when a local plugin has no file to load again."""
+        installed = {ep.name: ep.value for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
+        files = []
+        for name in variant.plugin_names:
+            module = variant.pm.get_plugin(name)
+            if installed.get(name) == getattr(module, "__name__", None):
+                continue  # an installed plugin: the ruleset or a house rule names it, and it loads by name
+            file = getattr(module, "__file__", None)
+            if not file:
+                raise ValueError(f"plugin {name!r} has no file, so other processes cannot load it: use jobs=1")
+            files.append(str(file))
+        options = json.dumps(variant.options, sort_keys=True) if variant.options else ""
+        return cls(variant.source_name, tuple(variant.house_rules), options, tuple(files))
+
+    def load(self) -> Variant:
+        options = json.loads(self.options_json) if self.options_json else None
+        return load_variant(self.source, self.house_rules, options, self.plugins)
+
+
+def chunks(games: int, jobs: int, size: int = CHUNK_SIZE) -> list[range]:
+    """Game indexes ``0 .. games-1`` cut into contiguous ranges of at most ``size`` games, small enough
+    that each of ``jobs`` workers gets about four (for an even load and a progress bar that moves)."""
+    step = max(1, min(size, math.ceil(games / (max(jobs, 1) * 4))))
+    return [range(first, min(first + step, games)) for first in range(0, games, step)]
+
+
+class _RemotePluginError(Exception):
+    """A :class:`PluginError` raised in a worker, in a form that pickles (the original may not)."""
+
+    def __init__(self, plugin: str, hook: str, message: str):
+        super().__init__(plugin, hook, message)
+        self.plugin, self.hook, self.message = plugin, hook, message
+
+    def local(self) -> PluginError:
+        error = PluginError(self.plugin, self.hook, RuntimeError(self.message))
+        error.args = (self.message,)
+        return error
+
+
+def _run_chunk(
+    spec: VariantSpec, first: int, stop: int, seed: int, bots: tuple[str, ...], players: int | None
+) -> SimulationResult:
+    """Play games ``first .. stop-1`` (in a worker process or a Ray task)."""
+    try:
+        return simulate_games(spec.load(), range(first, stop), seed, bots, players)
+    except PluginError as exc:
+        raise _RemotePluginError(exc.plugin, exc.hook, str(exc)) from None
+
+
+Parts = Iterator[tuple[int, SimulationResult]]
+"""(chunk number, its result) as chunks finish, in any order."""
+
+
+def _in_process(
+    variant: Variant, ranges: Sequence[range], seed: int, bots: tuple[str, ...], players: int | None
+) -> Parts:
+    for number, indexes in enumerate(ranges):
+        yield number, simulate_games(variant, indexes, seed, bots, players)
+
+
+def _pool_context() -> Any:
+    """forkserver where there is one (no fork of a process that may run threads, such as Ray's), else spawn."""
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(["rummykit.simulate"])
+        return context
+    return multiprocessing.get_context("spawn")
+
+
+def _ignore_interrupts() -> None:
+    """Workers leave ^C to the parent, which stops handing out chunks (no traceback from every worker)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _in_pool(
+    spec: VariantSpec, ranges: Sequence[range], seed: int, bots: tuple[str, ...], players: int | None, jobs: int
+) -> Parts:
+    pool = ProcessPoolExecutor(
+        max_workers=min(jobs, len(ranges)), mp_context=_pool_context(), initializer=_ignore_interrupts
+    )
+    queue = iter(enumerate(ranges))
+    pending: dict[Future[SimulationResult], int] = {}
+
+    def submit() -> None:
+        for number, indexes in queue:
+            pending[pool.submit(_run_chunk, spec, indexes.start, indexes.stop, seed, bots, players)] = number
+            return
+
+    try:
+        for _ in range(2 * jobs):  # a few chunks queued per worker: no worker waits, and memory stays flat
+            submit()
+        while pending:
+            finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+            for future in finished:
+                number = pending.pop(future)
+                submit()
+                try:
+                    result = future.result()
+                except _RemotePluginError as exc:
+                    raise exc.local() from None
+                yield number, result
+    except BaseException:  # ^C or an error: stop at once rather than after the chunks being played
+        processes: dict[int, Any] = getattr(pool, "_processes", None) or {}
+        for process in list(processes.values()):
+            process.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+
+
+def _import_ray() -> Any:
+    try:
+        return importlib.import_module("ray")
+    except ImportError:
+        raise ImportError(RAY_MISSING) from None
+
+
+def _on_ray(
+    spec: VariantSpec,
+    ranges: Sequence[range],
+    seed: int,
+    bots: tuple[str, ...],
+    players: int | None,
+    jobs: int,
+    address: str | None,
+) -> Parts:
+    ray = _import_ray()
+    started = False
+    if not ray.is_initialized():
+        import logging
+
+        quiet: dict[str, Any] = {"logging_level": logging.ERROR, "log_to_driver": False}
+        if address or os.environ.get("RAY_ADDRESS"):
+            ray.init(address=address, **quiet)  # an existing cluster (RAY_ADDRESS when address is None)
+        else:
+            ray.init(num_cpus=jobs or None, include_dashboard=False, **quiet)  # a local instance
+        started = True
+    try:
+        task = ray.remote(_run_chunk)
+        window = 2 * (jobs or max(1, int(ray.cluster_resources().get("CPU", 1))))
+        queue = iter(enumerate(ranges))
+        pending: dict[Any, int] = {}
+
+        def submit() -> None:
+            for number, indexes in queue:
+                pending[task.remote(spec, indexes.start, indexes.stop, seed, bots, players)] = number
+                return
+
+        for _ in range(window):
+            submit()
+        while pending:
+            ready, _ = ray.wait(list(pending), num_returns=1)
+            for ref in ready:
+                number = pending.pop(ref)
+                submit()
+                try:
+                    result = ray.get(ref)
+                except _RemotePluginError as exc:  # Ray's task error is also an instance of the cause's class
+                    raise _RemotePluginError(exc.plugin, exc.hook, exc.message).local() from None
+                yield number, result
+    finally:
+        if started:
+            ray.shutdown()
+
+
 def simulate(
     variant: Variant | str,
     games: int,
     seed: int,
     bots: Sequence[str] = ("greedy", "greedy"),
     players: int | None = None,
+    *,
+    jobs: int = 1,
+    backend: str = "process",
+    progress: Progress | None = None,
+    ray_address: str | None = None,
 ) -> SimulationResult:
     """Play ``games`` whole games between ``bots`` (one name per seat, or one for all) and sum them up.
 
     Game ``i`` uses the seed :func:`game_seed` ``(seed, i)`` and is the same game as
-    ``play_game(variant, game_seed(seed, i), bots)``.
+    ``play_game(variant, game_seed(seed, i), bots)``, whoever plays it.
+
+    ``jobs`` worker processes play chunks of games (:func:`chunks`) at once; ``0`` means one per CPU
+    (``os.cpu_count()``), and ``1`` plays them in this process. ``backend="ray"`` plays the chunks as Ray
+    tasks instead: on the cluster Ray is already connected to, on the one at ``ray_address`` (or
+    ``RAY_ADDRESS``), or else on a local instance of ``jobs`` CPUs (0: all) started for the simulation and
+    shut down after it; ``jobs`` is then how many tasks run at once (0: the cluster's CPUs). The parts are
+    added up in index order, so the result is identical (but for ``elapsed``, the wall-clock time of the
+    whole run) for any ``jobs`` and either backend. ``progress`` is called as chunks finish (:data:`Progress`).
+
+    Raises ValueError for a bad count, backend or bot, and ImportError (naming the extra to install) for
+    the Ray backend without Ray.
     """
     if games < 0:
         raise ValueError(f"the number of games is 0 or more, not {games}")
-    return simulate_games(variant, range(games), seed, bots, players)
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}: the backends are {' and '.join(BACKENDS)}")
+    if jobs < 0:
+        raise ValueError(f"jobs is 0 (one per CPU) or more, not {jobs}")
+    variant = _as_variant(variant)
+    names = tuple(bots)
+    total = simulate_games(variant, (), seed, names, players)  # refuses bad bots before any worker starts
+    start = time.perf_counter()
+    parts: Parts
+    if backend == "ray":
+        ranges = chunks(games, jobs or os.cpu_count() or 1)
+        parts = _on_ray(VariantSpec.of(variant), ranges, seed, names, players, jobs, ray_address)
+    else:
+        jobs = jobs or os.cpu_count() or 1
+        ranges = chunks(games, jobs)
+        if jobs == 1 or len(ranges) <= 1:
+            parts = _in_process(variant, ranges, seed, names, players)
+        else:
+            parts = _in_pool(VariantSpec.of(variant), ranges, seed, names, players, jobs)
+    if progress is not None:
+        progress(0, games)
+    done = 0
+    waiting: dict[int, SimulationResult] = {}
+    following = 0
+    for number, part in parts:
+        done += part.games
+        waiting[number] = part
+        while following in waiting:  # add up in index order, holding only the chunks that came early
+            total = total.combine(waiting.pop(following))
+            following += 1
+        if progress is not None:
+            progress(done, games)
+    total.elapsed = time.perf_counter() - start
+    return total
+
+
+class ProgressBar:
+    """A one-line progress bar for a terminal: games done of the total, a bar, the rate and the time left.
+
+    Call it as a :data:`Progress`; it redraws at most every ``interval`` seconds (and always at the end,
+    where it ends its line). ``for_terminal`` gives one only when the stream is a terminal.
+    """
+
+    def __init__(
+        self, stream: TextIO, width: int = 30, interval: float = 0.2, clock: Callable[[], float] = time.monotonic
+    ):
+        self.stream = stream
+        self.width = width
+        self.interval = interval
+        self.clock = clock
+        self.started: float | None = None
+        self.shown = -math.inf
+        self.finished = False
+
+    @classmethod
+    def for_terminal(cls, stream: TextIO | None = None) -> ProgressBar | None:
+        """A bar on ``stream`` (default ``sys.stderr``) when it is a terminal, else None."""
+        stream = stream if stream is not None else sys.stderr
+        isatty = getattr(stream, "isatty", None)
+        return cls(stream) if isatty is not None and isatty() else None
+
+    def text(self, done: int, total: int, elapsed: float) -> str:
+        """The bar for ``done`` of ``total`` games after ``elapsed`` seconds."""
+        share = done / total if total else 1.0
+        filled = round(self.width * share)
+        rate = done / elapsed if elapsed > 0 else 0.0
+        if done >= total:
+            tail = f"in {_duration(elapsed)}"
+        else:
+            tail = f"ETA {_duration((total - done) / rate)}" if rate > 0 else "ETA --:--"
+        return (f"[{'#' * filled}{'.' * (self.width - filled)}] {done:,}/{total:,} games "
+                f"{share:4.0%}  {rate:,.1f} games/s  {tail}")  # fmt: skip
+
+    def __call__(self, done: int, total: int) -> None:
+        now = self.clock()
+        if self.started is None:
+            self.started = now
+        if self.finished or (done < total and now - self.shown < self.interval):
+            return
+        self.shown = now
+        self.stream.write("\r" + self.text(done, total, now - self.started) + "\x1b[K")
+        if done >= total:
+            self.stream.write("\n")
+            self.finished = True
+        self.stream.flush()
+
+    def close(self) -> None:
+        """End the line when the run stopped before the end (an error, ^C)."""
+        if self.started is not None and not self.finished:
+            self.stream.write("\n")
+            self.stream.flush()
+            self.finished = True
+
+
+def _duration(seconds: float) -> str:
+    whole = int(round(seconds))
+    hours, rest = divmod(whole, 3600)
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
 
 
 def replay_record(text: str, on_action: OnAction | None = None, on_start: Callable[[Game], None] | None = None) -> Game:
