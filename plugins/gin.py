@@ -14,7 +14,7 @@ from rummykit import hookimpl
 from rummykit.cards import Card
 from rummykit.engine import Action, Deal, Game, HandResult
 from rummykit.melds import Arrangement, Meld, MeldSearch
-from rummykit.standard import lay_meld, lay_off
+from rummykit.standard import distinct_cards, lay_meld, lay_off
 
 PASS = Action("pass")
 DRAW_DISCARD = Action("draw discard")
@@ -124,7 +124,7 @@ def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
         if forbidden is not None and state.get("last_chance") and retake == "fiftieth-card":
             forbidden = None  # Game Colony: the 50th card may be turned over to knock
         limit = knock_limit(deal)
-        distinct = list({c.face: c for c in hand}.values())
+        distinct = distinct_cards(deal, hand)
         after = search.discard_deadwoods_within(distinct, limit)
         if knock_only:
             del actions[:]

@@ -85,11 +85,10 @@ class Action:
     @staticmethod
     def of(kind: str, card: Card) -> Action:
         """The action ``kind`` with one card (``discard 7H``), shared rather than rebuilt every turn."""
-        key = (kind, card.id)
-        action = _ONE_CARD_ACTIONS.get(key)
-        if action is None:
-            action = _ONE_CARD_ACTIONS[key] = Action(kind, (card,))
-        return action
+        table = _ONE_CARD_ACTIONS.get(kind)
+        if table is None:
+            table = _ONE_CARD_ACTIONS[kind] = OneCardActions(kind)
+        return table[card]
 
     def same_as(self, other: Action) -> bool:
         """Equal ignoring which copy of a card is named and the order of cards."""
@@ -100,7 +99,19 @@ class Action:
         )
 
 
-_ONE_CARD_ACTIONS: dict[tuple[str, int], Action] = {}
+class OneCardActions(dict[Card, Action]):
+    """``table[card]`` is the shared action ``kind card``, made on first use: one dict lookup per card."""
+
+    def __init__(self, kind: str):
+        super().__init__()
+        self.kind = kind
+
+    def __missing__(self, card: Card) -> Action:
+        action = self[card] = Action(self.kind, (card,))
+        return action
+
+
+_ONE_CARD_ACTIONS: dict[str, OneCardActions] = {}
 
 
 @dataclass
@@ -287,6 +298,8 @@ class Game:
         self.rng = random.Random(self.seed)
         self.first_deal = _deal_to_text(deal) if deal is not None else None
         self.deck = build_deck(variant.deck_count(self.num_players), variant.joker_count(self.num_players))
+        self.has_duplicates = len({c.face for c in self.deck}) != len(self.deck)
+        """Whether the deck holds identical cards (several decks, or several jokers)."""
         self.hands: list[HandResult] = []
         """Finished hands, in order."""
         self.bonuses: list[tuple[int, str, int]] = []

@@ -20,7 +20,7 @@ from typing import Any
 
 from . import hookimpl
 from .cards import Card
-from .engine import Action, Deal, Game, HandResult, TableMeld
+from .engine import Action, Deal, Game, HandResult, OneCardActions, TableMeld
 from .melds import Meld, MeldSearch
 
 MELD_ACTION_LIMIT = 60
@@ -212,8 +212,18 @@ def rummykit_check_action(deal: Deal, action: Action) -> Action | None:
     return Action("layoff", tuple(cards), target)
 
 
-def _discards(deal: Deal, hand: list[Any]) -> list[Action]:
-    return [Action.of("discard", card) for card in {c.face: c for c in hand}.values()]
+DISCARDS = OneCardActions("discard")
+
+
+def distinct_cards(deal: Deal, hand: list[Card]) -> list[Card]:
+    """One card of each face in ``hand`` (two copies of 7H are one choice)."""
+    if not deal.game.has_duplicates:
+        return hand
+    return list({c.face: c for c in hand}.values())
+
+
+def _discards(deal: Deal, hand: list[Card]) -> list[Action]:
+    return [DISCARDS[card] for card in distinct_cards(deal, hand)]
 
 
 def layoff_targets(deal: Deal, seat: int) -> list[int]:
