@@ -305,28 +305,8 @@ def test_card_text_accepts_symbols_and_ten() -> None:
         parse_card("11H")
 
 
-LOCAL_PLUGIN = """
-import dataclasses
-import rummykit
-
-
-@rummykit.hookimpl
-def rummykit_house_rules():
-    return {"undercut-double": {"summary": "An undercut scores double.", "variants": ["gin"]}}
-
-
-@rummykit.hookimpl(wrapper=True)
-def rummykit_score_hand(deal, kind):
-    result = yield
-    if result.kind == "undercut":
-        return dataclasses.replace(result, scores=tuple(2 * s for s in result.scores))
-    return result
-"""
-
-
-def test_a_record_names_its_local_plugins_and_replays_with_them(tmp_path: Path) -> None:
-    plugin = tmp_path / "undercut_double.py"
-    plugin.write_text(LOCAL_PLUGIN, encoding="utf-8")
+def test_a_record_names_its_local_plugins_and_replays_with_them(undercut_double_plugin: Path) -> None:
+    plugin = undercut_double_plugin
     variant = rummykit.load_variant("gin", house_rules=["undercut-double"], plugins=[plugin])
     game = play_game(variant, 5, ("greedy", "greedy"))
     undercuts = [h for h in game.hands if h.kind == "undercut"]

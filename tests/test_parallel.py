@@ -10,7 +10,6 @@ import os
 import pickle
 import subprocess
 import sys
-import textwrap
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import fields
@@ -90,31 +89,8 @@ def test_jobs_0_means_one_per_cpu_and_by_name(monkeypatch: pytest.MonkeyPatch) -
     assert len(calls) == len(chunks(6, 2)) + 1
 
 
-def test_a_local_plugin_reaches_the_workers(tmp_path: Path) -> None:
-    plugin = tmp_path / "undercut_double.py"
-    plugin.write_text(
-        textwrap.dedent(
-            """
-            import dataclasses
-
-            import rummykit
-
-
-            @rummykit.hookimpl
-            def rummykit_house_rules():
-                return {"undercut-double": {"summary": "An undercut scores double.", "variants": ["gin"]}}
-
-
-            @rummykit.hookimpl(wrapper=True)
-            def rummykit_score_hand(deal, kind):
-                result = yield
-                if result is not None and result.kind == "undercut":
-                    return dataclasses.replace(result, scores=tuple(2 * s for s in result.scores))
-                return result
-            """
-        ),
-        encoding="utf-8",
-    )
+def test_a_local_plugin_reaches_the_workers(undercut_double_plugin: Path) -> None:
+    plugin = undercut_double_plugin
     variant = rummykit.load_variant("gin", ["undercut-double"], plugins=[plugin])
     spec = VariantSpec.of(variant)
     assert spec.plugins == (str(plugin.resolve()),) and spec.house_rules == ("undercut-double",)

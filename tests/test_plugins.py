@@ -11,6 +11,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 import yaml
+from conftest import UNDERCUT_DOUBLE as DOUBLE_UNDERCUT  # the plugin text other tests share
 
 import rummykit
 from rummykit.cli import main
@@ -20,24 +21,6 @@ from rummykit.simulate import play_game
 from rummykit.variant import house_rules_for, plugin_problems
 
 ROOT = Path(__file__).resolve().parents[1]
-
-DOUBLE_UNDERCUT = """
-import dataclasses
-import rummykit
-
-
-@rummykit.hookimpl
-def rummykit_house_rules():
-    return {"undercut-double": {"summary": "An undercut scores double.", "variants": ["gin"]}}
-
-
-@rummykit.hookimpl(wrapper=True)
-def rummykit_score_hand(deal, kind):
-    result = yield
-    if result is not None and result.kind == "undercut":
-        return dataclasses.replace(result, scores=tuple(2 * s for s in result.scores))
-    return result
-"""
 
 
 def write(folder: Path, name: str, text: str) -> Path:

@@ -1,0 +1,35 @@
+"""Shared test fixtures."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+UNDERCUT_DOUBLE = """\
+import dataclasses
+
+import rummykit
+
+
+@rummykit.hookimpl
+def rummykit_house_rules():
+    return {"undercut-double": {"summary": "An undercut scores double.", "variants": ["gin"]}}
+
+
+@rummykit.hookimpl(wrapper=True)
+def rummykit_score_hand(deal, kind):
+    result = yield
+    if result is not None and result.kind == "undercut":
+        return dataclasses.replace(result, scores=tuple(2 * s for s in result.scores))
+    return result
+"""
+"""A local house-rule plugin: offers ``undercut-double`` for gin and wraps the scoring hook."""
+
+
+@pytest.fixture
+def undercut_double_plugin(tmp_path: Path) -> Path:
+    """The :data:`UNDERCUT_DOUBLE` plugin written to ``tmp_path/undercut_double.py``."""
+    path = tmp_path / "undercut_double.py"
+    path.write_text(UNDERCUT_DOUBLE, encoding="utf-8")
+    return path
