@@ -34,7 +34,6 @@ SHUTOUT_GAME_BONUS = 200
 KNOCK_LIMIT = 10
 
 
-
 def check_hand(game: Game, index: int) -> None:
     """One finished hand against the scoring rules (default Gin)."""
     result = game.hands[index]
