@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from .cards import JOKER_FACE, Card, card_from_face
+from .cards import JOKER_FACE, Card
 
 __all__ = ["MeldRules", "SpecialMeld", "Meld", "Arrangement", "MeldSearch"]
 
@@ -60,6 +60,11 @@ class MeldRules:
     excluded_ranks: frozenset[int] = frozenset()
     """Ranks that never meld (Iceberg's aces)."""
     specials: tuple[SpecialMeld, ...] = ()
+
+    @property
+    def run_span(self) -> tuple[int, int]:
+        """The lowest and highest run positions the ace rule allows (1 is a low ace, 14 a high one)."""
+        return {"low": (1, 13), "high": (2, 14), "both": (1, 14)}[self.ace]
 
     def positions(self, rank: int) -> tuple[int, ...]:
         """The run positions a card of ``rank`` may take: 1..13, and 14 for a high ace."""
@@ -235,7 +240,7 @@ class MeldSearch:
                 for size in range(max(rules.set_min, 1), top + 1):
                     yield from itertools.combinations(faces, size)
         if rules.runs:
-            lo, hi = {"low": (1, 13), "high": (2, 14), "both": (1, 14)}[rules.ace]
+            lo, hi = rules.run_span
             for suit in range(4):
                 for start in range(lo, hi + 1):
                     for end in range(start + rules.run_min - 1, hi + 1):
@@ -372,7 +377,7 @@ class MeldSearch:
         bounds, cut short by excluded ranks (which not even a wild card may stand for). None when an
         excluded rank lies between ``low`` and ``high``."""
         rules = self.rules
-        lo_bound, hi_bound = {"low": (1, 13), "high": (2, 14), "both": (1, 14)}[rules.ace]
+        lo_bound, hi_bound = rules.run_span
         for rank in rules.excluded_ranks:
             for pos in (1, 14) if rank == 1 else (rank,):
                 if low <= pos <= high:
@@ -458,7 +463,7 @@ class MeldSearch:
             if count + 1 >= rules.set_min:
                 return True
         if rules.runs and (rules.run_max is None or rules.run_max >= rules.run_min):
-            lo_bound, hi_bound = {"low": (1, 13), "high": (2, 14), "both": (1, 14)}[rules.ace]
+            lo_bound, hi_bound = rules.run_span
             ranks = {c.rank for c in others if c.suit == card.suit and not c.is_joker}
             positions = {p for r in ranks if r not in rules.excluded_ranks for p in rules.positions(r)}
             for pos in rules.positions(card.rank):
@@ -496,16 +501,6 @@ class MeldSearch:
         if mask is not None:
             return self._best_mask(mask)[0]
         return self._arrange_general(cards).deadwood_value
-
-    def deadwood_mask(self, mask: int) -> int:
-        """Least deadwood value of a hand given as a mask of natural faces (fast path only)."""
-        return self._best_mask(mask)[0]
-
-    def _fast_ok(self, faces: list[int]) -> bool:
-        if len(set(faces)) != len(faces):
-            return False
-        wild = self.rules.wild_faces
-        return not any(f == JOKER_FACE or f in wild for f in faces)
 
     def _meld_from_faces(self, cards: list[Card]) -> Meld:
         found = self.meld(cards)
@@ -556,7 +551,7 @@ class MeldSearch:
         faces = [c.face for c in cards]
         mask = self._fast_mask(faces)
         if mask is not None:
-            best = self._discard_faces(faces, mask)
+            best = self._discard_faces(faces, mask, mask if self._prune is None else self._meldable(mask))
             return [best[face] for face in faces]
         return [self.deadwood([c for j, c in enumerate(cards) if j != i]) for i in range(len(cards))]
 
@@ -566,29 +561,31 @@ class MeldSearch:
         Decided first from a bound that needs no search: after any discard the cards in no meld still
         count, less at most the dearest of them, so most hands are settled without searching.
         """
-        if self._prune is not None:
-            mask = self._fast_mask([c.face for c in cards])
-            if mask is not None:
-                loose = mask & ~self._meldable(mask)
-                tables = self._lane_max
-                dearest = max(
-                    tables[0][loose & 0x1FFF],
-                    tables[1][(loose >> 13) & 0x1FFF],
-                    tables[2][(loose >> 26) & 0x1FFF],
-                    tables[3][(loose >> 39) & 0x1FFF],
-                )
-                if self._lane_sum(loose) - dearest > limit:
-                    return None
+        faces = [c.face for c in cards]
+        mask = self._fast_mask(faces) if self._prune is not None else None
+        if mask is not None:
+            meldable = self._meldable(mask)
+            loose = mask & ~meldable
+            tables = self._lane_max
+            dearest = max(
+                tables[0][loose & 0x1FFF],
+                tables[1][(loose >> 13) & 0x1FFF],
+                tables[2][(loose >> 26) & 0x1FFF],
+                tables[3][(loose >> 39) & 0x1FFF],
+            )
+            if self._lane_sum(loose) - dearest > limit:
+                return None
+            best = self._discard_faces(faces, mask, meldable)
+            return [best[face] for face in faces]
         return self.discard_deadwoods(cards)
 
-    def _discard_faces(self, faces: list[int], mask: int) -> dict[int, int]:
+    def _discard_faces(self, faces: list[int], mask: int, meldable: int) -> dict[int, int]:
         """Fast path of :meth:`discard_deadwoods`: one walk over every set of disjoint melds in the hand.
 
         The best hand after discarding ``f`` is an arrangement of the whole hand that leaves ``f`` out of
         its melds (every sub-meld is in the tables), so each arrangement updates every card it leaves out.
         A card in no meld at all is deadwood in every arrangement: discarding it saves exactly its value.
         """
-        meldable = mask if self._prune is None else self._meldable(mask)
         values = self.values
         total = self._lane_sum(mask)
         if not meldable:
@@ -876,8 +873,3 @@ def _bits(mask: int) -> list[int]:
         faces.append(low.bit_length() - 1)
         mask ^= low
     return faces
-
-
-def faces_to_cards(faces: Iterable[int]) -> list[Card]:
-    """Cards (first copies) for faces; handy in tests."""
-    return [card_from_face(f) for f in faces]
