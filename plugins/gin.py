@@ -181,7 +181,7 @@ def _settlement_actions(deal: Deal, knocker: bool) -> list[Action]:
         for index, table_meld in enumerate(deal.table):
             if table_meld.owner != deal.state["knocker"]:
                 continue
-            for card in {c.face: c for c in hand}.values():
+            for card in distinct_cards(deal, hand):
                 if search.extend(table_meld.meld, [card]) is not None:
                     result.append(Action("layoff", (card,), index))
     if not knocker or sum(deal.variant.value(c) for c in hand) <= limit:

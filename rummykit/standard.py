@@ -87,9 +87,10 @@ def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
         search = deal.variant.meld_search
         for meld in search.candidate_melds(hand, limit=MELD_ACTION_LIMIT):
             actions.append(Action("meld", meld.cards))
+        choices = distinct_cards(deal, hand)
         for index in layoff_targets(deal, deal.current):
             table_meld = deal.table[index]
-            for card in {c.face: c for c in hand}.values():
+            for card in choices:
                 if search.extend(table_meld.meld, [card]) is not None:
                     actions.append(Action("layoff", (card,), index))
         actions.extend(_discards(deal, hand))
@@ -228,7 +229,7 @@ def _discards(deal: Deal, hand: list[Card]) -> list[Action]:
 
 def layoff_targets(deal: Deal, seat: int) -> list[int]:
     """Indexes of table melds ``seat`` may lay off on, by the ruleset's ``table.layoff``."""
-    mode = deal.variant.ruleset.get("table", {}).get("layoff", "any")
+    mode = deal.variant.layoff_mode
     if mode == "none":
         return []
     game = deal.game
@@ -343,7 +344,7 @@ def lay_off(deal: Deal, seat: int, target: int, cards: tuple[Any, ...]) -> None:
 def _check_out(deal: Deal, seat: int) -> None:
     if deal.hands[seat]:
         return
-    if deal.variant.ruleset.get("table", {}).get("discard_to_go_out", "optional") != "required":
+    if deal.variant.discard_to_go_out != "required":
         deal.finish("out")
 
 

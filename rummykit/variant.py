@@ -468,6 +468,9 @@ class Variant:
         self.must_use: str = data.get("draw", {}).get("must_use", "none")
         """``deepest``: the deepest card taken from the pile must be melded or laid off at once."""
         self.melds_on_table: bool = bool(data.get("table", {}).get("melds", False))
+        self.layoff_mode: str = data.get("table", {}).get("layoff", "any")
+        """On whose melds a player may lay off: ``any``, ``own`` or ``none``."""
+        self.discard_to_go_out: str = data.get("table", {}).get("discard_to_go_out", "optional")
         self.values = self._values_table(data.get("card_values", {}))
         self.pm = pluggy.PluginManager(ENTRY_POINT_GROUP)
         self.pm.add_hookspecs(hookspecs)
