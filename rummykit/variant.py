@@ -426,6 +426,25 @@ def _locator(merged: _Merged, fallback: str) -> Any:
     return locate
 
 
+PER_PLAYER_DEFAULTS: dict[tuple[str, str], int] = {
+    ("decks", "count"): 1,
+    ("decks", "jokers"): 0,
+    ("deal", "hand_size"): 7,
+}
+"""Ruleset values that may depend on the player count, with their defaults when a ruleset omits them."""
+
+
+def per_players(data: Mapping[str, Any], block: str, key: str, players: int) -> int:
+    """``data[block][key]`` for ``players``: a number, or a mapping by player count with ``default``."""
+    default = PER_PLAYER_DEFAULTS[(block, key)]
+    spec = data.get(block, {}).get(key)
+    if spec is None:
+        return default
+    if isinstance(spec, int):
+        return spec
+    return int(spec.get(str(players), spec.get("default", default)))
+
+
 # -- the Variant ---------------------------------------------------------------------------------------
 
 _RANK_KEYS = {r: i + 1 for i, r in enumerate(RANKS)}
@@ -529,22 +548,14 @@ class Variant:
         """The ruleset's value of ``card`` (what it costs left in hand)."""
         return self.values[card.face]
 
-    @staticmethod
-    def _per_players(spec: Any, players: int, default: int) -> int:
-        if spec is None:
-            return default
-        if isinstance(spec, int):
-            return spec
-        return int(spec.get(str(players), spec.get("default", default)))
-
     def deck_count(self, players: int) -> int:
-        return self._per_players(self.ruleset.get("decks", {}).get("count"), players, 1)
+        return per_players(self.ruleset, "decks", "count", players)
 
     def joker_count(self, players: int) -> int:
-        return self._per_players(self.ruleset.get("decks", {}).get("jokers"), players, 0)
+        return per_players(self.ruleset, "decks", "jokers", players)
 
     def hand_size(self, players: int) -> int:
-        return self._per_players(self.ruleset.get("deal", {}).get("hand_size"), players, 7)
+        return per_players(self.ruleset, "deal", "hand_size", players)
 
     def seats_in_play(self, game: Game, dealer: int) -> list[int]:
         seats: list[int] = self.hook.rummykit_seats_in_play(game=game, dealer=dealer)
@@ -828,7 +839,7 @@ def _semantic_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
         odd = ", ".join(str(c) for c in counts if c % 2)
         problems.append(locate(("partnerships",), f"partnerships need an even number of players; players allows {odd}"))
     # per-player-count values: keys must name an allowed count
-    for block, key in (("decks", "count"), ("decks", "jokers"), ("deal", "hand_size")):
+    for block, key in PER_PLAYER_DEFAULTS:
         spec = data.get(block, {}).get(key)
         if isinstance(spec, Mapping):
             for count_key in spec:
@@ -850,13 +861,13 @@ def _semantic_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
                 )
     jokers_dealt = False
     for count in counts:
-        decks = Variant._per_players(data.get("decks", {}).get("count"), count, 1)
-        jokers = Variant._per_players(data.get("decks", {}).get("jokers"), count, 0)
+        decks = per_players(data, "decks", "count", count)
+        jokers = per_players(data, "decks", "jokers", count)
         jokers_dealt = jokers_dealt or jokers > 0
         if decks < 1:
             problems.append(locate(("decks", "count"), f"expected at least 1 deck for {count} players, got {decks}"))
             continue
-        size = Variant._per_players(data.get("deal", {}).get("hand_size"), count, 7)
+        size = per_players(data, "deal", "hand_size", count)
         needed = size * count + (1 if data.get("deal", {}).get("upcard", True) else 0)
         available = 52 * decks + jokers
         if needed > available:
