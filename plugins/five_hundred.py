@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from rummykit import hookimpl
-from rummykit.engine import Deal, Game, HandResult, TableMeld
+from rummykit.engine import Deal, HandResult, TableMeld
 from rummykit.standard import hand_points, table_points
 
 RULES_SCHEMA: dict[str, Any] = {
@@ -62,20 +62,3 @@ def rummykit_score_hand(deal: Deal, kind: str) -> HandResult | None:
     if deal.variant.partnerships:
         details["sides"] = [sum(scores[s] for s in deal.seats if deal.game.side_of(s) == side) for side in (0, 1)]
     return HandResult(deal.number, kind, scores, winner, deal.dealer, details)
-
-
-@hookimpl
-def rummykit_game_over(game: Game) -> bool | None:
-    """Over when a seat (a side in partnership games) has reached the target and leads alone; when the
-    leaders are tied, another hand is played."""
-    max_hands = game.variant.ruleset.get("max_hands")
-    if max_hands is not None and len(game.hands) >= max_hands:
-        return True
-    target = game.variant.ruleset.get("target")
-    if target is None:
-        return False
-    totals = game.hand_totals()
-    if game.variant.partnerships:
-        totals = [sum(totals[s] for s in range(game.num_players) if game.side_of(s) == side) for side in (0, 1)]
-    best = max(totals)
-    return best >= target and totals.count(best) == 1

@@ -374,12 +374,10 @@ class Game:
             # A game raced to a target is won by whoever reached it: hand points decide, and end-of-game
             # bonuses (Gin's game and box bonuses, added afterwards) only break ties.
             race = self.variant.ruleset.get("target") is not None
-            totals = self.hand_totals()
+            totals = self.side_hand_totals()
 
             def rank(seat: int) -> tuple[int, int]:
-                side = self.side_of(seat)
-                raced = sum(totals[s] for s in range(self.num_players) if self.side_of(s) == side)
-                return (raced if race else 0, self.score_of(seat))
+                return (totals[self.side_of(seat)] if race else 0, self.score_of(seat))
 
             best = max(rank(s) for s in range(self.num_players))
             winners = [s for s in range(self.num_players) if rank(s) == best]
@@ -409,6 +407,13 @@ class Game:
             for seat, points in enumerate(result.scores):
                 totals[seat] += points
         return totals
+
+    def side_hand_totals(self) -> list[int]:
+        """Hand points per side (per seat in games without partners): what races to the target."""
+        totals = self.hand_totals()
+        if not self.variant.partnerships:
+            return totals
+        return [sum(totals[s] for s in range(self.num_players) if s % 2 == side) for side in range(2)]
 
     # -- play --------------------------------------------------------------------------------------
 

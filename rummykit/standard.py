@@ -396,16 +396,17 @@ def rummykit_next_dealer(game: Game, result: HandResult) -> int:
 
 @hookimpl
 def rummykit_game_over(game: Game) -> bool:
-    target = game.variant.ruleset.get("target")
+    """Over after ``max_hands`` hands, or when a seat (a side with partners) has reached the target on
+    hand points and leads alone; leaders tied at or above the target play another hand."""
     max_hands = game.variant.ruleset.get("max_hands")
     if max_hands is not None and len(game.hands) >= max_hands:
         return True
+    target = game.variant.ruleset.get("target")
     if target is None:
         return False
-    totals = game.hand_totals()
-    if game.variant.partnerships:
-        totals = [totals[s] + totals[(s + 2) % game.num_players] for s in range(game.num_players)]
-    return bool(max(totals) >= target)
+    totals = game.side_hand_totals()
+    best = max(totals)
+    return bool(best >= target and totals.count(best) == 1)
 
 
 @hookimpl
