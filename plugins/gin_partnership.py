@@ -21,6 +21,7 @@ won it (``winner``), or the teams take turns (``alternate``). There are no game,
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from rummykit import hookimpl
@@ -100,11 +101,11 @@ def rummykit_score_hand(deal: Deal, kind: str) -> HandResult | None:
     details["table"] = list(deal.seats)
     zero = (0,) * game.num_players
     if result.kind == "dead":
-        return _with(result, zero, details)
+        return replace(result, scores=zero, details=details)
     assert result.winner is not None
     details["table_points"] = list(result.scores)
     if not done:
-        return _with(result, zero, details)
+        return replace(result, scores=zero, details=details)
     first = done[0]
     assert first.winner is not None
     games = [(first.winner, first.details["table_points"][first.winner]), (result.winner, result.scores[result.winner])]
@@ -112,11 +113,7 @@ def rummykit_score_hand(deal: Deal, kind: str) -> HandResult | None:
     details["round_done"] = True
     scores = settle_round(games)
     details["team_points"] = [scores[0] + scores[2], scores[1] + scores[3]]
-    return _with(result, tuple(scores), details)
-
-
-def _with(result: HandResult, scores: tuple[int, ...], details: dict[str, Any]) -> HandResult:
-    return HandResult(result.number, result.kind, scores, result.winner, result.dealer, details, result.boxes)
+    return replace(result, scores=tuple(scores), details=details)
 
 
 @hookimpl
