@@ -147,8 +147,8 @@ def rummykit_observe(deal: Deal, seat: int, view: dict[str, Any]) -> None:
     game = deal.game
     round_index, done = round_state(game)
     view["round"] = round_index + 1
-    view["table"] = list(deal.seats)
+    view["table_seats"] = list(deal.seats)  # "table" is the table melds, as in every variant
     view["team_scores"] = game.side_scores()
     view["tables_done"] = [
-        {"table": r.details["table"], "winner": r.winner, "points": r.details["table_points"][r.winner]} for r in done
+        {"seats": r.details["table"], "winner": r.winner, "points": r.details["table_points"][r.winner]} for r in done
     ]

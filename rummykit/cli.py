@@ -238,6 +238,8 @@ class TurnPrinter:
             self.write(f"Scores so far: {self.scores_text(game, game.scores)}")
             return
         self.write(f"== Game over after {len(game.hands)} deal{'s' * (len(game.hands) != 1)} ==")
+        if game.end_reason == "max-hands":
+            self.write(f"The game reached its hand limit ({game.max_hands} hands) before its end.")
         if game.bonuses:
             self.write("Bonuses:")
             for seat, name, points in game.bonuses:
@@ -249,6 +251,7 @@ class TurnPrinter:
                 f"{' & '.join(self.name(game, s) for s in range(game.num_players) if game.side_of(s) == side)} {score}"
                 for side, score in enumerate(sides)))  # fmt: skip
         if game.winner is None:
+            self.write("Nobody wins.")
             return
         if game.variant.partnerships:
             side = game.side_of(game.winner)
@@ -561,7 +564,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         raise CliError(f"--max-hands is 1 or more, not {args.max_hands}")
     if args.bots:
         names = _bot_names(args.bots)
-        players = args.players or (len(names) if len(names) > 1 else variant.min_players)
+        players = args.players if args.players is not None else (len(names) if len(names) > 1 else variant.min_players)
         labels = names * players if len(names) == 1 else names
         printer = TurnPrinter(_out, show_hands=True, labels=labels)
         game = play_game(variant, seed, names, players, on_action=printer, max_hands=args.max_hands,
@@ -571,7 +574,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         opponent = _bot_names(args.opponent)
         if len(opponent) != 1:
             raise CliError("--opponent names one bot; use --bots for a game of bots only")
-        players = args.players or variant.min_players
+        players = args.players if args.players is not None else variant.min_players
         game = variant.new_game(players=players, seed=seed)
         bots: list[Bot | None] = list(make_bots(opponent, players, seed))
         bots[0] = None
@@ -636,6 +639,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     _out(f"Hands played:   {result.hands}" + (f" ({kinds})" if kinds else ""))
     _out("Average score:  " + ", ".join(f"{s} {a:.1f}" for s, a in zip(seats, result.average_scores)))
     _out(f"Actions:        {result.actions}")
+    if result.max_hands_games:
+        _out(f"Hand limit:     {result.max_hands_games} game{'s' * (result.max_hands_games != 1)} ended at the "
+             "hand limit (max_hands) before their end")  # fmt: skip
     jobs = args.jobs or (os.cpu_count() or 1)
     if args.backend == "ray":
         how = f"Ray, {args.jobs} task{'s' * (args.jobs != 1)} at a time" if args.jobs else "Ray"
@@ -729,9 +735,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--games", type=int, required=True, metavar="N", help="how many games to play")
     sub.add_argument("--seed", type=int, default=0, metavar="S", help="master seed (default 0)")
     sub.add_argument(
-        "--bots", default="greedy,greedy", metavar="BOT,BOT", help="one bot per seat (default greedy,greedy)"
+        "--bots", default="greedy", metavar="BOT,BOT", help="one bot per seat, or one for every seat (default greedy)"
     )
-    sub.add_argument("--players", type=int, metavar="N", help="number of players (default: one per bot)")
+    sub.add_argument("--players", type=int, metavar="N",
+                     help="number of players (default: one per bot named, else the fewest allowed)")  # fmt: skip
     sub.add_argument("--house-rule", action="append", metavar="RULE", help="apply a house rule (repeatable)")
     sub.add_argument("--json", action="store_true", help="print one JSON object (and no progress bar)")
     sub.add_argument("--jobs", type=int, default=1, metavar="J",

@@ -21,9 +21,14 @@ from .melds import Meld
 if TYPE_CHECKING:
     from .variant import Variant
 
-__all__ = ["IllegalAction", "Action", "TableMeld", "HandResult", "Deal", "Game", "RECORD_FORMAT"]
+__all__ = ["IllegalAction", "Action", "TableMeld", "HandResult", "Deal", "Game", "RECORD_FORMAT", "DEFAULT_MAX_HANDS"]
 
 RECORD_FORMAT = "rummykit-record/1"
+
+DEFAULT_MAX_HANDS = 1000
+"""The hand limit of a game whose ruleset sets no ``max_hands`` and that is started without one: a guard
+against games that cannot end (a policy that never knocks redeals dead hands for ever). Real games end
+long before it (a greedy Gin game takes about ten hands)."""
 
 
 class IllegalAction(ValueError):
@@ -280,8 +285,17 @@ class Game:
         players: int | Sequence[str] | None = None,
         seed: int | None = None,
         deal: Mapping[str, Any] | None = None,
+        max_hands: int | None = None,
     ):
         self.variant = variant
+        if max_hands is not None and (isinstance(max_hands, bool) or not isinstance(max_hands, int) or max_hands < 1):
+            raise ValueError(f"max_hands is a whole number of hands, 1 or more, not {max_hands!r}")
+        self.max_hands_given = max_hands
+        ruleset_limit = variant.ruleset.get("max_hands")
+        self.max_hands: int = max_hands or ruleset_limit or DEFAULT_MAX_HANDS
+        """The most hands this game plays: the ``max_hands`` it was started with, else the ruleset's
+        ``max_hands``, else :data:`DEFAULT_MAX_HANDS`. Reaching it ends the game (``end_reason``
+        ``"max-hands"``)."""
         if players is None:
             players = variant.min_players
         if isinstance(players, int):
@@ -289,9 +303,9 @@ class Game:
         else:
             names = [str(p) for p in players]
         if not variant.min_players <= len(names) <= variant.max_players:
-            raise ValueError(
-                f"{variant.name} is for {variant.min_players} to {variant.max_players} players, not {len(names)}"
-            )
+            low, high = variant.min_players, variant.max_players
+            allowed = f"{low}" if low == high else f"{low} to {high}"
+            raise ValueError(f"{variant.name} is for {allowed} players, not {len(names)}")
         self.names = names
         self.num_players = len(names)
         self.seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
@@ -307,6 +321,11 @@ class Game:
         self.scores = [0] * self.num_players
         """Each seat's score: the sum of its hand scores, plus its bonuses once the game is over."""
         self.is_over = False
+        self.end_reason: str | None = None
+        """Why the game ended: None while it goes on; ``"target"`` when its rules ended it (a seat or side
+        reached the target); ``"max-hands"`` when it reached its hand limit (:attr:`max_hands`) first. A game
+        with a target stopped by the hand limit scores no end-of-game bonuses, and has a winner only if one
+        seat (side) leads alone on hand points."""
         self.winner: int | None = None
         self._actions: list[list[Action]] = []
         dealer = int(deal.get("dealer", 0)) if deal is not None else self.rng.randrange(self.num_players)
@@ -366,15 +385,23 @@ class Game:
         for seat, points in enumerate(result.scores):
             self.scores[seat] += points
         hook = self.variant.hook
-        if hook.rummykit_game_over(game=self):
+        over = bool(hook.rummykit_game_over(game=self))
+        at_limit = len(self.hands) >= self.max_hands
+        if over or at_limit:
             self.is_over = True
-            self.bonuses = list(hook.rummykit_score_game(game=self) or [])
+            race = self.variant.ruleset.get("target") is not None
+            totals = self.side_hand_totals()
+            leader_alone = totals.count(max(totals)) == 1
+            reached = race and leader_alone and max(totals) >= self.variant.ruleset["target"]
+            self.end_reason = "max-hands" if at_limit and not (over and reached) else "target"
+            # A race stopped by the hand limit did not end by its rules: no end-of-game bonuses, and a
+            # winner only if one seat (side) leads alone on hand points.
+            stopped = race and self.end_reason == "max-hands"
+            self.bonuses = [] if stopped else list(hook.rummykit_score_game(game=self) or [])
             for seat, _name, points in self.bonuses:
                 self.scores[seat] += points
             # A game raced to a target is won by whoever reached it: hand points decide, and end-of-game
             # bonuses (Gin's game and box bonuses, added afterwards) only break ties.
-            race = self.variant.ruleset.get("target") is not None
-            totals = self.side_hand_totals()
 
             def rank(seat: int) -> tuple[int, int]:
                 return (totals[self.side_of(seat)] if race else 0, self.score_of(seat))
@@ -382,6 +409,8 @@ class Game:
             best = max(rank(s) for s in range(self.num_players))
             winners = [s for s in range(self.num_players) if rank(s) == best]
             self.winner = winners[0] if len(winners) == 1 or not self.variant.partnerships else min(winners)
+            if stopped and not leader_alone:
+                self.winner = None
             return
         dealer = hook.rummykit_next_dealer(game=self, result=result)
         self.deal = self._new_deal(dealer if dealer is not None else deal.dealer, None)
@@ -488,10 +517,12 @@ class Game:
             "plugins": list(self.variant.local_plugins),
             "players": self.names,
             "seed": self.seed,
+            "max_hands": self.max_hands_given,
             "deal": self.first_deal,
             "actions": self.history,
             "results": [r.as_dict() for r in self.hands],
             "scores": self.scores,
+            "end_reason": self.end_reason,
         }
         return json.dumps(record, indent=1)
 
@@ -509,7 +540,9 @@ class Game:
             options=record.get("options") or None,
             plugins=record.get("plugins", ()),
         )
-        game = variant.new_game(players=record["players"], seed=record["seed"], deal=record.get("deal"))
+        game = variant.new_game(
+            players=record["players"], seed=record["seed"], deal=record.get("deal"), max_hands=record.get("max_hands")
+        )
         for number, actions in enumerate(record["actions"], start=1):
             for text_action in actions:
                 if game.is_over or game.deal.number != number:

@@ -107,7 +107,7 @@ def make_bots(names: Sequence[str | Bot], seats: int, seed: int) -> list[Bot]:
 def play_game(
     variant: Variant | str,
     seed: int,
-    bots: Sequence[str | Bot] = ("greedy", "greedy"),
+    bots: Sequence[str | Bot] = ("greedy",),
     players: int | Sequence[str] | None = None,
     on_action: OnAction | None = None,
     max_hands: int | None = None,
@@ -159,6 +159,8 @@ class SimulationResult:
     """Sum over the games of each seat's final score."""
     hands: int = 0
     actions: int = 0
+    max_hands_games: int = 0
+    """Games that ended at their hand limit (``Game.end_reason == "max-hands"``) rather than by their rules."""
     elapsed: float = 0.0
     """Seconds spent playing (wall clock)."""
 
@@ -184,6 +186,8 @@ class SimulationResult:
             self.hand_kinds[result.kind] += 1
         self.hands += len(game.hands)
         self.actions += sum(len(actions) for actions in game.history)
+        if game.end_reason == "max-hands":
+            self.max_hands_games += 1
 
     def combine(self, other: SimulationResult) -> SimulationResult:
         """The sum of two parts of one simulation (for parallel runs; elapsed is the larger)."""
@@ -207,6 +211,7 @@ class SimulationResult:
             total_scores=[a + b for a, b in zip(self.total_scores, other.total_scores)],
             hands=self.hands + other.hands,
             actions=self.actions + other.actions,
+            max_hands_games=self.max_hands_games + other.max_hands_games,
             elapsed=max(self.elapsed, other.elapsed),
         )
 
@@ -228,6 +233,7 @@ class SimulationResult:
             "hand_kinds": dict(sorted(self.hand_kinds.items())),
             "actions": self.actions,
             "average_scores": [round(score, 3) for score in self.average_scores],
+            "max_hands_games": self.max_hands_games,
             "elapsed_seconds": round(self.elapsed, 6),
             "games_per_second": round(self.rate(self.games), 3),
             "hands_per_second": round(self.rate(self.hands), 3),
@@ -243,7 +249,7 @@ def simulate_games(
     variant: Variant | str,
     indexes: Iterable[int],
     seed: int,
-    bots: Sequence[str] = ("greedy", "greedy"),
+    bots: Sequence[str] = ("greedy",),
     players: int | None = None,
 ) -> SimulationResult:
     """Play the games numbered ``indexes`` of the simulation with master seed ``seed`` (one part of it)."""
@@ -455,7 +461,7 @@ def simulate(
     variant: Variant | str,
     games: int,
     seed: int,
-    bots: Sequence[str] = ("greedy", "greedy"),
+    bots: Sequence[str] = ("greedy",),
     players: int | None = None,
     *,
     jobs: int = 1,

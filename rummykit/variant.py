@@ -564,13 +564,19 @@ class Variant:
     # -- use ------------------------------------------------------------------------------------------
 
     def new_game(
-        self, players: int | Sequence[str] | None = None, seed: int | None = None, deal: Mapping[str, Any] | None = None
+        self,
+        players: int | Sequence[str] | None = None,
+        seed: int | None = None,
+        deal: Mapping[str, Any] | None = None,
+        max_hands: int | None = None,
     ) -> Game:
         """Start a game. ``players`` is a count or a list of names (default: the fewest the game allows);
         ``seed`` makes every shuffle reproducible; ``deal`` prearranges the first deal:
         ``{"dealer": 0, "hands": [[...], ...], "discard": [bottom ... top], "stock": [top first ...]}``
-        (cards not named go beneath the named stock, shuffled)."""
-        return Game(self, players, seed, deal)
+        (cards not named go beneath the named stock, shuffled). ``max_hands`` ends the game after that many
+        hands if it has not ended before (default: the ruleset's ``max_hands``, else
+        :data:`rummykit.engine.DEFAULT_MAX_HANDS`); ``game.end_reason`` then says ``"max-hands"``."""
+        return Game(self, players, seed, deal, max_hands)
 
     def arrange(self, cards: Iterable[Card | str] | str) -> Arrangement:
         """The arrangement of ``cards`` with the least deadwood under this variant's meld rules."""
