@@ -191,7 +191,7 @@ def _settlement_actions(deal: Deal, knocker: bool) -> list[Action]:
 
 @hookimpl
 def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
-    if deal.phase == "offer" and action.kind in ("draw stock", "discard", "knock"):
+    if deal.phase == "offer" and action.kind in ("draw", "draw stock", "discard", "knock"):
         return "the first turn starts with the upcard: take it ('draw discard') or 'pass'"
     if (
         action.kind in ("discard", "knock")

@@ -10,6 +10,7 @@ with 1 when a plugin's hook raises (the message names the plugin and the hook).
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import os
 import random
@@ -25,7 +26,7 @@ import yaml
 from .bots import BOTS, Bot
 from .cards import CardError, parse_card
 from .dispatch import PluginError
-from .engine import Action, Deal, Game, HandResult
+from .engine import DEFAULT_MAX_HANDS, Action, Deal, Game, HandResult
 from .ruleset import Problem, RulesetError, kernel_schema
 from .simulate import BACKENDS, ProgressBar, make_bots, play_game, replay_record, simulate
 from .variant import Variant, house_rules_for, list_variants, load_variant, validate
@@ -43,6 +44,18 @@ EXIT_PLUGIN = 1
 QUIT_WORDS = ("quit", "exit", "q")
 HELP_WORDS = ("help", "?", "h")
 HAND_WORDS = ("hand", "look", "show")
+RULES_WORDS = ("rules",)
+
+SHORT_FORMS = {
+    "s": "draw stock",
+    "p": "draw discard",
+    "d": "discard",
+    "k": "knock",
+    "m": "meld",
+    "l": "layoff",
+}
+"""What a person may type for the first word of an action: ``s`` (the stock), ``p`` (the discard pile),
+``d 9S``, ``k 9S``, ``m 7S 7H 7D``, ``l 8C on 2``."""
 
 _RULESET_ORDER = (
     "name", "title", "aliases", "summary", "source", "extends", "plugins", "players", "partnerships", "decks",
@@ -84,6 +97,16 @@ def _players_text(low: int, high: int) -> str:
     return f"{low} players" if low == high else f"{low}-{high} players"
 
 
+def _layoff_text(entry: str, melds: dict[str, Any], knocker: Any) -> str:
+    """``4C on 0`` (a lay-off on the knocker's meld number 0) as ``4C on [4C 5C 6C 7C]``: the display
+    shows the melds, not their numbers."""
+    card, _, index = entry.partition(" on ")
+    spread = melds.get(str(knocker)) if isinstance(knocker, int) else None
+    if index.isdigit() and isinstance(spread, list) and int(index) < len(spread):
+        return f"{card} on [{spread[int(index)]}]"
+    return entry
+
+
 class TurnPrinter:
     """Prints a game turn by turn: deal headers, one line per action, each hand's result, the end.
 
@@ -99,6 +122,8 @@ class TurnPrinter:
         self.show_hands = show_hands
         self.labels = list(labels)
         """Per seat, a word shown after the name in the game header (the bot's name)."""
+        self.pause: Callable[[], None] | None = None
+        """Called after a hand's result, before the next deal is shown (to let a person read it)."""
 
     # -- names --
 
@@ -184,6 +209,8 @@ class TurnPrinter:
         if deal.result is not None:
             self.hand_result(game, deal, deal.result)
             if not game.is_over and game.deal is not deal:
+                if self.pause is not None:
+                    self.pause()
                 self.deal_header(game, game.deal)
 
     def hand_result(self, game: Game, deal: Deal | None, result: HandResult) -> None:
@@ -196,6 +223,8 @@ class TurnPrinter:
         word = _KIND_WORDS.get(result.kind, result.kind)
         knocker = details.get("knocker")
         by = f" by {self.name(game, knocker)}" if isinstance(knocker, int) and result.kind != "dead" else ""
+        if result.kind == "undercut" and isinstance(result.winner, int) and isinstance(knocker, int):
+            by = f" by {self.name(game, result.winner)} ({self.name(game, knocker)} knocked)"
         scored = [f"{self.name(game, s)} {'score' if s == self.viewer else 'scores'} {p}"
                   for s, p in enumerate(result.scores) if p]  # fmt: skip
         head = f"-- Deal {result.number} ends: {word}{by}. {', '.join(scored) or 'Nobody scores'}."
@@ -217,7 +246,9 @@ class TurnPrinter:
                 lines.append(f"   {self.name(game, seat)} ({', '.join(notes)}): {spread}; "
                              f"unmatched {_cards(unmatched.get(key, []))}")  # fmt: skip
             if details.get("layoffs"):
-                lines.append(f"   Laid off: {', '.join(str(x) for x in details['layoffs'])}")
+                lines.append(
+                    f"   Laid off: {', '.join(_layoff_text(str(x), melds, knocker) for x in details['layoffs'])}"
+                )
         elif deal is not None and result.kind != "dead":
             for seat in deal.seats:
                 table = " ".join(f"[{tm}]" for tm in deal.table if tm.owner == seat) or "no melds"
@@ -299,9 +330,74 @@ def describe_position(game: Game, seat: int, printer: TurnPrinter) -> list[str]:
 
 def _legal_lines(game: Game) -> list[str]:
     legal = sorted({str(a) for a in game.legal_actions()}, key=lambda t: (t.split()[0], len(t), t))
-    text = "Legal now: " + ", ".join(legal)
-    lines = textwrap.wrap(text, width=100, subsequent_indent="   ")
-    lines.append("Also: help or ? (this list), hand (show your turn again), quit")
+    # Wrap between actions only: the spaces inside an action are made unbreakable for textwrap.
+    text = "Legal now: " + ", ".join(a.replace(" ", "\0") for a in legal)
+    lines = [line.replace("\0", " ") for line in textwrap.wrap(text, width=100, subsequent_indent="   ")]
+    lines.append("Short forms: s (draw stock), p (draw discard), d 9S (discard 9S), k 9S (knock 9S), m, l")
+    lines.append("Also: help or ? (this list), hand (show your turn again), rules, quit")
+    return lines
+
+
+def expand_short_form(game: Game, text: str) -> str:
+    """The action text meant by a short form (``s``, ``p``, ``d 9S``...) or a bare ``draw`` when only one
+    draw is legal; other text unchanged."""
+    words = text.split()
+    if not words:
+        return text
+    head = words[0].lower()
+    if head in SHORT_FORMS:
+        return " ".join([SHORT_FORMS[head], *words[1:]])
+    if head == "draw" and len(words) == 1:
+        draws = sorted({a.kind for a in game.legal_actions() if a.kind.startswith("draw")})
+        if len(draws) == 1:
+            return draws[0]
+    return text
+
+
+_KNOWN_VERBS = ("draw stock", "draw discard", "pass", "discard", "knock", "big gin", "meld", "layoff", "done", "end")
+
+
+def did_you_mean(game: Game, text: str) -> str | None:
+    """A suggestion for text whose words are no action or command, close to a legal one (``dicard 7H``)."""
+    words = text.split()
+    if not words:
+        return None
+    commands = [*QUIT_WORDS[:2], *HELP_WORDS[:1], *HAND_WORDS[:1], *RULES_WORDS]
+    if len(words) == 1 and difflib.get_close_matches(words[0].lower(), commands, n=1, cutoff=0.75):
+        return difflib.get_close_matches(words[0].lower(), commands, n=1, cutoff=0.75)[0]
+    kinds = sorted({a.kind for a in game.legal_actions()} | set(_KNOWN_VERBS))
+    verb: list[str] = []
+    rest = list(words)
+    while rest:  # the verb is the words before the first card
+        try:
+            parse_card(rest[0])
+            break
+        except CardError:
+            verb.append(rest.pop(0).lower())
+    typed = " ".join(verb)
+    if not typed or typed in kinds:
+        return None
+    match = difflib.get_close_matches(typed, kinds, n=1, cutoff=0.6)
+    if not match:
+        match = difflib.get_close_matches(verb[0], kinds, n=1, cutoff=0.6)
+    return " ".join([match[0], *rest]) if match else None
+
+
+def rules_lines(variant: Variant) -> list[str]:
+    """What ``rules`` shows in a game: the variant's summary, its house rules and main values."""
+    lines = [f"{variant.title} ({variant.name})"]
+    lines += ["   " + line for line in textwrap.wrap(variant.summary or "", width=96)]
+    if variant.house_rules:
+        lines.append(f"   House rules: {', '.join(variant.house_rules)}")
+    ruleset = variant.ruleset
+    facts = []
+    if ruleset.get("target") is not None:
+        facts.append(f"target {ruleset['target']}")
+    if "knock_limit" in variant.rules:
+        facts.append(f"knock limit {variant.rules['knock_limit']}")
+    facts.append(f"hand limit {ruleset.get('max_hands') or DEFAULT_MAX_HANDS}")
+    lines.append("   " + ", ".join(facts))
+    lines.append(f"   The whole ruleset: rummykit show {variant.name}")
     return lines
 
 
@@ -332,16 +428,28 @@ def play_interactive(
     read: Read,
     write: Write,
     printer: TurnPrinter | None = None,
+    pause: bool = False,
 ) -> bool:
     """Play ``game`` with a person in seat ``human`` and ``bots[seat]`` in the others.
 
     ``read(prompt)`` returns the person's next line (EOFError or KeyboardInterrupt means quit);
     ``write(line)`` shows a line. A line that is not a legal action is explained and asked again, the
-    game unchanged. Returns True when the game was played to its end, False when the person quit.
+    game unchanged; short forms (:data:`SHORT_FORMS`) are accepted and near misses get a suggestion.
+    With ``pause``, the person presses Enter after each hand's settlement before the next deal is shown.
+    Returns True when the game was played to its end, False when the person quit.
     """
     printer = printer or TurnPrinter(write, viewer=human, show_hands=False)
     if printer.viewer is None:
         printer.viewer = human
+    if pause:
+
+        def wait() -> None:
+            try:
+                read("(press Enter for the next deal) ")
+            except (EOFError, KeyboardInterrupt):
+                pass  # the next prompt reads the end of input again and leaves the game
+
+        printer.pause = wait
     printer.start(game)
     while not game.is_over:
         deal = game.deal
@@ -373,13 +481,20 @@ def play_interactive(
                 for line in describe_position(game, seat, printer):
                     write(line)
                 continue
+            if word in RULES_WORDS:
+                for line in rules_lines(game.variant):
+                    write(line)
+                continue
             if not word:
                 write("Type an action (e.g. 'draw stock', 'discard 7H'), or 'help' for the legal ones.")
                 continue
+            text = expand_short_form(game, text)
             try:
                 action = game.resolve(text)
             except ValueError as exc:  # IllegalAction, or text that is no action
-                write(_card_problem(game, text) or str(exc))
+                suggestion = did_you_mean(game, text)
+                problem = _card_problem(game, text) or str(exc)
+                write(f"Did you mean '{suggestion}'? ({problem})" if suggestion else problem)
                 continue
             break
         game.apply(action)
@@ -557,12 +672,54 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return EXIT_OK if all(item["valid"] for item in report) else EXIT_INVALID
 
 
+def check_output_path(path: str, option: str = "--save") -> None:
+    """Refuse, before any game is played, a file that cannot be written: a folder, a missing folder, no
+    permission. Raises :class:`CliError` with one line naming the option and the path."""
+    target = Path(path)
+    folder = target.parent
+    if target.is_dir():
+        raise CliError(f"{option} {path}: that is a folder; name a file to write the game to")
+    if not folder.is_dir():
+        raise CliError(f"{option} {path}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
+        raise CliError(f"{option} {path}: cannot write there (permission denied)")
+
+
+def _resumed(path: str) -> Game:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise CliError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        game = Game.from_json(text)
+    except (KeyError, TypeError, AttributeError, json.JSONDecodeError) as exc:
+        raise CliError(f"{path} is not a rummykit record: {exc}") from None
+    except RulesetError:
+        raise
+    except ValueError as exc:
+        raise CliError(f"{path}: {exc}") from None
+    if game.is_over:
+        raise CliError(f"{path}: that game is over (rummykit replay {path} shows it)")
+    return game
+
+
 def cmd_play(args: argparse.Namespace) -> int:
-    variant = _load(args.name, _house_rules(args.house_rule), args.plugin)
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**63)
+    if (args.name is None) == (args.resume is None):
+        raise CliError("name a variant to play (rummykit play gin) or a saved game to go on with (--resume FILE)")
+    save = args.save if args.save is not None else args.resume
+    if save is not None:
+        check_output_path(save)
     if args.max_hands is not None and args.max_hands < 1:
         raise CliError(f"--max-hands is 1 or more, not {args.max_hands}")
-    if args.bots:
+    if args.resume is not None:
+        if args.bots or args.seed is not None or args.players is not None or args.house_rule or args.plugin:
+            raise CliError("--resume goes on with the saved game's variant, seed and players: leave out "
+                           "--bots, --seed, --players, --house-rule and --plugin")  # fmt: skip
+        game = _resumed(args.resume)
+        _play_person_against(game, args.opponent, args.max_hands)
+    elif args.bots:
+        variant = _load(args.name, _house_rules(args.house_rule), args.plugin)
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**63)
         names = _bot_names(args.bots)
         players = args.players if args.players is not None else (len(names) if len(names) > 1 else variant.min_players)
         labels = names * players if len(names) == 1 else names
@@ -571,34 +728,48 @@ def cmd_play(args: argparse.Namespace) -> int:
                          on_start=printer.start)  # fmt: skip
         printer.game_end(game)
     else:
-        opponent = _bot_names(args.opponent)
-        if len(opponent) != 1:
-            raise CliError("--opponent names one bot; use --bots for a game of bots only")
+        variant = _load(args.name, _house_rules(args.house_rule), args.plugin)
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**63)
         players = args.players if args.players is not None else variant.min_players
         game = variant.new_game(players=players, seed=seed)
-        bots: list[Bot | None] = list(make_bots(opponent, players, seed))
-        bots[0] = None
-        labels = [""] + opponent * (players - 1)
-        printer = TurnPrinter(_out, viewer=0, show_hands=False, labels=labels)
-        finished = _play_person(game, bots, printer, args.max_hands)
-        if finished or game.hands:
-            printer.game_end(game)
-    if args.save:
-        Path(args.save).write_text(game.to_json() + "\n", encoding="utf-8")
-        _out(f"Saved the game to {args.save}")
+        _play_person_against(game, args.opponent, args.max_hands)
+    if save is not None:
+        try:
+            Path(save).write_text(game.to_json() + "\n", encoding="utf-8")
+        except OSError as exc:
+            raise CliError(f"cannot write {save}: {exc.strerror or exc}") from None
+        _out(f"Saved the game to {save}")
     return EXIT_OK
 
 
+def _play_person_against(game: Game, opponent_text: str, max_hands: int | None) -> None:
+    """A person in seat 0 against one kind of bot in the others, then the end of the game shown."""
+    opponent = _bot_names(opponent_text)
+    if len(opponent) != 1:
+        raise CliError("--opponent names one bot; use --bots for a game of bots only")
+    players = game.num_players
+    bots: list[Bot | None] = list(make_bots(opponent, players, game.seed))
+    bots[0] = None
+    labels = [""] + opponent * (players - 1)
+    printer = TurnPrinter(_out, viewer=0, show_hands=False, labels=labels)
+    finished = _play_person(game, bots, printer, max_hands)
+    if finished or game.hands:
+        printer.game_end(game)
+
+
 def _play_person(game: Game, bots: Sequence[Bot | None], printer: TurnPrinter, max_hands: int | None) -> bool:
+    # Pause after each settlement only for a person at a terminal: piped input must never wait.
+    pause = sys.stdin.isatty() and sys.stdout.isatty()
     if max_hands is None:
-        return play_interactive(game, 0, bots, input, _out, printer)
+        return play_interactive(game, 0, bots, input, _out, printer, pause=pause)
+    stop_after = len(game.hands) + max_hands
 
     def read(prompt: str) -> str:
-        if len(game.hands) >= max_hands:
+        if len(game.hands) >= stop_after:
             raise EOFError
         return input(prompt)
 
-    return play_interactive(game, 0, bots, read, _out, printer)
+    return play_interactive(game, 0, bots, read, _out, printer, pause=pause)
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -719,7 +890,9 @@ def build_parser() -> argparse.ArgumentParser:
     new.set_defaults(run=cmd_new)
 
     sub = commands.add_parser("play", help="play a game: you against bots, or bots only with --bots")
-    sub.add_argument("name", metavar="NAME", help="variant name, alias or ruleset file")
+    sub.add_argument("name", metavar="NAME", nargs="?", help="variant name, alias or ruleset file")
+    sub.add_argument("--resume", metavar="FILE",
+                     help="go on with the game saved in FILE (and save it there again, unless --save)")  # fmt: skip
     sub.add_argument("--seed", type=int, help="seed of the shuffles (default: random, printed)")
     sub.add_argument("--house-rule", action="append", metavar="RULE", help="apply a house rule (repeatable)")
     sub.add_argument("--bots", metavar="BOT,BOT", help=f"bots only, one per seat ({', '.join(sorted(BOTS))})")

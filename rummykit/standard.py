@@ -243,6 +243,8 @@ def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
     missing = [c for c in action.cards if c.face not in faces]
     if action.kind in ("discard", "knock", "meld", "layoff") and missing:
         return f"{' '.join(map(str, missing))} is not in your hand"
+    if action.kind == "draw":
+        return "say which pile: 'draw stock' or 'draw discard'"
     if action.kind.startswith("draw") and deal.phase != "draw":
         return "you have drawn already this turn"
     if action.kind in ("discard", "knock") and deal.phase == "draw":
