@@ -399,7 +399,7 @@ def _read_chain(path: str) -> _Merged:
     for key in ("name", "title", "aliases", "summary"):
         if key in chain[0].data:
             data[key] = chain[0].data[key]
-        elif len(chain) > 1 and key in ("aliases",):
+        elif len(chain) > 1 and key in ("aliases", "summary"):  # they describe the parent, not the child
             data.pop(key, None)
     return _Merged(data, origins, chain)
 
@@ -957,6 +957,8 @@ def load_variant(
 ) -> Variant:
     """The variant named ``name_or_path`` (a name, an alias or a YAML file), with house rules and options.
 
+    ``house_rules`` is a list of house-rule names (a single name as a string is taken as one).
+
     ``options`` is a partial ruleset merged over the result (``{"target": 150}``,
     ``{"rules": {"knock_limit": 7}}``). ``plugins`` are local plugins, Python files (or modules) that are
     not installed: each is checked, registered for this variant, and its house rules become selectable.
@@ -966,6 +968,8 @@ def load_variant(
     source = str(name_or_path)
     if Path(source).is_file():
         source = str(Path(source).resolve())
+    if isinstance(house_rules, str):  # one name, not its letters
+        house_rules = [house_rules]
     options_json = json.dumps(options, sort_keys=True) if options else ""
     return _load_cached(source, tuple(house_rules), options_json, tuple(_local_plugins(plugins)))
 
