@@ -1,0 +1,142 @@
+"""README.md and docs/*.md, run as written (docs/tutorial.md has its own test, tests/test_tutorial.py).
+
+Each page runs in a folder of its own that holds a copy of this checkout (so that ``pip install .`` works
+as in a fresh clone) and every file block of every page: a ``python``, ``yaml`` or ``toml`` block whose first
+line is ``# NAME.EXT`` is that file's content. Then, in page order, every line of every ``sh`` block and
+every ``$ command`` of every ``console`` block runs with bash (``rummykit`` is this environment's, standard
+input is empty) and must exit with 0 without a traceback; then the page's ``python`` blocks run, in order,
+as one script. Everything has a time limit, so a snippet that never ends fails. A block right after
+``<!-- not run: REASON -->`` is skipped; the reason is required.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = [ROOT / "README.md", *sorted(p for p in (ROOT / "docs").glob("*.md") if p.name != "tutorial.md")]
+BLOCK = re.compile(r"^(?P<indent> *)```(?P<lang>\w*)\n(?P<body>.*?)^(?P=indent)```", re.M | re.S)
+NOT_RUN = re.compile(r"<!-- not run: (?P<reason>.*?) -->")
+FILE_LINE = re.compile(r"# (?P<name>[\w.-]+\.(?:py|yaml|toml))")
+COMMAND_SECONDS = 300  # the README's first command builds a virtual environment
+PYTHON_SECONDS = 120
+
+
+@dataclass
+class Block:
+    page: str
+    line: int
+    lang: str
+    body: str
+    skip: str | None
+
+    @property
+    def file(self) -> str | None:
+        first = self.body.split("\n", 1)[0]
+        match = FILE_LINE.fullmatch(first)
+        return match["name"] if match and self.lang in ("python", "yaml", "toml") else None
+
+    def commands(self) -> list[str]:
+        if self.lang == "sh":
+            return [line for line in self.body.splitlines() if line.strip() and not line.startswith("#")]
+        if self.lang == "console":
+            return [line[2:] for line in self.body.splitlines() if line.startswith("$ ")]
+        return []
+
+
+def blocks(page: Path) -> list[Block]:
+    text = page.read_text(encoding="utf-8")
+    found = []
+    for match in BLOCK.finditer(text):
+        before = text[: match.start()].rstrip().rsplit("\n", 1)[-1].strip()
+        marker = NOT_RUN.fullmatch(before)
+        indent = len(match["indent"])
+        body = "".join(line[indent:] for line in match["body"].splitlines(keepends=True))
+        line = text.count("\n", 0, match.start()) + 1
+        found.append(Block(page.name, line, match["lang"], body, marker["reason"].strip() if marker else None))
+    return found
+
+
+def run_python(source: str, cwd: Path, timeout: float = PYTHON_SECONDS) -> subprocess.CompletedProcess[str]:
+    """Run ``source`` as a script in ``cwd``; a run over ``timeout`` seconds comes back as exit status -9."""
+    script = cwd.parent / f"{cwd.name}-snippets.py"
+    script.write_text(source, encoding="utf-8")
+    try:
+        return subprocess.run(
+            [sys.executable, str(script)], cwd=cwd, capture_output=True, text=True, timeout=timeout, env=_env()
+        )
+    except subprocess.TimeoutExpired as exc:
+        return subprocess.CompletedProcess(exc.cmd, -9, _text(exc.stdout), _text(exc.stderr) + "[time limit]")
+
+
+def _text(data: str | bytes | None) -> str:
+    return data.decode() if isinstance(data, bytes) else data or ""
+
+
+def _env() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
+    env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
+    env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+    return env
+
+
+def _folder(base: Path) -> Path:
+    """A copy of the checkout with every page's files in it."""
+    work = base / "work"
+    work.mkdir()
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy2(ROOT / name, work / name)
+    for name in ("rummykit", "plugins", "variants"):
+        shutil.copytree(ROOT / name, work / name, ignore=ignore)
+    for page in PAGES:
+        for block in blocks(page):
+            if block.file and not block.skip:
+                (work / block.file).write_text(block.body.split("\n", 1)[1], encoding="utf-8")
+    return work
+
+
+def test_every_skipped_block_says_why_and_runnable_ones_are_found() -> None:
+    every = [block for page in PAGES for block in blocks(page)]
+    assert all(block.skip for block in every if block.skip is not None)
+    names = {block.page for block in every if block.commands() or block.lang == "python"}
+    assert {"README.md", "playing.md", "simulating.md", "500-rum.md", "rulesets.md"} <= names
+    readme = [command for block in blocks(ROOT / "README.md") if not block.skip for command in block.commands()]
+    assert "rummykit simulate 500-rum --players 4 --games 200 --seed 1 --jobs 2" in readme
+
+
+def test_a_snippet_that_never_ends_fails(tmp_path: Path) -> None:
+    (tmp_path / "work").mkdir()
+    result = run_python("while True:\n    pass\n", tmp_path / "work", timeout=2)
+    assert result.returncode != 0 and "[time limit]" in result.stderr
+
+
+@pytest.mark.parametrize("page", PAGES, ids=[page.name for page in PAGES])
+def test_page_runs_as_written(page: Path, tmp_path: Path) -> None:
+    work = _folder(tmp_path)
+    runnable = [block for block in blocks(page) if block.skip is None]
+    for block in runnable:
+        for command in block.commands():
+            try:
+                result = subprocess.run(
+                    ["bash", "-c", command], cwd=work, env=_env(), capture_output=True, text=True,
+                    stdin=subprocess.DEVNULL, timeout=COMMAND_SECONDS,
+                )  # fmt: skip
+            except subprocess.TimeoutExpired:
+                pytest.fail(f"{page.name}:{block.line}: $ {command}: no end after {COMMAND_SECONDS} s")
+            assert result.returncode == 0, f"{page.name}:{block.line}: $ {command}\n{result.stdout}{result.stderr}"
+            assert "Traceback" not in result.stderr, f"{page.name}:{block.line}: $ {command}\n{result.stderr}"
+    python = [block for block in runnable if block.lang == "python" and block.file is None]
+    if not python:
+        return
+    source = "".join(f"# {page.name}, line {block.line}\n{block.body}\n" for block in python)
+    result = run_python(source, work)
+    assert result.returncode == 0, f"{page.name}: the Python snippets fail\n{source}\n{result.stdout}{result.stderr}"
