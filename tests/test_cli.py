@@ -286,7 +286,7 @@ def test_unknown_variant_exits_2_with_a_hint() -> None:
         (["show", "gin", "--house-rule", "modrn"], "did you mean 'modern'"),
         (["play", "gin", "--bots", "greedy,greedy", "--house-rule", "modern", "--house-rule", "norwegian"], "conflict"),
         (["play", "gin", "--bots", "greedy,clever"], "unknown bot 'clever'"),
-        (["play", "gin", "--bots", "greedy,greedy,greedy"], "2 to 2 players, not 3"),
+        (["play", "gin", "--bots", "greedy,greedy,greedy"], "gin is for 2 players, not 3"),
         (["simulate", "gim", "--games", "1"], "did you mean 'gin'"),
         (["simulate", "gin", "--games", "-1"], "--games"),
     ],

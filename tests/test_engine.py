@@ -201,7 +201,7 @@ def test_prearranged_deal_errors_are_value_errors_with_clear_messages() -> None:
         variant.new_game(seed=1, deal={"hands": [hand, other], "upcard": "KC"})
     with pytest.raises(ValueError):
         variant.new_game(seed=1, deal={"hands": [hand, other[:-1] + ["1X"]]})
-    with pytest.raises(ValueError, match="2 to 2 players, not 3"):
+    with pytest.raises(ValueError, match="gin is for 2 players, not 3"):
         variant.new_game(players=3, seed=1)
 
 
