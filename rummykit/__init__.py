@@ -3,10 +3,13 @@
 Pick a variant by name, start a game, and drive it with ``legal_actions()`` and ``apply()``::
 
     import rummykit
+    from rummykit.bots import GreedyBot
     gin = rummykit.load_variant("gin")
     game = gin.new_game(seed=7)
+    bot = GreedyBot(seed=1)
     while not game.is_over:
-        game.apply(game.legal_actions()[0])
+        game.apply(bot.choose(game))  # or one of game.legal_actions(), or its text: "discard 7H"
+    game.end_reason  # "target"; "max-hands" if the game reached its hand limit (max_hands) first
 """
 
 from __future__ import annotations

@@ -599,7 +599,9 @@ def replay_record(text: str, on_action: OnAction | None = None, on_start: Callab
     variant = load_variant(
         record["variant"], house_rules=record.get("house_rules", ()), options=record.get("options") or None
     )
-    game = variant.new_game(players=record["players"], seed=record["seed"], deal=record.get("deal"))
+    game = variant.new_game(
+        players=record["players"], seed=record["seed"], deal=record.get("deal"), max_hands=record.get("max_hands")
+    )
     if on_start is not None:
         on_start(game)
     for actions in record["actions"]:

@@ -348,3 +348,14 @@ def test_resume_a_saved_game(tmp_path: Path) -> None:
     over = run("play", "--resume", str(finished))
     assert over.returncode == 2 and "that game is over" in over.stderr
     assert run("play").returncode == 2
+
+
+def test_replay_shows_a_game_stopped_at_its_hand_limit(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    game = rummykit.load_variant("gin").new_game(seed=7, max_hands=2)
+    while not game.is_over:
+        first_action(game)
+    record = tmp_path / "stuck.json"
+    record.write_text(game.to_json(), encoding="utf-8")
+    assert main(["replay", str(record)]) == 0
+    out = capsys.readouterr().out
+    assert "== Game over after 2 deals ==" in out and "reached its hand limit (2 hands)" in out
