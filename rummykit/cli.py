@@ -333,7 +333,12 @@ def _legal_lines(game: Game) -> list[str]:
     # Wrap between actions only: the spaces inside an action are made unbreakable for textwrap.
     text = "Legal now: " + ", ".join(a.replace(" ", "\0") for a in legal)
     lines = [line.replace("\0", " ") for line in textwrap.wrap(text, width=100, subsequent_indent="   ")]
-    lines.append("Short forms: s (draw stock), p (draw discard), d 9S (discard 9S), k 9S (knock 9S), m, l")
+    examples = {verb: min(t for t in legal if t.split(" on ")[0].startswith(verb)) for verb in SHORT_FORMS.values()
+                if any(t == verb or t.startswith(verb + " ") for t in legal)}  # fmt: skip
+    forms = [f"{short}{examples[verb][len(verb):]} ({examples[verb]})" for short, verb in SHORT_FORMS.items()
+             if verb in examples]  # fmt: skip
+    if forms:
+        lines.append("Short forms: " + ", ".join(forms))
     lines.append("Also: help or ? (this list), hand (show your turn again), rules, quit")
     return lines
 

@@ -46,7 +46,7 @@ def _prompt(child: pexpect.spawn) -> None:
 
 def _legal(child: pexpect.spawn) -> list[str]:
     child.sendline("help")
-    child.expect(r"Legal now: (.*?)\r\nShort forms")
+    child.expect(r"Legal now: (.*?)\r\n(?:Short forms|Also)")
     text = re.sub(r"\r\n +", " ", child.match.group(1))
     _prompt(child)
     return [action.strip() for action in text.split(",")]
