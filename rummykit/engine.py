@@ -8,6 +8,7 @@ changes nothing. What each action does comes from the variant's plugins through 
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from collections import Counter
@@ -89,6 +90,9 @@ class Action:
         if table is None:
             table = _ONE_CARD_ACTIONS[kind] = OneCardActions(kind)
         return table[card]
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Action:
+        return self  # immutable, and listed actions are shared between turns
 
     def same_as(self, other: Action) -> bool:
         """Equal ignoring which copy of a card is named and the order of cards."""
@@ -471,6 +475,14 @@ class Game:
         self._actions[-1].append(chosen)
         if deal.result is not None:
             self._finish_deal()
+
+    def clone(self) -> Game:
+        """An independent copy of this game as it stands, random generator included, sharing the variant.
+
+        Applying actions to the copy leaves this game unchanged; both go on identically from the same
+        actions. For search bots and vectorised environments. Games also pickle (the variant is saved by
+        name, house rules, options and plugin files, and loaded again)."""
+        return copy.deepcopy(self, {id(self.variant): self.variant})
 
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` can see now, as plain data: its own hand, never another's hidden cards."""

@@ -622,6 +622,16 @@ class Variant:
         extra = f" +{','.join(self.house_rules)}" if self.house_rules else ""
         return f"<Variant {self.name}{extra}>"
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Saved as what it was loaded from; loading it again in the same process gives the same object.
+        return (_reload_variant, (self.source_name, self.house_rules, self.options, self.local_plugins))
+
+
+def _reload_variant(
+    source: str, house_rules: Sequence[str], options: Mapping[str, Any], plugins: Sequence[str]
+) -> Variant:
+    return load_variant(source, house_rules=house_rules, options=options or None, plugins=plugins)
+
 
 # -- loading and validating ---------------------------------------------------------------------------
 
