@@ -206,6 +206,9 @@ class Deal:
         self.log: list[tuple[int, Action]] = []
         self.result: HandResult | None = None
         self._legal: list[Action] | None = None
+        self.probe: Action | None = None
+        """While :meth:`allows` runs: an action that was not listed, which the kernel lists too so that every
+        plugin's ``rummykit_legal_actions`` may keep or remove it."""
 
     # -- seats ----------------------------------------------------------------------------------
 
@@ -270,6 +273,17 @@ class Deal:
             self.variant.hook.rummykit_legal_actions(deal=self, actions=actions)
             self._legal = actions
         return self._legal
+
+    def allows(self, action: Action) -> bool:
+        """Whether every plugin's ``rummykit_legal_actions`` keeps ``action``, an action that the bounded list
+        left out but ``rummykit_check_action`` accepted: typed actions pass the same filters as listed ones."""
+        actions: list[Action] = []
+        self.probe = action
+        try:
+            self.variant.hook.rummykit_legal_actions(deal=self, actions=actions)
+        finally:
+            self.probe = None
+        return any(candidate is action for candidate in actions)
 
     def __repr__(self) -> str:
         return f"<Deal {self.number} phase={self.phase} current={self.current} stock={len(self.stock)}>"
@@ -455,7 +469,7 @@ class Game:
                 if candidate == wanted:
                     return candidate
         checked = self.variant.hook.rummykit_check_action(deal=self.deal, action=wanted)
-        if isinstance(checked, Action):
+        if isinstance(checked, Action) and self.deal.allows(checked):
             return checked
         reason = self.variant.hook.rummykit_explain_illegal(deal=self.deal, action=wanted)
         names = ", ".join(sorted({str(a) for a in legal})[:12])

@@ -6,6 +6,8 @@ group (built-in games use the same group as third-party house rules). Every game
 own implementations (:mod:`rummykit.standard`), registered first, so a plugin implements only what its
 game does differently. For hooks marked *first result*, the plugin registered last is asked first and
 the first answer that is not ``None`` wins; so a house rule overrides its game, which overrides the kernel.
+Every other hook runs in layers, the kernel first, then the game's plugins in the order its ruleset
+lists them, then house rules: each sees, and may change, what the layers before it did.
 
 Hooks are looked up once per game and called a few times per turn at most, never once per card.
 """
@@ -66,8 +68,13 @@ def rummykit_start_hand(deal: Deal) -> None:
 @hookspec
 def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
     """Adjust the legal actions of the current position in place: the kernel fills ``actions`` with
-    the standard ones for the phase (draws, melds, lay-offs, discards), plugins add their own (knock,
-    pass) and remove what their game forbids."""
+    the standard ones for the phase (draws, melds, lay-offs, discards), then the game's plugins add their
+    own (knock, pass) and remove what their game forbids, then house rules do the same.
+
+    This hook is the one place that decides what is legal. A typed action that the bounded list left out
+    (see :func:`rummykit_check_action`) is put through it too: the kernel lists it (``deal.probe``), and
+    it is legal only if every implementation keeps it. So remove what your game forbids by filtering
+    ``actions`` rather than by assuming what the list holds."""
 
 
 @hookspec(firstresult=True)
@@ -76,7 +83,8 @@ def rummykit_check_action(deal: Deal, action: Action) -> Action | bool | None:
     subset, such as at most ``MELD_ACTION_LIMIT`` melds): return the legal action it names, with the
     actual cards from the hand, if it is legal; ``False`` to refuse it outright (no later implementation
     is asked); ``None`` to leave it to the next implementation (the kernel's, last, accepts any valid
-    meld or lay-off in the ``play`` and ``use`` phases)."""
+    meld or lay-off in the ``play`` and ``use`` phases). An accepted action must then also survive
+    :func:`rummykit_legal_actions`."""
 
 
 @hookspec(firstresult=True)

@@ -96,6 +96,8 @@ def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
         actions.extend(_discards(deal, hand))
     elif phase == "discard":
         actions.extend(_discards(deal, hand))
+    if deal.probe is not None:
+        actions.append(deal.probe)
 
 
 def pile_draws(deal: Deal) -> list[Action]:
