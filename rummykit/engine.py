@@ -16,7 +16,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .cards import Card, CardError, build_deck, format_cards, parse_card
+from .actions import Action, IllegalAction
+from .cards import Card, build_deck, parse_card
 from .melds import Meld
 
 if TYPE_CHECKING:
@@ -25,97 +26,6 @@ if TYPE_CHECKING:
 __all__ = ["IllegalAction", "Action", "TableMeld", "HandResult", "Deal", "Game", "RECORD_FORMAT"]
 
 RECORD_FORMAT = "rummykit-record/1"
-
-
-class IllegalAction(ValueError):
-    """An action that is not legal now. The game is left exactly as it was."""
-
-
-@dataclass(frozen=True, slots=True)
-class Action:
-    """One move. ``kind`` is the verb (``draw stock``, ``discard``, ``knock``, ``meld``, ``layoff``,
-    ``pass``...), ``cards`` the cards it names and ``target`` the table meld it goes to (lay-offs).
-
-    ``str(action)`` is its text form, which :meth:`Game.apply` also accepts: ``discard 7H``,
-    ``meld 7S 7H 7D``, ``layoff 8C on 2``.
-    """
-
-    kind: str
-    cards: tuple[Card, ...] = ()
-    target: int | None = None
-
-    def __str__(self) -> str:
-        text = self.kind
-        if self.cards:
-            text += " " + format_cards(self.cards)
-        if self.target is not None:
-            text += f" on {self.target}"
-        return text
-
-    @staticmethod
-    def parse(text: str) -> Action:
-        """Parse an action's text form. Raises :class:`IllegalAction` on text that is not an action."""
-        tokens = text.replace(",", " ").split()
-        if not tokens:
-            raise IllegalAction("empty action: type an action such as 'draw stock' or 'discard 7H'")
-        words: list[str] = []
-        cards: list[Card] = []
-        target = None
-        i = 0
-        while i < len(tokens):
-            token = tokens[i]
-            if token.lower() == "on" and i + 1 < len(tokens):
-                try:
-                    target = int(tokens[i + 1])
-                except ValueError:
-                    raise IllegalAction(f"'on' is followed by a meld number, not {tokens[i + 1]!r}") from None
-                if i + 2 != len(tokens):
-                    raise IllegalAction(f"unexpected text after 'on {target}': {' '.join(tokens[i + 2 :])!r}")
-                break
-            try:
-                cards.append(parse_card(token))
-            except CardError as exc:
-                if cards or (words and any(ch.isdigit() for ch in token)):  # verbs have no digits: a bad card
-                    raise IllegalAction(str(exc)) from None
-                words.append(token.lower())
-            i += 1
-        if not words:
-            raise IllegalAction(f"{text!r} has no verb: start with one such as 'draw', 'discard' or 'knock'")
-        return Action(" ".join(words), tuple(cards), target)
-
-    @staticmethod
-    def of(kind: str, card: Card) -> Action:
-        """The action ``kind`` with one card (``discard 7H``), shared rather than rebuilt every turn."""
-        table = _ONE_CARD_ACTIONS.get(kind)
-        if table is None:
-            table = _ONE_CARD_ACTIONS[kind] = OneCardActions(kind)
-        return table[card]
-
-    def __deepcopy__(self, memo: dict[int, object]) -> Action:
-        return self  # immutable, and listed actions are shared between turns
-
-    def same_as(self, other: Action) -> bool:
-        """Equal ignoring which copy of a card is named and the order of cards."""
-        return (
-            self.kind == other.kind
-            and self.target == other.target
-            and sorted(c.face for c in self.cards) == sorted(c.face for c in other.cards)
-        )
-
-
-class OneCardActions(dict[Card, Action]):
-    """``table[card]`` is the shared action ``kind card``, made on first use: one dict lookup per card."""
-
-    def __init__(self, kind: str):
-        super().__init__()
-        self.kind = kind
-
-    def __missing__(self, card: Card) -> Action:
-        action = self[card] = Action(self.kind, (card,))
-        return action
-
-
-_ONE_CARD_ACTIONS: dict[str, OneCardActions] = {}
 
 
 @dataclass

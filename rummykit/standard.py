@@ -19,8 +19,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from . import hookimpl
-from .cards import Card
-from .engine import Action, Deal, Game, HandResult, OneCardActions, TableMeld
+from .actions import Action, OneCardActions
+from .cards import Card, card_from_face
+from .engine import Deal, Game, HandResult, TableMeld
 from .melds import Meld, MeldSearch
 
 MELD_ACTION_LIMIT = 60
@@ -85,19 +86,56 @@ def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
         actions.extend(use_actions(deal, deal.current, deal.taken, others, MELD_ACTION_LIMIT))
     elif phase == "play":
         search = deal.variant.meld_search
+        wild = search.rules.wild_faces
         for meld in search.candidate_melds(hand, limit=MELD_ACTION_LIMIT):
-            actions.append(Action("meld", meld.cards))
+            for placed in search.placements(meld) if meld.wilds else (meld,):
+                actions.append(meld_action(search, placed))
         choices = distinct_cards(deal, hand)
         for index in layoff_targets(deal, deal.current):
             table_meld = deal.table[index]
             for card in choices:
-                if search.extend(table_meld.meld, [card]) is not None:
+                if card.face in wild:
+                    actions.extend(wild_layoffs(search, table_meld.meld, card, index))
+                elif search.extend(table_meld.meld, [card]) is not None:
                     actions.append(Action("layoff", (card,), index))
         actions.extend(_discards(deal, hand))
     elif phase == "discard":
         actions.extend(_discards(deal, hand))
     if deal.probe is not None:
         actions.append(deal.probe)
+
+
+def meld_action(search: MeldSearch, meld: Meld, kind: str = "meld") -> Action:
+    """The action that lays ``meld`` as it stands: each wild card in a set or run names the card it stands for
+    (``meld 5H 6H 2C=7H``), so that the action says exactly which meld it makes."""
+    if not meld.wilds or meld.kind not in ("set", "run"):
+        return Action(kind, meld.cards)
+    wild = search.rules.wild_faces
+    meant = tuple(card_from_face(f) if c.face in wild else None for c, f in zip(meld.cards, meld.faces))
+    return Action(kind, meld.cards, stands_for=meant)
+
+
+def wild_layoffs(search: MeldSearch, meld: Meld, card: Card, target: int) -> list[Action]:
+    """Lay-offs of the wild ``card`` on ``meld``, one per place it may stand (either end of a run)."""
+    options: list[Card | None] = [None]
+    if meld.kind == "run" and meld.suit is not None:
+        options = [
+            card_from_face(_run_face(meld.suit, r)) for r in (meld.ranks[-1] + 1, meld.ranks[0] - 1) if 1 <= r <= 14
+        ]
+    actions = []
+    for meant in options:
+        grown = search.extend(meld, [card], [meant])
+        if grown is not None:
+            face = grown.faces[len(grown.cards) - 1 - grown.cards[::-1].index(card)]
+            if meld.kind in ("set", "run"):
+                actions.append(Action("layoff", (card,), target, stands_for=(card_from_face(face),)))
+            else:
+                actions.append(Action("layoff", (card,), target))
+    return actions
+
+
+def _run_face(suit: int, position: int) -> int:
+    return suit * 13 + (0 if position == 14 else position - 1)
 
 
 def pile_draws(deal: Deal) -> list[Action]:
@@ -137,7 +175,11 @@ def can_use(deal: Deal, seat: int, card: Card, others: Sequence[Card]) -> bool:
 def use_actions(deal: Deal, seat: int, card: Card, others: Sequence[Card], limit: int | None = None) -> list[Action]:
     """The melds (largest first, at most ``limit``) and lay-offs that use ``card`` with cards from ``others``."""
     search = deal.variant.meld_search
-    actions = [Action("meld", m.cards) for m in search.melds_containing(card, others, limit)]
+    actions = [
+        meld_action(search, placed)
+        for m in search.melds_containing(card, others, limit)
+        for placed in (search.placements(m) if m.wilds else (m,))
+    ]
     for index in layoff_targets(deal, seat):
         cards = layoff_with(search, deal.table[index].meld, card, others)
         if cards is not None:
@@ -204,14 +246,41 @@ def rummykit_check_action(deal: Deal, action: Action) -> Action | None:
                 return None
             cards[cards.index(twin)] = taken
     search = deal.variant.meld_search
+    meant = action.stands_for or None
     if action.kind == "meld":
-        meld = search.meld(cards)
-        return Action("meld", meld.cards) if meld is not None and action.target is None else None
+        if action.target is not None:
+            return None
+        melds = []
+        start = 0
+        for size in action.groups or (len(cards),):
+            group = cards[start : start + size]
+            meld = search.meld(group, stands_for=meant[start : start + size] if meant else None)
+            if meld is None:
+                return None
+            melds.append(meld)
+            start += size
+        if len(melds) == 1:
+            return meld_action(search, melds[0])
+        laid = [meld_action(search, m) for m in melds]
+        return Action(
+            "meld",
+            tuple(c for a in laid for c in a.cards),
+            groups=tuple(len(a.cards) for a in laid),
+            stands_for=tuple(m for a in laid for m in (a.stands_for or (None,) * len(a.cards)))
+            if any(a.stands_for for a in laid)
+            else (),
+        )
     target = action.target
-    if target is None or target not in layoff_targets(deal, seat):
+    if target is None or target not in layoff_targets(deal, seat) or action.groups:
         return None
-    if search.extend(deal.table[target].meld, cards) is None:
+    grown = search.extend(deal.table[target].meld, cards, meant)
+    if grown is None:
         return None
+    wild = search.rules.wild_faces
+    if any(c.face in wild for c in cards) and grown.kind in ("set", "run"):
+        faces = dict(zip((c.id for c in grown.cards), grown.faces))
+        named = tuple(card_from_face(faces[c.id]) if c.face in wild else None for c in cards)
+        return Action("layoff", tuple(cards), target, stands_for=named)
     return Action("layoff", tuple(cards), target)
 
 
@@ -292,15 +361,17 @@ def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
         deal.taken = taken[0]
         deal.phase = USE if deal.variant.must_use == "deepest" else _after_draw(deal)
     elif kind == "meld":
-        meld = deal.variant.meld_search.meld(action.cards)
-        assert meld is not None
-        lay_meld(deal, seat, meld)
+        search = deal.variant.meld_search
+        melds = [search.meld(cards, stands_for=meant) for cards, meant in action.melds()]
+        for meld in melds:
+            assert meld is not None
+            lay_meld(deal, seat, meld)
         if deal.phase == USE:
             deal.phase = "play"
         _check_out(deal, seat)
     elif kind == "layoff":
         assert action.target is not None
-        lay_off(deal, seat, action.target, action.cards)
+        lay_off(deal, seat, action.target, action.cards, action.stands_for or None)
         if deal.phase == USE:
             deal.phase = "play"
         _check_out(deal, seat)
@@ -332,10 +403,12 @@ def lay_meld(deal: Deal, seat: int, meld: Meld) -> TableMeld:
     return table_meld
 
 
-def lay_off(deal: Deal, seat: int, target: int, cards: tuple[Any, ...]) -> None:
-    """Add ``cards`` from ``seat``'s hand to table meld ``target``."""
+def lay_off(
+    deal: Deal, seat: int, target: int, cards: Sequence[Card], stands_for: Sequence[Card | None] | None = None
+) -> None:
+    """Add ``cards`` from ``seat``'s hand to table meld ``target`` (``stands_for``: what its wild cards stand for)."""
     table_meld = deal.table[target]
-    grown = deal.variant.meld_search.extend(table_meld.meld, cards)
+    grown = deal.variant.meld_search.extend(table_meld.meld, cards, stands_for)
     assert grown is not None
     deal.take_from_hand(seat, cards)
     table_meld.meld = grown
