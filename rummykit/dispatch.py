@@ -44,6 +44,8 @@ RESULT_TYPES: dict[str, type | tuple[type, ...]] = {
     "rummykit_explain_illegal": str,
     "rummykit_check_action": (Action, bool),
     "rummykit_apply_action": bool,
+    "rummykit_automatic_action": Action,
+    "rummykit_offer_order": list,
     "rummykit_score_hand": HandResult,
     "rummykit_next_dealer": int,
     "rummykit_game_over": bool,

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import pluggy
 
 if TYPE_CHECKING:
+    from .cards import Card
     from .engine import Action, Deal, Game, HandResult
     from .melds import MeldRules
     from .variant import Variant
@@ -98,6 +99,26 @@ def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
 
     The action has already been checked against :func:`rummykit_legal_actions`.
     """
+
+
+@hookspec
+def rummykit_turn_started(deal: Deal, seat: int) -> None:
+    """Called when ``seat``'s turn starts (the first turn of a deal too, after :func:`rummykit_start_hand`):
+    set the turn's first phase or per-turn state."""
+
+
+@hookspec(firstresult=True)
+def rummykit_automatic_action(deal: Deal) -> Action | None:
+    """Return a move the rules make by themselves now (Iceberg's aces laid face up, taking up a card passed
+    face down), or ``None``. The kernel carries it out through :func:`rummykit_apply_action` for
+    ``deal.actor``, records it (``auto: ACTION`` in a record, made again on replay) and asks again, until
+    no move is returned. Called after every action and when a deal starts."""
+
+
+@hookspec(firstresult=True)
+def rummykit_offer_order(deal: Deal, seat: int, card: Card) -> list[int] | None:
+    """Return the seats ``seat``'s offer of ``card`` goes to, in the order they are asked (under
+    ``turn.end: offer``). The kernel's: every other seat in play, from the left-hand one clockwise."""
 
 
 @hookspec

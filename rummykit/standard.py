@@ -21,7 +21,7 @@ from typing import Any
 from . import hookimpl
 from .actions import Action, OneCardActions
 from .cards import Card, card_from_face
-from .engine import Deal, Game, HandResult, TableMeld
+from .engine import Deal, Game, HandResult, Offer, TableMeld
 from .melds import Meld, MeldSearch
 
 MELD_ACTION_LIMIT = 60
@@ -30,10 +30,18 @@ bounded on a large hand; any valid meld is still accepted when named."""
 
 DRAW_STOCK = Action("draw stock")
 DRAW_DISCARD = Action("draw discard")
+TAKE_PILE = Action("take pile")
 END = Action("end")
 """With ``draw.from_pile: any`` and an empty stock: do not take from the pile, and end the hand."""
+END_TURN = Action("end turn")
+"""Ends a turn that ends without a discard (``turn.end: done``, or ``offer`` with one card left)."""
+ACCEPT = Action("accept")
+DECLINE = Action("decline")
+OFFERS = OneCardActions("offer")
 USE = "use"
 """The phase after a pick-up under ``draw.must_use: deepest``."""
+OFFERED = "offered"
+"""The phase while a card is on offer (``turn.end: offer``): ``deal.responder`` accepts or declines."""
 
 
 @hookimpl
@@ -43,7 +51,7 @@ def rummykit_deal(deal: Deal, deck: list[Any]) -> bool:
     for _ in range(size):
         for seat in _from_left_of_dealer(deal):
             deal.hands[seat].append(deck.pop())
-    if variant.ruleset.get("deal", {}).get("upcard", True) and deck:
+    if variant.upcard and deck:
         deal.discard.append(deck.pop())
     deal.stock = deck
     return True
@@ -67,17 +75,19 @@ def rummykit_seats_in_play(game: Game, dealer: int) -> list[int]:
 def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
     phase = deal.phase
     hand = deal.hands[deal.current]
+    variant = deal.variant
     if phase == "draw":
         if deal.stock:
             actions.append(DRAW_STOCK)
-        mode = deal.variant.draw_from_pile
-        must_use = deal.variant.must_use == "deepest"
-        if deal.discard and deal.discard[-1].id not in deal.face_down:
+        mode = variant.draw_from_pile
+        if deal.discard and deal.discard[-1].id not in deal.face_down and variant.discard_pile != "none":
             if mode == "top":
-                if not must_use or can_use(deal, deal.current, deal.discard[-1], hand):
+                if variant.must_use != "deepest" or can_use(deal, deal.current, deal.discard[-1], hand):
                     actions.append(DRAW_DISCARD)
             elif mode == "any":
                 actions.extend(pile_draws(deal))
+            elif mode == "whole":
+                actions.extend(pile_takes(deal))
         if not deal.stock and mode == "any":
             actions.append(END)
     elif phase == USE:
@@ -85,7 +95,7 @@ def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
         others = [c for c in hand if c is not deal.taken]
         actions.extend(use_actions(deal, deal.current, deal.taken, others, MELD_ACTION_LIMIT))
     elif phase == "play":
-        search = deal.variant.meld_search
+        search = variant.meld_search
         wild = search.rules.wild_faces
         for meld in search.candidate_melds(hand, limit=MELD_ACTION_LIMIT):
             for placed in search.placements(meld) if meld.wilds else (meld,):
@@ -98,11 +108,29 @@ def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
                     actions.extend(wild_layoffs(search, table_meld.meld, card, index))
                 elif search.extend(table_meld.meld, [card]) is not None:
                     actions.append(Action("layoff", (card,), index))
-        actions.extend(_discards(deal, hand))
+        if variant.exchange != "none":
+            actions.extend(swaps(deal, deal.current))
+        actions.extend(_turn_endings(deal, hand))
     elif phase == "discard":
         actions.extend(_discards(deal, hand))
+    elif phase == OFFERED:
+        actions.extend((ACCEPT, DECLINE))
     if deal.probe is not None:
         actions.append(deal.probe)
+    if variant.discard_to_go_out == "required" and phase in ("play", USE):
+        # Going out needs a final discard: a meld or lay-off may not use every card left in hand.
+        size = len(hand)
+        actions[:] = [a for a in actions if a.kind not in ("meld", "layoff", "swap") or len(a.cards) < size]
+
+
+def _turn_endings(deal: Deal, hand: list[Card]) -> list[Action]:
+    """How the play phase may end, by the ruleset's ``turn.end``."""
+    end = deal.variant.turn_end
+    if end == "discard":
+        return _discards(deal, hand)
+    if end == "offer" and len(hand) > 1:
+        return [OFFERS[card] for card in distinct_cards(deal, hand)]
+    return [END_TURN]
 
 
 def meld_action(search: MeldSearch, meld: Meld, kind: str = "meld") -> Action:
@@ -136,6 +164,108 @@ def wild_layoffs(search: MeldSearch, meld: Meld, card: Card, target: int) -> lis
 
 def _run_face(suit: int, position: int) -> int:
     return suit * 13 + (0 if position == 14 else position - 1)
+
+
+def pile_takes(deal: Deal) -> list[Action]:
+    """Ways to take the whole pile (``draw.from_pile: whole``). With ``draw.must_use: top`` its top card must
+    first go into a new meld with at least two cards from hand (``take pile with 7S 7D``), or, with
+    ``draw.top_layoff``, onto one of the taker's table melds (``take pile on 2``); otherwise ``take pile``.
+    Actions name the cards from hand; a wild top card stands where it first fits."""
+    variant = deal.variant
+    if variant.must_use != "top":
+        return [TAKE_PILE]
+    top = deal.discard[-1]
+    seat = deal.current
+    hand = deal.hands[seat]
+    search = variant.meld_search
+    top_wild = search.is_wild(top)
+    result: list[Action] = []
+    seen: set[str] = set()
+    for meld in search.melds_containing(top, hand, MELD_ACTION_LIMIT):
+        for placed in (meld,) if top_wild or not meld.wilds else search.placements(meld):
+            laid = meld_action(search, placed)
+            keep = [i for i, c in enumerate(laid.cards) if c is not top]
+            if len(keep) < 2:
+                continue
+            meant = tuple(laid.stands_for[i] for i in keep) if laid.stands_for and not top_wild else ()
+            action = Action(TAKE_PILE_WITH, tuple(laid.cards[i] for i in keep), stands_for=meant)
+            text = str(action)
+            if text not in seen:
+                seen.add(text)
+                result.append(action)
+    if variant.top_layoff:
+        for index in layoff_targets(deal, seat):
+            if search.extend(deal.table[index].meld, [top]) is not None:
+                result.append(Action("take pile", (), index))
+    return result
+
+
+TAKE_PILE_WITH = "take pile with"
+
+
+def swaps(deal: Deal, seat: int) -> list[Action]:
+    """Exchanges of a natural card from hand for a wild card on the table (``swap 6H on 3``), on the melds the
+    ruleset's ``table.exchange`` opens to ``seat``."""
+    search = deal.variant.meld_search
+    hand = distinct_cards(deal, deal.hands[seat])
+    result = []
+    for index in exchange_targets(deal, seat):
+        for card in hand:
+            if not search.is_wild(card) and exchanged(deal, index, card) is not None:
+                result.append(Action("swap", (card,), index))
+    return result
+
+
+def exchange_targets(deal: Deal, seat: int) -> list[int]:
+    """Table melds holding a wild card that ``seat`` may exchange for, by the ruleset's ``table.exchange``:
+    ``any``, ``own-side``, ``opponents``, or ``layer`` (only a wild card ``seat`` laid itself)."""
+    mode = deal.variant.exchange
+    if mode == "none":
+        return []
+    game = deal.game
+    side = game.side_of(seat)
+    result = []
+    for i, tm in enumerate(deal.table):
+        if not tm.meld.wilds or tm.meld.kind not in ("set", "run"):
+            continue
+        if mode == "own-side" and game.side_of(tm.owner) != side:
+            continue
+        if mode == "opponents" and game.side_of(tm.owner) == side:
+            continue
+        if mode == "layer" and not any(
+            deal.variant.meld_search.is_wild(c) and tm.credits.get(c.id, tm.owner) == seat for c in tm.meld.cards
+        ):
+            continue
+        result.append(i)
+    return result
+
+
+def exchanged(deal: Deal, index: int, card: Card) -> tuple[Meld, Card] | None:
+    """Table meld ``index`` with ``card`` in place of the wild card that stands for it, and that wild card; or
+    None. In a run the wild must stand for ``card`` itself; in a set, for a card of its rank (one standing
+    for ``card``'s suit first)."""
+    table_meld = deal.table[index]
+    meld = table_meld.meld
+    search = deal.variant.meld_search
+    layer_only = deal.variant.exchange == "layer"
+    faces = meld.faces
+    candidates = [
+        i
+        for i, c in enumerate(meld.cards)
+        if search.is_wild(c)
+        and (faces[i] == card.face or (meld.kind == "set" and faces[i] % 13 + 1 == card.rank))
+        and (not layer_only or table_meld.credits.get(c.id, table_meld.owner) == deal.current)
+    ]
+    candidates.sort(key=lambda i: faces[i] != card.face)
+    for i in candidates:
+        cards = list(meld.cards)
+        wild = cards[i]
+        cards[i] = card
+        meant = [card_from_face(f) if search.is_wild(c) else None for c, f in zip(cards, faces)]
+        swapped = search.meld(cards, kind=meld.kind, stands_for=meant)
+        if swapped is not None and (meld.kind != "run" or swapped.ranks == meld.ranks):
+            return swapped, wild
+    return None
 
 
 def pile_draws(deal: Deal) -> list[Action]:
@@ -384,8 +514,100 @@ def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
             deal.finish("out")
         else:
             deal.end_turn()
+    elif kind in ("take pile", TAKE_PILE_WITH):
+        _take_pile(deal, seat, action)
+    elif kind == "swap":
+        assert action.target is not None
+        found = exchanged(deal, action.target, action.cards[0])
+        assert found is not None
+        swapped, wild = found
+        table_meld = deal.table[action.target]
+        deal.take_from_hand(seat, action.cards)
+        credit = table_meld.credits.pop(wild.id, table_meld.owner)
+        table_meld.credits[action.cards[0].id] = credit
+        if wild.id in table_meld.first_ids:
+            table_meld.first_ids = (table_meld.first_ids - {wild.id}) | {action.cards[0].id}
+        table_meld.meld = swapped
+        deal.hands[seat].append(wild)
+        deal.known[seat].add(wild.id)  # everyone saw it come off the table
+    elif kind == "offer":
+        card = action.cards[0]
+        order = deal.variant.hook.rummykit_offer_order(deal=deal, seat=seat, card=card)
+        order = [s for s in order if s != seat and s in deal.seats]
+        if not order:
+            deal.end_turn()
+        else:
+            deal.offer = Offer(card, seat, tuple(order), 1)
+            deal.seen.setdefault(card.id, set()).add(order[0])
+            deal.responder = order[0]
+            deal.phase = OFFERED
+    elif kind in ("accept", "decline"):
+        _answer_offer(deal, kind == "accept")
+    elif kind == "end turn":
+        deal.end_turn()
     else:
         return None
+    if not deal.stock and deal.result is None and deal.variant.empty_stock != "end":
+        refill_stock(deal)
+    return True
+
+
+def _take_pile(deal: Deal, seat: int, action: Action) -> None:
+    hand = deal.hands[seat]
+    top = deal.discard.pop()
+    if action.kind == TAKE_PILE_WITH:
+        meant = list(action.stands_for) + [None] if action.stands_for else None
+        meld = deal.variant.meld_search.meld(list(action.cards) + [top], stands_for=meant)
+        assert meld is not None
+        hand.append(top)
+        lay_meld(deal, seat, meld)
+    elif action.target is not None:
+        hand.append(top)
+        lay_off(deal, seat, action.target, (top,))
+    else:
+        deal.discard.append(top)
+    rest = deal.discard[:]
+    deal.discard.clear()
+    hand.extend(rest)
+    deal.known[seat].update(c.id for c in rest)
+    deal.taken = top
+    deal.phase = _after_draw(deal)
+
+
+def _answer_offer(deal: Deal, accepted: bool) -> None:
+    offer = deal.offer
+    assert offer is not None and deal.responder is not None
+    responder = deal.responder
+    if accepted:
+        deal.take_from_hand(offer.offerer, (offer.card,))
+        deal.hands[responder].append(offer.card)
+        # Whoever was asked saw the card; it stays known to them in the taker's hand.
+        deal.seen[offer.card.id] = {offer.offerer, *offer.order[: offer.asked]}
+        deal.end_turn()
+        return
+    offer.declined += (responder,)
+    if offer.asked < len(offer.order):
+        deal.responder = offer.order[offer.asked]
+        offer.asked += 1
+        deal.seen.setdefault(offer.card.id, set()).add(deal.responder)
+        return
+    deal.end_turn()  # nobody took it: the offerer keeps it
+
+
+def refill_stock(deal: Deal) -> bool:
+    """Make a new stock from the pile less its top card, as the ruleset's ``draw.empty_stock`` says
+    (``turn-over``: turned over as it lies; ``reshuffle``: shuffled). False when the pile is too small."""
+    if len(deal.discard) < 2:
+        return False
+    top = deal.discard.pop()
+    rest = deal.discard
+    deal.discard = [top]
+    if deal.variant.empty_stock == "reshuffle":
+        deal.game.rng.shuffle(rest)
+        deal.stock = rest
+    else:
+        deal.stock = rest[::-1]  # turned over: the pile's bottom card is the new stock's top (its last element)
+    deal.face_down.difference_update(c.id for c in rest)
     return True
 
 
@@ -425,8 +647,23 @@ def _check_out(deal: Deal, seat: int) -> None:
 
 @hookimpl
 def rummykit_turn_ended(deal: Deal, seat: int) -> None:
-    if not deal.stock and deal.variant.draw_from_pile in ("none", "top"):
+    if deal.stock:
+        return
+    variant = deal.variant
+    if variant.empty_stock != "end" and refill_stock(deal):
+        return
+    if variant.draw_from_pile != "any":
         deal.finish("exhausted")
+
+
+@hookimpl
+def rummykit_offer_order(deal: Deal, seat: int, card: Card) -> list[int]:
+    order = []
+    other = deal.next_seat(seat)
+    while other != seat:
+        order.append(other)
+        other = deal.next_seat(other)
+    return order
 
 
 MeldedValue = Callable[[TableMeld, int], int]
@@ -440,7 +677,7 @@ def table_points(deal: Deal, melded_value: MeldedValue | None = None) -> list[in
     points = [0] * deal.game.num_players
     for table_meld in deal.table:
         for index, card in enumerate(table_meld.meld.cards):
-            value = melded_value(table_meld, index) if melded_value is not None else variant.value(card)
+            value = melded_value(table_meld, index) if melded_value is not None else variant.meld_value(card)
             points[table_meld.credits.get(card.id, table_meld.owner)] += value
     return points
 
