@@ -790,7 +790,11 @@ def _build(
     if problems:
         raise RulesetError(problems)
     modules: list[tuple[str, ModuleType]] = []
+    given = dict(local)
     for index, name in enumerate(merged.data.get("plugins", [])):
+        if name in given:  # a local plugin given with this ruleset (--plugin FILE) stands for an installed one
+            modules.append((name, given[name]))
+            continue
         try:
             modules.append((name, _load_plugin(name)))
         except LookupError as exc:
