@@ -58,7 +58,7 @@ def _set_knock_card(deal: Deal, card: Card) -> None:
 
 @hookimpl
 def rummykit_start_hand(deal: Deal) -> None:
-    # Runs before the gin plugin's start_hand, whose setdefault then keeps this limit.
+    # Runs after the gin plugin's start_hand (a later layer) and replaces its default limit.
     if deal.discard:
         _set_knock_card(deal, deal.discard[0])
     else:  # 11-card start: the knock card is the non-dealer's opening discard

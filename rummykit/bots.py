@@ -45,7 +45,7 @@ class GreedyBot:
         actions = game.legal_actions()
         deal = game.deal
         search = game.variant.meld_search
-        hand = deal.hands[deal.current]
+        hand = deal.hands[deal.actor]
         by_kind: dict[str, list[Action]] = {}
         for action in actions:
             by_kind.setdefault(action.kind, []).append(action)
@@ -91,7 +91,7 @@ class GreedyBot:
         deal = game.deal
         search = game.variant.meld_search
         value = game.variant.value
-        hand = deal.hands[deal.current]
+        hand = deal.hands[deal.actor]
         if deal.phase == "draw":
             base = self._worth(game, hand)
             best: Action | None = None

@@ -89,6 +89,12 @@ class Card:
     def __reduce__(self) -> tuple[type[Card], tuple[int, int, int]]:
         return (Card, (self.rank, self.suit, self.copy))
 
+    def __copy__(self) -> Card:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Card:
+        return self  # one object per card: copies of a game share its cards
+
     @property
     def is_joker(self) -> bool:
         return self.suit == 4

@@ -458,7 +458,7 @@ def play_interactive(
     printer.start(game)
     while not game.is_over:
         deal = game.deal
-        seat = deal.current
+        seat = deal.actor
         if seat != human:
             bot = bots[seat]
             if bot is None:

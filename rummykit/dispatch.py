@@ -1,10 +1,16 @@
 """Hook calls resolved once per variant.
 
 pluggy looks up and orders a hook's implementations on every call; a game calls a few hooks on every
-action, so each variant resolves its hooks once into plain functions that call the implementations in
-pluggy's order (last registered first, ``tryfirst``/``trylast`` honoured). Hooks with wrappers keep
-going through pluggy. Either way an exception inside a hook reaches the caller as :class:`PluginError`
-naming the plugin and the hook.
+action, so each variant resolves its hooks once into plain functions that call the implementations
+directly. Hooks with wrappers keep going through pluggy's caller. Either way an exception inside a hook
+reaches the caller as :class:`PluginError` naming the plugin and the hook.
+
+Order. A *first result* hook asks the plugin registered last first (a house rule overrides its game,
+which overrides the kernel). Every other hook adjusts something in place (the list of legal actions,
+the view, the deal's state), so its implementations run in layers, registered first first: the kernel,
+then the game's plugins in the order its ruleset lists them, then house rules. Each layer sees and may
+change what the layers before it did; ``tryfirst``/``trylast`` move an implementation to the front or the
+back of that order, and wrappers wrap the whole.
 """
 
 from __future__ import annotations
@@ -38,6 +44,8 @@ RESULT_TYPES: dict[str, type | tuple[type, ...]] = {
     "rummykit_explain_illegal": str,
     "rummykit_check_action": (Action, bool),
     "rummykit_apply_action": bool,
+    "rummykit_automatic_action": Action,
+    "rummykit_offer_order": list,
     "rummykit_score_hand": HandResult,
     "rummykit_next_dealer": int,
     "rummykit_game_over": bool,
@@ -66,6 +74,19 @@ def _culprit(impls: list[Any], traceback: TracebackType | None) -> str:
     return found
 
 
+def _layered(impls: list[Any]) -> list[Any]:
+    """Non-wrapper implementations in the order a hook that is not *first result* calls them: ``tryfirst``
+    ones, then the rest, then ``trylast`` ones, each group in the order the plugins were registered.
+
+    pluggy keeps ``impls`` as [trylast (newest first)..., plain (oldest first)..., tryfirst (oldest
+    first)...] and calls them from the end."""
+    plain = [i for i in impls if not (i.hookwrapper or i.wrapper)]
+    first = [i for i in plain if i.tryfirst]
+    last = [i for i in plain if i.trylast]
+    middle = [i for i in plain if not i.tryfirst and not i.trylast]
+    return first + middle + last[::-1]
+
+
 def resolve(pm: pluggy.PluginManager, name: str) -> Callable[..., Any]:
     """A function with the hook's keyword interface, calling its implementations directly."""
     caller = getattr(pm.hook, name)
@@ -74,10 +95,13 @@ def resolve(pm: pluggy.PluginManager, name: str) -> Callable[..., Any]:
     passthrough = (PluginError, IllegalAction)  # already explained; an illegal action changes nothing
 
     if any(impl.hookwrapper or impl.wrapper for impl in impls):
+        wrappers = [impl for impl in impls if impl.hookwrapper or impl.wrapper]
+        # pluggy calls the list from its end: wrappers outermost, then the layers in order.
+        call_list = impls if firstresult else _layered(impls)[::-1] + wrappers
 
         def through_pluggy(**kwargs: Any) -> Any:
             try:
-                result = caller(**kwargs)
+                result = pm._hookexec(name, call_list, kwargs, firstresult)
             except passthrough:
                 raise
             except Exception as exc:
@@ -96,7 +120,7 @@ def resolve(pm: pluggy.PluginManager, name: str) -> Callable[..., Any]:
     # None: the implementation takes every argument, so it is called with the caller's keywords as they are.
     ordered = [
         (impl.plugin_name, impl.function, None if set(impl.argnames) == every_arg else tuple(impl.argnames))
-        for impl in reversed(impls)
+        for impl in (reversed(impls) if firstresult else _layered(impls))
     ]
 
     def call(**kwargs: Any) -> Any:

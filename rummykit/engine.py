@@ -8,6 +8,7 @@ changes nothing. What each action does comes from the variant's plugins through 
 
 from __future__ import annotations
 
+import copy
 import json
 import random
 from collections import Counter
@@ -15,15 +16,30 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .cards import Card, CardError, build_deck, format_cards, parse_card
+from .actions import Action, IllegalAction
+from .cards import Card, build_deck, parse_card
 from .melds import Meld
 
 if TYPE_CHECKING:
     from .variant import Variant
 
-__all__ = ["IllegalAction", "Action", "TableMeld", "HandResult", "Deal", "Game", "RECORD_FORMAT", "DEFAULT_MAX_HANDS"]
+__all__ = [
+    "IllegalAction",
+    "Action",
+    "TableMeld",
+    "Zone",
+    "Offer",
+    "HandResult",
+    "Deal",
+    "Game",
+    "RECORD_FORMAT",
+    "DEFAULT_MAX_HANDS",
+]
 
 RECORD_FORMAT = "rummykit-record/1"
+AUTO_PREFIX = "auto: "
+"""How a record writes a move the rules made by themselves; replay checks it rather than applying it."""
+MAX_AUTOMATIC_MOVES = 10_000
 
 DEFAULT_MAX_HANDS = 1000
 """The hand limit of a game whose ruleset sets no ``max_hands`` and that is started without one: a guard
@@ -31,92 +47,27 @@ against games that cannot end (a policy that never knocks redeals dead hands for
 long before it (a greedy Gin game takes about ten hands)."""
 
 
-class IllegalAction(ValueError):
-    """An action that is not legal now. The game is left exactly as it was."""
+@dataclass
+class Zone:
+    """Cards a deal keeps per seat outside hands and the table: Iceberg's card passed face down, aces set
+    aside face up. ``cards[seat]`` is that seat's part."""
+
+    name: str
+    visibility: str
+    """``public``, ``owner`` or ``hidden`` (see :meth:`Deal.add_zone`)."""
+    cards: list[list[Card]]
 
 
-@dataclass(frozen=True, slots=True)
-class Action:
-    """One move. ``kind`` is the verb (``draw stock``, ``discard``, ``knock``, ``meld``, ``layoff``,
-    ``pass``...), ``cards`` the cards it names and ``target`` the table meld it goes to (lay-offs).
+@dataclass
+class Offer:
+    """A card offered by ``offerer`` to the seats in ``order``, asked one after another."""
 
-    ``str(action)`` is its text form, which :meth:`Game.apply` also accepts: ``discard 7H``,
-    ``meld 7S 7H 7D``, ``layoff 8C on 2``.
-    """
-
-    kind: str
-    cards: tuple[Card, ...] = ()
-    target: int | None = None
-
-    def __str__(self) -> str:
-        text = self.kind
-        if self.cards:
-            text += " " + format_cards(self.cards)
-        if self.target is not None:
-            text += f" on {self.target}"
-        return text
-
-    @staticmethod
-    def parse(text: str) -> Action:
-        """Parse an action's text form. Raises :class:`IllegalAction` on text that is not an action."""
-        tokens = text.replace(",", " ").split()
-        if not tokens:
-            raise IllegalAction("empty action: type an action such as 'draw stock' or 'discard 7H'")
-        words: list[str] = []
-        cards: list[Card] = []
-        target = None
-        i = 0
-        while i < len(tokens):
-            token = tokens[i]
-            if token.lower() == "on" and i + 1 < len(tokens):
-                try:
-                    target = int(tokens[i + 1])
-                except ValueError:
-                    raise IllegalAction(f"'on' is followed by a meld number, not {tokens[i + 1]!r}") from None
-                if i + 2 != len(tokens):
-                    raise IllegalAction(f"unexpected text after 'on {target}': {' '.join(tokens[i + 2 :])!r}")
-                break
-            try:
-                cards.append(parse_card(token))
-            except CardError as exc:
-                if cards or (words and any(ch.isdigit() for ch in token)):  # verbs have no digits: a bad card
-                    raise IllegalAction(str(exc)) from None
-                words.append(token.lower())
-            i += 1
-        if not words:
-            raise IllegalAction(f"{text!r} has no verb: start with one such as 'draw', 'discard' or 'knock'")
-        return Action(" ".join(words), tuple(cards), target)
-
-    @staticmethod
-    def of(kind: str, card: Card) -> Action:
-        """The action ``kind`` with one card (``discard 7H``), shared rather than rebuilt every turn."""
-        table = _ONE_CARD_ACTIONS.get(kind)
-        if table is None:
-            table = _ONE_CARD_ACTIONS[kind] = OneCardActions(kind)
-        return table[card]
-
-    def same_as(self, other: Action) -> bool:
-        """Equal ignoring which copy of a card is named and the order of cards."""
-        return (
-            self.kind == other.kind
-            and self.target == other.target
-            and sorted(c.face for c in self.cards) == sorted(c.face for c in other.cards)
-        )
-
-
-class OneCardActions(dict[Card, Action]):
-    """``table[card]`` is the shared action ``kind card``, made on first use: one dict lookup per card."""
-
-    def __init__(self, kind: str):
-        super().__init__()
-        self.kind = kind
-
-    def __missing__(self, card: Card) -> Action:
-        action = self[card] = Action(self.kind, (card,))
-        return action
-
-
-_ONE_CARD_ACTIONS: dict[str, OneCardActions] = {}
+    card: Card
+    offerer: int
+    order: tuple[int, ...]
+    asked: int = 0
+    """How many seats of ``order`` have been asked so far (the one asked now included)."""
+    declined: tuple[int, ...] = ()
 
 
 @dataclass
@@ -197,8 +148,18 @@ class Deal:
         self.table: list[TableMeld] = []
         self.known: list[set[int]] = [set() for _ in range(n)]
         """Per seat, ids of cards in that hand that every player has seen (taken from the pile)."""
+        self.zones: dict[str, Zone] = {}
+        """Per-seat places for cards that are neither in a hand nor on the table (see :meth:`add_zone`)."""
+        self.seen: dict[int, set[int]] = {}
+        """Card id -> seats that have seen that card though it is not theirs (an offered card, a card passed
+        face down); it stays known while the card is in a hand or a zone."""
         self.phase = "draw"
         self.current = self.next_seat(dealer)
+        """The seat whose turn it is."""
+        self.responder: int | None = None
+        """A seat that must answer now although it is not its turn (an offered card), or None."""
+        self.offer: Offer | None = None
+        """The card on offer, while one is."""
         self.taken: Card | None = None
         """The card taken from the discard pile this turn, if any."""
         self.turn = 0
@@ -207,6 +168,9 @@ class Deal:
         self.log: list[tuple[int, Action]] = []
         self.result: HandResult | None = None
         self._legal: list[Action] | None = None
+        self.probe: Action | None = None
+        """While :meth:`allows` runs: an action that was not listed, which the kernel lists too so that every
+        plugin's ``rummykit_legal_actions`` may keep or remove it."""
 
     # -- seats ----------------------------------------------------------------------------------
 
@@ -223,6 +187,20 @@ class Deal:
         return [s for s in self.seats if s != seat]
 
     @property
+    def actor(self) -> int:
+        """The seat that must act now: the responder to an offer, otherwise the seat whose turn it is."""
+        return self.current if self.responder is None else self.responder
+
+    def add_zone(self, name: str, visibility: str = "owner") -> Zone:
+        """Make a per-seat zone (once per deal, from ``rummykit_start_hand``). ``visibility``: ``public``
+        (everyone sees its cards), ``owner`` (its seat sees them, others their number), ``hidden`` (only
+        those in :attr:`seen`)."""
+        if visibility not in ("public", "owner", "hidden"):
+            raise ValueError(f"zone visibility is public, owner or hidden, not {visibility!r}")
+        zone = self.zones[name] = Zone(name, visibility, [[] for _ in range(self.game.num_players)])
+        return zone
+
+    @property
     def is_over(self) -> bool:
         return self.result is not None
 
@@ -233,6 +211,12 @@ class Deal:
         for card in cards:
             hand.remove(card)
             self.known[seat].discard(card.id)
+            if self.seen:
+                self.seen.pop(card.id, None)
+
+    def sees(self, seat: int, card: Card, holder: int) -> bool:
+        """Whether ``seat`` knows that ``card`` is in ``holder``'s hand or zone."""
+        return seat == holder or card.id in self.known[holder] or seat in self.seen.get(card.id, ())
 
     def finish(self, kind: str) -> HandResult:
         """End the deal as ``kind`` and score it through the variant's ``rummykit_score_hand``."""
@@ -252,16 +236,30 @@ class Deal:
         if self.result is not None:
             return
         self.current = self.next_seat(seat)
+        self.responder = None
+        self.offer = None
         self.phase = "draw"
         self.taken = None
         self.turn += 1
+        self.variant.hook.rummykit_turn_started(deal=self, seat=self.current)
 
     def all_cards(self) -> list[Card]:
         """Every card of this deal, wherever it is."""
         cards = [c for hand in self.hands for c in hand]
         cards += self.stock + self.discard + self.set_aside
         cards += [c for tm in self.table for c in tm.meld.cards]
+        for zone in self.zones.values():
+            for held in zone.cards:
+                cards += held
         return cards
+
+    def card_count(self) -> int:
+        """How many cards the deal holds, wherever they are (cheap: lengths only)."""
+        count = sum(map(len, self.hands)) + len(self.stock) + len(self.discard) + len(self.set_aside)
+        count += sum(len(tm.meld.cards) for tm in self.table)
+        for zone in self.zones.values():
+            count += sum(map(len, zone.cards))
+        return count
 
     def legal_actions(self) -> list[Action]:
         if self.result is not None:
@@ -271,6 +269,17 @@ class Deal:
             self.variant.hook.rummykit_legal_actions(deal=self, actions=actions)
             self._legal = actions
         return self._legal
+
+    def allows(self, action: Action) -> bool:
+        """Whether every plugin's ``rummykit_legal_actions`` keeps ``action``, an action that the bounded list
+        left out but ``rummykit_check_action`` accepted: typed actions pass the same filters as listed ones."""
+        actions: list[Action] = []
+        self.probe = action
+        try:
+            self.variant.hook.rummykit_legal_actions(deal=self, actions=actions)
+        finally:
+            self.probe = None
+        return any(candidate is action for candidate in actions)
 
     def __repr__(self) -> str:
         return f"<Deal {self.number} phase={self.phase} current={self.current} stock={len(self.stock)}>"
@@ -328,13 +337,20 @@ class Game:
         seat (side) leads alone on hand points."""
         self.winner: int | None = None
         self._actions: list[list[Action]] = []
+        self._automatic: list[set[int]] = []
+        """Per deal, the indexes in ``_actions`` of the moves the rules made by themselves."""
         dealer = int(deal.get("dealer", 0)) if deal is not None else self.rng.randrange(self.num_players)
         self.deal = self._new_deal(dealer, self.first_deal)
+        self._automatic_moves()
 
     @property
     def history(self) -> list[list[str]]:
-        """The text of every action applied, one list per deal."""
-        return [[str(action) for action in actions] for actions in self._actions]
+        """The text of every action applied, one list per deal. A move the rules made by themselves (see
+        ``rummykit_automatic_action``) reads ``auto: ACTION``."""
+        return [
+            [AUTO_PREFIX + str(action) if i in auto else str(action) for i, action in enumerate(actions)]
+            for actions, auto in zip(self._actions, self._automatic)
+        ]
 
     # -- deals ---------------------------------------------------------------------------------------
 
@@ -350,7 +366,9 @@ class Game:
             self.rng.shuffle(deck)
             self.variant.hook.rummykit_deal(deal=deal, deck=deck)
         self._actions.append([])
+        self._automatic.append(set())
         self.variant.hook.rummykit_start_hand(deal=deal)
+        self.variant.hook.rummykit_turn_started(deal=deal, seat=deal.current)
         return deal
 
     def _place(self, deal: Deal, given: Mapping[str, Any]) -> None:
@@ -448,8 +466,9 @@ class Game:
 
     @property
     def current_player(self) -> int | None:
-        """The seat to act, or None when the game is over."""
-        return None if self.is_over else self.deal.current
+        """The seat that must act now (the seat whose turn it is, or one answering an offer), or None when
+        the game is over."""
+        return None if self.is_over else self.deal.actor
 
     def legal_actions(self) -> list[Action]:
         """Every action the current player may take now."""
@@ -480,7 +499,7 @@ class Game:
                 if candidate == wanted:
                     return candidate
         checked = self.variant.hook.rummykit_check_action(deal=self.deal, action=wanted)
-        if isinstance(checked, Action):
+        if isinstance(checked, Action) and self.deal.allows(checked):
             return checked
         reason = self.variant.hook.rummykit_explain_illegal(deal=self.deal, action=wanted)
         names = ", ".join(sorted({str(a) for a in legal})[:12])
@@ -490,16 +509,42 @@ class Game:
     def apply(self, action: Action | str) -> None:
         """Apply a legal action (or its text) for the current player."""
         chosen = self.resolve(action)
+        self._carry_out(chosen)
+        self._automatic_moves()
+
+    def _carry_out(self, chosen: Action, automatic: bool = False) -> None:
         deal = self.deal
-        seat = deal.current
+        seat = deal.actor
         handled = self.variant.hook.rummykit_apply_action(deal=deal, action=chosen)
         if not handled:  # pragma: no cover - the kernel handles every standard action
             raise AssertionError(f"no plugin carried out {chosen}")
         deal._legal = None
         deal.log.append((seat, chosen))
+        if automatic:
+            self._automatic[-1].add(len(self._actions[-1]))
         self._actions[-1].append(chosen)
         if deal.result is not None:
             self._finish_deal()
+
+    def _automatic_moves(self) -> None:
+        """Carry out the moves the rules make by themselves, as ``rummykit_automatic_action`` names them."""
+        hook = self.variant.hook.rummykit_automatic_action
+        for _ in range(MAX_AUTOMATIC_MOVES):
+            if self.is_over:
+                return
+            action = hook(deal=self.deal)
+            if action is None:
+                return
+            self._carry_out(action, automatic=True)
+        raise RuntimeError(f"rummykit_automatic_action named {MAX_AUTOMATIC_MOVES} moves in a row: a plugin loops")
+
+    def clone(self) -> Game:
+        """An independent copy of this game as it stands, random generator included, sharing the variant.
+
+        Applying actions to the copy leaves this game unchanged; both go on identically from the same
+        actions. For search bots and vectorised environments. Games also pickle (the variant is saved by
+        name, house rules, options and plugin files, and loaded again)."""
+        return copy.deepcopy(self, {id(self.variant): self.variant})
 
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` can see now, as plain data: its own hand, never another's hidden cards."""
@@ -545,9 +590,13 @@ class Game:
         )
         for number, actions in enumerate(record["actions"], start=1):
             for text_action in actions:
+                if text_action.startswith(AUTO_PREFIX):
+                    continue  # the rules make it again by themselves; checked below
                 if game.is_over or game.deal.number != number:
                     raise ValueError(f"record does not replay: deal {number} has more actions than it can take")
                 game.apply(text_action)
+        if game.history != record["actions"]:
+            raise ValueError("record does not replay: the moves made by the rules differ from the record's")
         if record.get("scores") is not None and record["scores"] != game.scores:
             raise ValueError(f"record does not replay: scores {game.scores} differ from {record['scores']}")
         return game

@@ -6,6 +6,8 @@ group (built-in games use the same group as third-party house rules). Every game
 own implementations (:mod:`rummykit.standard`), registered first, so a plugin implements only what its
 game does differently. For hooks marked *first result*, the plugin registered last is asked first and
 the first answer that is not ``None`` wins; so a house rule overrides its game, which overrides the kernel.
+Every other hook runs in layers, the kernel first, then the game's plugins in the order its ruleset
+lists them, then house rules: each sees, and may change, what the layers before it did.
 
 Hooks are looked up once per game and called a few times per turn at most, never once per card.
 """
@@ -17,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import pluggy
 
 if TYPE_CHECKING:
+    from .cards import Card
     from .engine import Action, Deal, Game, HandResult
     from .melds import MeldRules
     from .variant import Variant
@@ -66,8 +69,13 @@ def rummykit_start_hand(deal: Deal) -> None:
 @hookspec
 def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
     """Adjust the legal actions of the current position in place: the kernel fills ``actions`` with
-    the standard ones for the phase (draws, melds, lay-offs, discards), plugins add their own (knock,
-    pass) and remove what their game forbids."""
+    the standard ones for the phase (draws, melds, lay-offs, discards), then the game's plugins add their
+    own (knock, pass) and remove what their game forbids, then house rules do the same.
+
+    This hook is the one place that decides what is legal. A typed action that the bounded list left out
+    (see :func:`rummykit_check_action`) is put through it too: the kernel lists it (``deal.probe``), and
+    it is legal only if every implementation keeps it. So remove what your game forbids by filtering
+    ``actions`` rather than by assuming what the list holds."""
 
 
 @hookspec(firstresult=True)
@@ -76,7 +84,8 @@ def rummykit_check_action(deal: Deal, action: Action) -> Action | bool | None:
     subset, such as at most ``MELD_ACTION_LIMIT`` melds): return the legal action it names, with the
     actual cards from the hand, if it is legal; ``False`` to refuse it outright (no later implementation
     is asked); ``None`` to leave it to the next implementation (the kernel's, last, accepts any valid
-    meld or lay-off in the ``play`` and ``use`` phases)."""
+    meld or lay-off in the ``play`` and ``use`` phases). An accepted action must then also survive
+    :func:`rummykit_legal_actions`."""
 
 
 @hookspec(firstresult=True)
@@ -90,6 +99,26 @@ def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
 
     The action has already been checked against :func:`rummykit_legal_actions`.
     """
+
+
+@hookspec
+def rummykit_turn_started(deal: Deal, seat: int) -> None:
+    """Called when ``seat``'s turn starts (the first turn of a deal too, after :func:`rummykit_start_hand`):
+    set the turn's first phase or per-turn state."""
+
+
+@hookspec(firstresult=True)
+def rummykit_automatic_action(deal: Deal) -> Action | None:
+    """Return a move the rules make by themselves now (Iceberg's aces laid face up, taking up a card passed
+    face down), or ``None``. The kernel carries it out through :func:`rummykit_apply_action` for
+    ``deal.actor``, records it (``auto: ACTION`` in a record, made again on replay) and asks again, until
+    no move is returned. Called after every action and when a deal starts."""
+
+
+@hookspec(firstresult=True)
+def rummykit_offer_order(deal: Deal, seat: int, card: Card) -> list[int] | None:
+    """Return the seats ``seat``'s offer of ``card`` goes to, in the order they are asked (under
+    ``turn.end: offer``). The kernel's: every other seat in play, from the left-hand one clockwise."""
 
 
 @hookspec

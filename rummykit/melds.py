@@ -14,11 +14,11 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from .cards import JOKER_FACE, Card
+from .cards import JOKER_FACE, Card, card_from_face
 
 __all__ = ["MeldRules", "SpecialMeld", "Meld", "Arrangement", "MeldSearch"]
 
@@ -60,6 +60,10 @@ class MeldRules:
     excluded_ranks: frozenset[int] = frozenset()
     """Ranks that never meld (Iceberg's aces)."""
     specials: tuple[SpecialMeld, ...] = ()
+    accept: Callable[[Meld], bool] | None = None
+    """The game's last word on a meld of sets and runs that the rules above allow (Arlington: a 2 may
+    stand for QS only in a meld otherwise natural). Set it from ``rummykit_meld_rules``; validation, the
+    listed actions and lay-offs honour it."""
 
     @property
     def run_span(self) -> tuple[int, int]:
@@ -85,6 +89,20 @@ class Meld:
     suit: int | None = None
     """The suit of a run; None for sets."""
     wilds: int = 0
+    represents: tuple[int, ...] = ()
+    """The face each card stands for, where it was chosen (a wild card in a set); empty: see :attr:`faces`."""
+
+    @property
+    def faces(self) -> tuple[int, ...]:
+        """The face (0..51, 52 for a joker) each card stands for: its own for a natural card; for a wild
+        card the card it replaces (in a run, the one at its place; in a set, the card of the set's rank it
+        was said to be, by default of the first suit the set lacks). Cards in a set of wild cards alone,
+        a set of jokers, or a special meld stand for themselves."""
+        if self.represents:
+            return self.represents
+        if self.kind == "run" and self.suit is not None:
+            return tuple(_face(rank, self.suit) for rank in self.ranks)
+        return tuple(card.face for card in self.cards)
 
     def __str__(self) -> str:
         return " ".join(str(card) for card in self.cards)
@@ -280,18 +298,42 @@ class MeldSearch:
     def is_wild(self, card: Card) -> bool:
         return card.face in self.rules.wild_faces
 
-    def meld(self, cards: Sequence[Card], kind: str | None = None) -> Meld | None:
-        """The meld these cards form, or None. ``kind`` restricts the answer (``set``/``run``/...)."""
+    def meld(
+        self, cards: Sequence[Card], kind: str | None = None, stands_for: Sequence[Card | None] | None = None
+    ) -> Meld | None:
+        """The meld these cards form, or None. ``kind`` restricts the answer (``set``/``run``/...).
+
+        ``stands_for`` (parallel to ``cards``) names the card a wild card stands for (``2C=5H``): in a run
+        that fixes its place, in a set its suit. A wild card left unnamed fills a gap, then extends a run
+        upwards, then downwards; in a set it is of the first suit the set lacks. Naming a card for a natural
+        card, or one a wild card cannot be there, gives None.
+        """
         cards = list(cards)
         if not cards:
             return None
         rules = self.rules
+        named: dict[int, int] = {}  # id of a wild card -> face it stands for
+        if stands_for:
+            if len(stands_for) != len(cards):
+                return None
+            for card, meant in zip(cards, stands_for):
+                if meant is None:
+                    continue
+                if card.face not in rules.wild_faces or meant.is_joker:
+                    if meant.face != card.face:
+                        return None
+                    continue
+                named[card.id] = meant.face
         for special in rules.specials:
             if (kind is None or kind == special.name) and tuple(sorted(c.face for c in cards)) in special.options:
+                if named:
+                    return None
                 return Meld(special.name, tuple(sorted(cards)), tuple(c.rank for c in sorted(cards)))
         wild = [c for c in cards if c.face in rules.wild_faces]
         natural = [c for c in cards if c.face not in rules.wild_faces]
         if not natural:
+            if any(named[c.id] != c.face for c in wild if c.id in named):
+                return None
             if (
                 kind in (None, "wild-set")
                 and rules.wild_sets
@@ -310,27 +352,46 @@ class MeldSearch:
             return None
         if any(c.is_joker for c in natural):
             return None
+        found = None
         if kind in (None, "set") and rules.sets:
-            found = self._as_set(natural, wild)
-            if found is not None:
-                return found
-        if kind in (None, "run") and rules.runs:
-            return self._as_run(natural, wild)
-        return None
+            found = self._as_set(natural, wild, named)
+        if found is None and kind in (None, "run") and rules.runs:
+            found = self._as_run(natural, wild, named)
+        if found is not None and rules.accept is not None and not rules.accept(found):
+            return None
+        return found
 
     def _set_size_ok(self, size: int) -> bool:
         return size >= self.rules.set_min and (self.rules.set_max is None or size <= self.rules.set_max)
 
-    def _as_set(self, natural: list[Card], wild: list[Card]) -> Meld | None:
+    def _as_set(self, natural: list[Card], wild: list[Card], named: dict[int, int]) -> Meld | None:
         rank = natural[0].rank
         if any(c.rank != rank for c in natural) or not self._set_size_ok(len(natural) + len(wild)):
             return None
-        if self.rules.set_distinct_suits and len({c.suit for c in natural}) != len(natural):
+        suits = [c.suit for c in natural]
+        wild = sorted(wild)
+        for card in wild:
+            face = named.get(card.id)
+            if face is not None:
+                if face == JOKER_FACE or face % 13 + 1 != rank:
+                    return None
+                suits.append(face // 13)
+        for card in wild:
+            if card.id not in named:
+                missing = [s for s in range(4) if s not in suits]
+                suits.append(missing[0] if missing else 0)
+        if self.rules.set_distinct_suits and len(set(suits)) != len(suits):
             return None
-        ordered = tuple(sorted(natural)) + tuple(sorted(wild))
-        return Meld("set", ordered, tuple(rank for _ in ordered), None, len(wild))
+        ordered = tuple(sorted(natural)) + tuple(wild)
+        represents = tuple(c.face for c in sorted(natural))
+        represents += tuple(_face(rank, s) for s in suits[len(natural) :])
+        return Meld("set", ordered, tuple(rank for _ in ordered), None, len(wild), represents)
 
-    def _as_run(self, natural: list[Card], wild: list[Card]) -> Meld | None:
+    def _as_run(
+        self, natural: list[Card], wild: list[Card], named: dict[int, int], up: int | None = None
+    ) -> Meld | None:
+        """The run of these cards; ``up``, when given, is how many unnamed spare wild cards go above the
+        natural cards (the rest go below); by default as many as fit."""
         rules = self.rules
         suit = natural[0].suit
         if any(c.suit != suit for c in natural):
@@ -338,13 +399,18 @@ class MeldSearch:
         size = len(natural) + len(wild)
         if size < rules.run_min or (rules.run_max is not None and size > rules.run_max):
             return None
-        aces = [c for c in natural if c.rank == 1]
-        others = sorted((c for c in natural if c.rank != 1), key=lambda c: c.rank)
+        fixed = [c for c in wild if c.id in named]
+        free = sorted(c for c in wild if c.id not in named)
+        if any(named[c.id] == JOKER_FACE or named[c.id] // 13 != suit for c in fixed):
+            return None
+        aces = [c for c in natural if c.rank == 1] + [c for c in fixed if named[c.id] % 13 == 0]
+        others = [(c.rank, c) for c in natural if c.rank != 1]
+        others += [(named[c.id] % 13 + 1, c) for c in fixed if named[c.id] % 13 != 0]
         if len(aces) > 1:
             return None
         ace_positions = rules.positions(1) if aces else (0,)
         for ace_pos in sorted(ace_positions, reverse=True):
-            placed = [(c.rank, c) for c in others] + ([(ace_pos, aces[0])] if aces else [])
+            placed = others + ([(ace_pos, aces[0])] if aces else [])
             placed.sort(key=lambda pc: pc[0])
             ranks = [p for p, _ in placed]
             if len(set(ranks)) != len(ranks):
@@ -355,22 +421,39 @@ class MeldSearch:
                 continue
             lo_bound, hi_bound = bounds
             gaps = (high - low + 1) - len(ranks)
-            spare = len(wild) - gaps
+            spare = len(free) - gaps
             if spare < 0:
                 continue
-            # Spare wild cards extend the run upwards first, then downwards.
-            up = min(spare, hi_bound - high)
-            down = spare - up
-            if low - down < lo_bound:
+            # Spare wild cards extend the run upwards first, then downwards, unless told otherwise.
+            above = min(spare, hi_bound - high) if up is None else up
+            down = spare - above
+            if above < 0 or down < 0 or high + above > hi_bound or low - down < lo_bound:
                 continue
-            start, end = low - down, high + up
+            start, end = low - down, high + above
             by_pos = dict(placed)
-            wild_iter = iter(sorted(wild))
+            wild_iter = iter(free)
             ordered: list[Card] = []
             for pos in range(start, end + 1):
                 ordered.append(by_pos[pos] if pos in by_pos else next(wild_iter))
             return Meld("run", tuple(ordered), tuple(range(start, end + 1)), suit, len(wild))
         return None
+
+    def placements(self, meld: Meld) -> list[Meld]:
+        """Every distinct way the wild cards of ``meld`` may stand (``6H 7H 2C``: 5-6-7 and 6-7-8), ``meld``'s own
+        first. A run's spare wild cards may go on either end; a set's wild cards stand for its rank, and
+        their suit is left as it is (any suit may be named when melding)."""
+        if meld.kind != "run" or not meld.wilds:
+            return [meld]
+        wild_faces = self.rules.wild_faces
+        natural = [c for c in meld.cards if c.face not in wild_faces]
+        wild = [c for c in meld.cards if c.face in wild_faces]
+        found = [meld]
+        for up in range(len(wild) + 1):
+            other = self._as_run(natural, wild, {}, up)
+            if other is not None and other.ranks != meld.ranks:
+                if self.rules.accept is None or self.rules.accept(other):
+                    found.append(other)
+        return found
 
     def _run_bounds(self, low: int, high: int) -> tuple[int, int] | None:
         """The lowest and highest positions a run over positions ``low``..``high`` may reach: the ace rule's
@@ -388,10 +471,11 @@ class MeldSearch:
                     hi_bound = min(hi_bound, pos - 1)
         return lo_bound, hi_bound
 
-    def extend(self, meld: Meld, cards: Sequence[Card]) -> Meld | None:
+    def extend(self, meld: Meld, cards: Sequence[Card], stands_for: Sequence[Card | None] | None = None) -> Meld | None:
         """``meld`` with ``cards`` added (a lay-off), or None if the result is not a meld of the same kind.
 
-        Special melds are never extended. A run stays in its suit.
+        Special melds are never extended. A run stays in its suit, and every wild card already in ``meld``
+        keeps what it stands for. ``stands_for`` names what the added wild cards stand for (see :meth:`meld`).
         """
         if meld.kind not in ("set", "run", "wild-set", "joker-set"):
             return None
@@ -409,17 +493,18 @@ class MeldSearch:
             return None
         if meld.kind == "joker-set" and any(not c.is_joker for c in cards):
             return None
-        grown = self.meld(list(meld.cards) + list(cards), kind=meld.kind)
+        # A wild card on the table keeps what it stands for: laying off the natural card it stands for is
+        # refused (taking a wild card back is an exchange, which games offer as their own action).
+        held: list[Card | None] = [
+            card_from_face(f) if c.face in wild and meld.kind in ("set", "run") else None
+            for c, f in zip(meld.cards, meld.faces)
+        ]
+        meant: list[Card | None] = list(stands_for) if stands_for else [None] * len(cards)
+        grown = self.meld(list(meld.cards) + list(cards), kind=meld.kind, stands_for=held + meant)
         if grown is None or (meld.kind == "run" and grown.suit != meld.suit):
             return None
         if meld.kind == "set" and meld.ranks and grown.ranks[0] != meld.ranks[0]:
             return None
-        if meld.kind == "run" and meld.wilds:
-            # A wild card keeps the place it holds: laying off the natural card it stands for would move
-            # it elsewhere (taking a wild card back is an exchange, which games offer as their own action).
-            held = {r for r, c in zip(meld.ranks, meld.cards) if c.face in wild}
-            if not held <= {r for r, c in zip(grown.ranks, grown.cards) if c.face in wild}:
-                return None
         return grown
 
     def melds_containing(self, card: Card, others: Sequence[Card], limit: int | None = None) -> list[Meld]:

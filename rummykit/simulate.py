@@ -37,7 +37,7 @@ from typing import Any, TextIO
 
 from .bots import Bot, make_bot
 from .dispatch import PluginError
-from .engine import Action, Deal, Game, IllegalAction
+from .engine import AUTO_PREFIX, Action, Deal, Game, IllegalAction
 from .variant import ENTRY_POINT_GROUP, Variant, load_variant
 
 __all__ = [
@@ -128,11 +128,11 @@ def play_game(
         on_start(game)
     if on_action is None and max_hands is None:
         while not game.is_over:
-            game.apply(chosen[game.deal.current].choose(game))
+            game.apply(chosen[game.deal.actor].choose(game))
         return game
     while not game.is_over and (max_hands is None or len(game.hands) < max_hands):
         deal = game.deal
-        seat = deal.current
+        seat = deal.actor
         action = chosen[seat].choose(game)
         game.apply(action)
         if on_action is not None:
@@ -606,10 +606,12 @@ def replay_record(text: str, on_action: OnAction | None = None, on_start: Callab
         on_start(game)
     for actions in record["actions"]:
         for text_action in actions:
+            if text_action.startswith(AUTO_PREFIX):
+                continue  # a move the rules make by themselves: the game makes it again
             if game.is_over:
                 raise IllegalAction("record does not replay: the game ended before its last action")
             deal = game.deal
-            seat = deal.current
+            seat = deal.actor
             action = game.resolve(text_action)
             game.apply(action)
             if on_action is not None:

@@ -19,8 +19,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from . import hookimpl
-from .cards import Card
-from .engine import Action, Deal, Game, HandResult, OneCardActions, TableMeld
+from .actions import Action, OneCardActions
+from .cards import Card, card_from_face
+from .engine import Deal, Game, HandResult, Offer, TableMeld
 from .melds import Meld, MeldSearch
 
 MELD_ACTION_LIMIT = 60
@@ -29,10 +30,18 @@ bounded on a large hand; any valid meld is still accepted when named."""
 
 DRAW_STOCK = Action("draw stock")
 DRAW_DISCARD = Action("draw discard")
+TAKE_PILE = Action("take pile")
 END = Action("end")
 """With ``draw.from_pile: any`` and an empty stock: do not take from the pile, and end the hand."""
+END_TURN = Action("end turn")
+"""Ends a turn that ends without a discard (``turn.end: done``, or ``offer`` with one card left)."""
+ACCEPT = Action("accept")
+DECLINE = Action("decline")
+OFFERS = OneCardActions("offer")
 USE = "use"
 """The phase after a pick-up under ``draw.must_use: deepest``."""
+OFFERED = "offered"
+"""The phase while a card is on offer (``turn.end: offer``): ``deal.responder`` accepts or declines."""
 
 
 @hookimpl
@@ -42,7 +51,7 @@ def rummykit_deal(deal: Deal, deck: list[Any]) -> bool:
     for _ in range(size):
         for seat in _from_left_of_dealer(deal):
             deal.hands[seat].append(deck.pop())
-    if variant.ruleset.get("deal", {}).get("upcard", True) and deck:
+    if variant.upcard and deck:
         deal.discard.append(deck.pop())
     deal.stock = deck
     return True
@@ -66,17 +75,19 @@ def rummykit_seats_in_play(game: Game, dealer: int) -> list[int]:
 def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
     phase = deal.phase
     hand = deal.hands[deal.current]
+    variant = deal.variant
     if phase == "draw":
         if deal.stock:
             actions.append(DRAW_STOCK)
-        mode = deal.variant.draw_from_pile
-        must_use = deal.variant.must_use == "deepest"
-        if deal.discard and deal.discard[-1].id not in deal.face_down:
+        mode = variant.draw_from_pile
+        if deal.discard and deal.discard[-1].id not in deal.face_down and variant.discard_pile != "none":
             if mode == "top":
-                if not must_use or can_use(deal, deal.current, deal.discard[-1], hand):
+                if variant.must_use != "deepest" or can_use(deal, deal.current, deal.discard[-1], hand):
                     actions.append(DRAW_DISCARD)
             elif mode == "any":
                 actions.extend(pile_draws(deal))
+            elif mode == "whole":
+                actions.extend(pile_takes(deal))
         if not deal.stock and mode == "any":
             actions.append(END)
     elif phase == USE:
@@ -84,18 +95,177 @@ def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
         others = [c for c in hand if c is not deal.taken]
         actions.extend(use_actions(deal, deal.current, deal.taken, others, MELD_ACTION_LIMIT))
     elif phase == "play":
-        search = deal.variant.meld_search
+        search = variant.meld_search
+        wild = search.rules.wild_faces
         for meld in search.candidate_melds(hand, limit=MELD_ACTION_LIMIT):
-            actions.append(Action("meld", meld.cards))
+            for placed in search.placements(meld) if meld.wilds else (meld,):
+                actions.append(meld_action(search, placed))
         choices = distinct_cards(deal, hand)
         for index in layoff_targets(deal, deal.current):
             table_meld = deal.table[index]
             for card in choices:
-                if search.extend(table_meld.meld, [card]) is not None:
+                if card.face in wild:
+                    actions.extend(wild_layoffs(search, table_meld.meld, card, index))
+                elif search.extend(table_meld.meld, [card]) is not None:
                     actions.append(Action("layoff", (card,), index))
-        actions.extend(_discards(deal, hand))
+        if variant.exchange != "none":
+            actions.extend(swaps(deal, deal.current))
+        actions.extend(_turn_endings(deal, hand))
     elif phase == "discard":
         actions.extend(_discards(deal, hand))
+    elif phase == OFFERED:
+        actions.extend((ACCEPT, DECLINE))
+    if deal.probe is not None:
+        actions.append(deal.probe)
+    if variant.discard_to_go_out == "required" and phase in ("play", USE):
+        # Going out needs a final discard: a meld or lay-off may not use every card left in hand.
+        size = len(hand)
+        actions[:] = [a for a in actions if a.kind not in ("meld", "layoff", "swap") or len(a.cards) < size]
+
+
+def _turn_endings(deal: Deal, hand: list[Card]) -> list[Action]:
+    """How the play phase may end, by the ruleset's ``turn.end``."""
+    end = deal.variant.turn_end
+    if end == "discard":
+        return _discards(deal, hand)
+    if end == "offer" and len(hand) > 1:
+        return [OFFERS[card] for card in distinct_cards(deal, hand)]
+    return [END_TURN]
+
+
+def meld_action(search: MeldSearch, meld: Meld, kind: str = "meld") -> Action:
+    """The action that lays ``meld`` as it stands: each wild card in a set or run names the card it stands for
+    (``meld 5H 6H 2C=7H``), so that the action says exactly which meld it makes."""
+    if not meld.wilds or meld.kind not in ("set", "run"):
+        return Action(kind, meld.cards)
+    wild = search.rules.wild_faces
+    meant = tuple(card_from_face(f) if c.face in wild else None for c, f in zip(meld.cards, meld.faces))
+    return Action(kind, meld.cards, stands_for=meant)
+
+
+def wild_layoffs(search: MeldSearch, meld: Meld, card: Card, target: int) -> list[Action]:
+    """Lay-offs of the wild ``card`` on ``meld``, one per place it may stand (either end of a run)."""
+    options: list[Card | None] = [None]
+    if meld.kind == "run" and meld.suit is not None:
+        options = [
+            card_from_face(_run_face(meld.suit, r)) for r in (meld.ranks[-1] + 1, meld.ranks[0] - 1) if 1 <= r <= 14
+        ]
+    actions = []
+    for meant in options:
+        grown = search.extend(meld, [card], [meant])
+        if grown is not None:
+            face = grown.faces[len(grown.cards) - 1 - grown.cards[::-1].index(card)]
+            if meld.kind in ("set", "run"):
+                actions.append(Action("layoff", (card,), target, stands_for=(card_from_face(face),)))
+            else:
+                actions.append(Action("layoff", (card,), target))
+    return actions
+
+
+def _run_face(suit: int, position: int) -> int:
+    return suit * 13 + (0 if position == 14 else position - 1)
+
+
+def pile_takes(deal: Deal) -> list[Action]:
+    """Ways to take the whole pile (``draw.from_pile: whole``). With ``draw.must_use: top`` its top card must
+    first go into a new meld with at least two cards from hand (``take pile with 7S 7D``), or, with
+    ``draw.top_layoff``, onto one of the taker's table melds (``take pile on 2``); otherwise ``take pile``.
+    Actions name the cards from hand; a wild top card stands where it first fits."""
+    variant = deal.variant
+    if variant.must_use != "top":
+        return [TAKE_PILE]
+    top = deal.discard[-1]
+    seat = deal.current
+    hand = deal.hands[seat]
+    search = variant.meld_search
+    top_wild = search.is_wild(top)
+    result: list[Action] = []
+    seen: set[str] = set()
+    for meld in search.melds_containing(top, hand, MELD_ACTION_LIMIT):
+        for placed in (meld,) if top_wild or not meld.wilds else search.placements(meld):
+            laid = meld_action(search, placed)
+            keep = [i for i, c in enumerate(laid.cards) if c is not top]
+            if len(keep) < 2:
+                continue
+            meant = tuple(laid.stands_for[i] for i in keep) if laid.stands_for and not top_wild else ()
+            action = Action(TAKE_PILE_WITH, tuple(laid.cards[i] for i in keep), stands_for=meant)
+            text = str(action)
+            if text not in seen:
+                seen.add(text)
+                result.append(action)
+    if variant.top_layoff:
+        for index in layoff_targets(deal, seat):
+            if search.extend(deal.table[index].meld, [top]) is not None:
+                result.append(Action("take pile", (), index))
+    return result
+
+
+TAKE_PILE_WITH = "take pile with"
+
+
+def swaps(deal: Deal, seat: int) -> list[Action]:
+    """Exchanges of a natural card from hand for a wild card on the table (``swap 6H on 3``), on the melds the
+    ruleset's ``table.exchange`` opens to ``seat``."""
+    search = deal.variant.meld_search
+    hand = distinct_cards(deal, deal.hands[seat])
+    result = []
+    for index in exchange_targets(deal, seat):
+        for card in hand:
+            if not search.is_wild(card) and exchanged(deal, index, card) is not None:
+                result.append(Action("swap", (card,), index))
+    return result
+
+
+def exchange_targets(deal: Deal, seat: int) -> list[int]:
+    """Table melds holding a wild card that ``seat`` may exchange for, by the ruleset's ``table.exchange``:
+    ``any``, ``own-side``, ``opponents``, or ``layer`` (only a wild card ``seat`` laid itself)."""
+    mode = deal.variant.exchange
+    if mode == "none":
+        return []
+    game = deal.game
+    side = game.side_of(seat)
+    result = []
+    for i, tm in enumerate(deal.table):
+        if not tm.meld.wilds or tm.meld.kind not in ("set", "run"):
+            continue
+        if mode == "own-side" and game.side_of(tm.owner) != side:
+            continue
+        if mode == "opponents" and game.side_of(tm.owner) == side:
+            continue
+        if mode == "layer" and not any(
+            deal.variant.meld_search.is_wild(c) and tm.credits.get(c.id, tm.owner) == seat for c in tm.meld.cards
+        ):
+            continue
+        result.append(i)
+    return result
+
+
+def exchanged(deal: Deal, index: int, card: Card) -> tuple[Meld, Card] | None:
+    """Table meld ``index`` with ``card`` in place of the wild card that stands for it, and that wild card; or
+    None. In a run the wild must stand for ``card`` itself; in a set, for a card of its rank (one standing
+    for ``card``'s suit first)."""
+    table_meld = deal.table[index]
+    meld = table_meld.meld
+    search = deal.variant.meld_search
+    layer_only = deal.variant.exchange == "layer"
+    faces = meld.faces
+    candidates = [
+        i
+        for i, c in enumerate(meld.cards)
+        if search.is_wild(c)
+        and (faces[i] == card.face or (meld.kind == "set" and faces[i] % 13 + 1 == card.rank))
+        and (not layer_only or table_meld.credits.get(c.id, table_meld.owner) == deal.current)
+    ]
+    candidates.sort(key=lambda i: faces[i] != card.face)
+    for i in candidates:
+        cards = list(meld.cards)
+        wild = cards[i]
+        cards[i] = card
+        meant = [card_from_face(f) if search.is_wild(c) else None for c, f in zip(cards, faces)]
+        swapped = search.meld(cards, kind=meld.kind, stands_for=meant)
+        if swapped is not None and (meld.kind != "run" or swapped.ranks == meld.ranks):
+            return swapped, wild
+    return None
 
 
 def pile_draws(deal: Deal) -> list[Action]:
@@ -135,7 +305,11 @@ def can_use(deal: Deal, seat: int, card: Card, others: Sequence[Card]) -> bool:
 def use_actions(deal: Deal, seat: int, card: Card, others: Sequence[Card], limit: int | None = None) -> list[Action]:
     """The melds (largest first, at most ``limit``) and lay-offs that use ``card`` with cards from ``others``."""
     search = deal.variant.meld_search
-    actions = [Action("meld", m.cards) for m in search.melds_containing(card, others, limit)]
+    actions = [
+        meld_action(search, placed)
+        for m in search.melds_containing(card, others, limit)
+        for placed in (search.placements(m) if m.wilds else (m,))
+    ]
     for index in layoff_targets(deal, seat):
         cards = layoff_with(search, deal.table[index].meld, card, others)
         if cards is not None:
@@ -202,14 +376,41 @@ def rummykit_check_action(deal: Deal, action: Action) -> Action | None:
                 return None
             cards[cards.index(twin)] = taken
     search = deal.variant.meld_search
+    meant = action.stands_for or None
     if action.kind == "meld":
-        meld = search.meld(cards)
-        return Action("meld", meld.cards) if meld is not None and action.target is None else None
+        if action.target is not None:
+            return None
+        melds = []
+        start = 0
+        for size in action.groups or (len(cards),):
+            group = cards[start : start + size]
+            meld = search.meld(group, stands_for=meant[start : start + size] if meant else None)
+            if meld is None:
+                return None
+            melds.append(meld)
+            start += size
+        if len(melds) == 1:
+            return meld_action(search, melds[0])
+        laid = [meld_action(search, m) for m in melds]
+        return Action(
+            "meld",
+            tuple(c for a in laid for c in a.cards),
+            groups=tuple(len(a.cards) for a in laid),
+            stands_for=tuple(m for a in laid for m in (a.stands_for or (None,) * len(a.cards)))
+            if any(a.stands_for for a in laid)
+            else (),
+        )
     target = action.target
-    if target is None or target not in layoff_targets(deal, seat):
+    if target is None or target not in layoff_targets(deal, seat) or action.groups:
         return None
-    if search.extend(deal.table[target].meld, cards) is None:
+    grown = search.extend(deal.table[target].meld, cards, meant)
+    if grown is None:
         return None
+    wild = search.rules.wild_faces
+    if any(c.face in wild for c in cards) and grown.kind in ("set", "run"):
+        faces = dict(zip((c.id for c in grown.cards), grown.faces))
+        named = tuple(card_from_face(faces[c.id]) if c.face in wild else None for c in cards)
+        return Action("layoff", tuple(cards), target, stands_for=named)
     return Action("layoff", tuple(cards), target)
 
 
@@ -292,15 +493,17 @@ def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
         deal.taken = taken[0]
         deal.phase = USE if deal.variant.must_use == "deepest" else _after_draw(deal)
     elif kind == "meld":
-        meld = deal.variant.meld_search.meld(action.cards)
-        assert meld is not None
-        lay_meld(deal, seat, meld)
+        search = deal.variant.meld_search
+        melds = [search.meld(cards, stands_for=meant) for cards, meant in action.melds()]
+        for meld in melds:
+            assert meld is not None
+            lay_meld(deal, seat, meld)
         if deal.phase == USE:
             deal.phase = "play"
         _check_out(deal, seat)
     elif kind == "layoff":
         assert action.target is not None
-        lay_off(deal, seat, action.target, action.cards)
+        lay_off(deal, seat, action.target, action.cards, action.stands_for or None)
         if deal.phase == USE:
             deal.phase = "play"
         _check_out(deal, seat)
@@ -313,8 +516,100 @@ def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
             deal.finish("out")
         else:
             deal.end_turn()
+    elif kind in ("take pile", TAKE_PILE_WITH):
+        _take_pile(deal, seat, action)
+    elif kind == "swap":
+        assert action.target is not None
+        found = exchanged(deal, action.target, action.cards[0])
+        assert found is not None
+        swapped, wild = found
+        table_meld = deal.table[action.target]
+        deal.take_from_hand(seat, action.cards)
+        credit = table_meld.credits.pop(wild.id, table_meld.owner)
+        table_meld.credits[action.cards[0].id] = credit
+        if wild.id in table_meld.first_ids:
+            table_meld.first_ids = (table_meld.first_ids - {wild.id}) | {action.cards[0].id}
+        table_meld.meld = swapped
+        deal.hands[seat].append(wild)
+        deal.known[seat].add(wild.id)  # everyone saw it come off the table
+    elif kind == "offer":
+        card = action.cards[0]
+        order = deal.variant.hook.rummykit_offer_order(deal=deal, seat=seat, card=card)
+        order = [s for s in order if s != seat and s in deal.seats]
+        if not order:
+            deal.end_turn()
+        else:
+            deal.offer = Offer(card, seat, tuple(order), 1)
+            deal.seen.setdefault(card.id, set()).add(order[0])
+            deal.responder = order[0]
+            deal.phase = OFFERED
+    elif kind in ("accept", "decline"):
+        _answer_offer(deal, kind == "accept")
+    elif kind == "end turn":
+        deal.end_turn()
     else:
         return None
+    if not deal.stock and deal.result is None and deal.variant.empty_stock != "end":
+        refill_stock(deal)
+    return True
+
+
+def _take_pile(deal: Deal, seat: int, action: Action) -> None:
+    hand = deal.hands[seat]
+    top = deal.discard.pop()
+    if action.kind == TAKE_PILE_WITH:
+        meant = list(action.stands_for) + [None] if action.stands_for else None
+        meld = deal.variant.meld_search.meld(list(action.cards) + [top], stands_for=meant)
+        assert meld is not None
+        hand.append(top)
+        lay_meld(deal, seat, meld)
+    elif action.target is not None:
+        hand.append(top)
+        lay_off(deal, seat, action.target, (top,))
+    else:
+        deal.discard.append(top)
+    rest = deal.discard[:]
+    deal.discard.clear()
+    hand.extend(rest)
+    deal.known[seat].update(c.id for c in rest)
+    deal.taken = top
+    deal.phase = _after_draw(deal)
+
+
+def _answer_offer(deal: Deal, accepted: bool) -> None:
+    offer = deal.offer
+    assert offer is not None and deal.responder is not None
+    responder = deal.responder
+    if accepted:
+        deal.take_from_hand(offer.offerer, (offer.card,))
+        deal.hands[responder].append(offer.card)
+        # Whoever was asked saw the card; it stays known to them in the taker's hand.
+        deal.seen[offer.card.id] = {offer.offerer, *offer.order[: offer.asked]}
+        deal.end_turn()
+        return
+    offer.declined += (responder,)
+    if offer.asked < len(offer.order):
+        deal.responder = offer.order[offer.asked]
+        offer.asked += 1
+        deal.seen.setdefault(offer.card.id, set()).add(deal.responder)
+        return
+    deal.end_turn()  # nobody took it: the offerer keeps it
+
+
+def refill_stock(deal: Deal) -> bool:
+    """Make a new stock from the pile less its top card, as the ruleset's ``draw.empty_stock`` says
+    (``turn-over``: turned over as it lies; ``reshuffle``: shuffled). False when the pile is too small."""
+    if len(deal.discard) < 2:
+        return False
+    top = deal.discard.pop()
+    rest = deal.discard
+    deal.discard = [top]
+    if deal.variant.empty_stock == "reshuffle":
+        deal.game.rng.shuffle(rest)
+        deal.stock = rest
+    else:
+        deal.stock = rest[::-1]  # turned over: the pile's bottom card is the new stock's top (its last element)
+    deal.face_down.difference_update(c.id for c in rest)
     return True
 
 
@@ -332,10 +627,12 @@ def lay_meld(deal: Deal, seat: int, meld: Meld) -> TableMeld:
     return table_meld
 
 
-def lay_off(deal: Deal, seat: int, target: int, cards: tuple[Any, ...]) -> None:
-    """Add ``cards`` from ``seat``'s hand to table meld ``target``."""
+def lay_off(
+    deal: Deal, seat: int, target: int, cards: Sequence[Card], stands_for: Sequence[Card | None] | None = None
+) -> None:
+    """Add ``cards`` from ``seat``'s hand to table meld ``target`` (``stands_for``: what its wild cards stand for)."""
     table_meld = deal.table[target]
-    grown = deal.variant.meld_search.extend(table_meld.meld, cards)
+    grown = deal.variant.meld_search.extend(table_meld.meld, cards, stands_for)
     assert grown is not None
     deal.take_from_hand(seat, cards)
     table_meld.meld = grown
@@ -352,8 +649,23 @@ def _check_out(deal: Deal, seat: int) -> None:
 
 @hookimpl
 def rummykit_turn_ended(deal: Deal, seat: int) -> None:
-    if not deal.stock and deal.variant.draw_from_pile in ("none", "top"):
+    if deal.stock:
+        return
+    variant = deal.variant
+    if variant.empty_stock != "end" and refill_stock(deal):
+        return
+    if variant.draw_from_pile != "any":
         deal.finish("exhausted")
+
+
+@hookimpl
+def rummykit_offer_order(deal: Deal, seat: int, card: Card) -> list[int]:
+    order = []
+    other = deal.next_seat(seat)
+    while other != seat:
+        order.append(other)
+        other = deal.next_seat(other)
+    return order
 
 
 MeldedValue = Callable[[TableMeld, int], int]
@@ -367,7 +679,7 @@ def table_points(deal: Deal, melded_value: MeldedValue | None = None) -> list[in
     points = [0] * deal.game.num_players
     for table_meld in deal.table:
         for index, card in enumerate(table_meld.meld.cards):
-            value = melded_value(table_meld, index) if melded_value is not None else variant.value(card)
+            value = melded_value(table_meld, index) if melded_value is not None else variant.meld_value(card)
             points[table_meld.credits.get(card.id, table_meld.owner)] += value
     return points
 

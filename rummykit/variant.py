@@ -18,9 +18,9 @@ from typing import Any
 import pluggy
 
 from . import hookspecs, standard
-from .cards import JOKER_FACE, RANKS, SUITS, Card, CardError, parse_card
+from .cards import JOKER_FACE, RANKS, SUITS, Card, CardError, card_from_face, parse_card
 from .dispatch import PluginError, ResolvedHooks
-from .engine import Game
+from .engine import Game, TableMeld
 from .melds import Arrangement, MeldRules, MeldSearch
 from .ruleset import (
     Document,
@@ -483,14 +483,38 @@ class Variant:
         self.partnerships: bool = bool(data.get("partnerships", False))
         self.rules: dict[str, Any] = data.get("rules", {})
         """Game-specific values (the ruleset's ``rules`` block)."""
-        self.draw_from_pile: str = data.get("draw", {}).get("from_pile", "top")
-        self.must_use: str = data.get("draw", {}).get("must_use", "none")
-        """``deepest``: the deepest card taken from the pile must be melded or laid off at once."""
-        self.melds_on_table: bool = bool(data.get("table", {}).get("melds", False))
-        self.layoff_mode: str = data.get("table", {}).get("layoff", "any")
-        """On whose melds a player may lay off: ``any``, ``own`` or ``none``."""
-        self.discard_to_go_out: str = data.get("table", {}).get("discard_to_go_out", "optional")
+        # Every kernel ruleset value, with its default, read here once (docs/rulesets.md describes them).
+        draw = data.get("draw", {})
+        table = data.get("table", {})
+        self.discard_pile: str = data.get("discard_pile", "squared")
+        """``squared`` (only the top card is seen), ``fanned`` (every card is seen) or ``none`` (no open pile:
+        no upcard, nothing drawn from it, discards lie face down)."""
+        self.upcard: bool = bool(data.get("deal", {}).get("upcard", self.discard_pile != "none"))
+        self.draw_from_pile: str = draw.get("from_pile", "top")
+        """``top``, ``any`` (a card with all above it), ``whole`` (the whole pile) or ``none``."""
+        self.must_use: str = draw.get("must_use", "none")
+        """``deepest``: the deepest card taken from the pile must be melded or laid off at once; ``top``
+        (with ``from_pile: whole``): the top card is melded with two or more cards from hand first."""
+        self.top_layoff: bool = bool(draw.get("top_layoff", False))
+        """With ``must_use: top``: the top card may instead be laid off on one of the taker's melds."""
+        self.empty_stock: str = draw.get("empty_stock", "end")
+        """When the stock runs out: ``end`` the hand, ``turn-over`` the pile less its top card, or ``reshuffle`` it."""
+        self.turn_end: str = data.get("turn", {}).get("end", "discard")
+        """How a turn ends: with a ``discard``, an ``offer`` to the other players, or ``done`` (``end turn``)."""
+        self.melds_on_table: bool = bool(table.get("melds", False))
+        self.layoff_mode: str = table.get("layoff", "any")
+        """On whose melds a player may lay off: ``any``, ``own`` (own side's) or ``none``."""
+        self.exchange: str = table.get("exchange", "none")
+        """Who may exchange a natural card for a wild card on the table: ``none``, ``any``, ``own-side``,
+        ``opponents``, or ``layer`` (the player who laid the wild card)."""
+        self.discard_to_go_out: str = table.get("discard_to_go_out", "optional")
+        """``optional`` or ``required`` (a player keeps one card to discard on going out)."""
         self.values = self._values_table(data.get("card_values", {}))
+        self.meld_values = (
+            self._values_table({**data.get("card_values", {}), **data["meld_values"]})
+            if "meld_values" in data
+            else self.values
+        )
         self.pm = pluggy.PluginManager(ENTRY_POINT_GROUP)
         self.pm.add_hookspecs(hookspecs)
         self.pm.register(standard, "rummykit.standard")
@@ -548,6 +572,10 @@ class Variant:
         """The ruleset's value of ``card`` (what it costs left in hand)."""
         return self.values[card.face]
 
+    def meld_value(self, card: Card) -> int:
+        """What ``card`` scores melded (``meld_values``, by default the same as ``card_values``)."""
+        return self.meld_values[card.face]
+
     def deck_count(self, players: int) -> int:
         return per_players(self.ruleset, "decks", "count", players)
 
@@ -590,7 +618,7 @@ class Variant:
 
     def observe(self, game: Game, seat: int) -> dict[str, Any]:
         deal = game.deal
-        pile = self.ruleset.get("discard_pile", "squared")
+        pile = self.discard_pile
         visible_pile = [c for c in deal.discard if c.id not in deal.face_down]
         view: dict[str, Any] = {
             "variant": self.name,
@@ -599,19 +627,46 @@ class Variant:
             "dealer": deal.dealer,
             "phase": deal.phase,
             "current_player": game.current_player,
+            "turn_of": deal.current,
             "hand": [str(c) for c in sorted(deal.hands[seat])],
             "hand_sizes": [len(h) for h in deal.hands],
             "stock_size": len(deal.stock),
             "discard_top": str(deal.discard[-1])
-            if deal.discard and deal.discard[-1].id not in deal.face_down
+            if deal.discard and deal.discard[-1].id not in deal.face_down and pile != "none"
             else None,
             "discard_size": len(deal.discard),
             "known": {
-                str(s): [str(c) for c in deal.hands[s] if c.id in deal.known[s]] for s in deal.seats if s != seat
+                str(s): [str(c) for c in deal.hands[s] if deal.sees(seat, c, s)] for s in deal.seats if s != seat
             },
-            "table": [{"cards": [str(c) for c in tm.meld.cards], "owner": tm.owner} for tm in deal.table],
+            "table": [_table_entry(tm, self.meld_search) for tm in deal.table],
             "scores": list(game.scores),
         }
+        if deal.zones:
+            view["zones"] = {
+                name: [
+                    {
+                        "count": len(held),
+                        "cards": [
+                            str(c)
+                            for c in held
+                            if zone.visibility == "public"
+                            or (zone.visibility == "owner" and owner == seat)
+                            or seat in deal.seen.get(c.id, ())
+                        ],
+                    }
+                    for owner, held in enumerate(zone.cards)
+                ]
+                for name, zone in deal.zones.items()
+            }
+        if deal.offer is not None:
+            offer = deal.offer
+            asked = offer.order[: offer.asked]
+            view["offer"] = {
+                "from": offer.offerer,
+                "to": deal.responder,
+                "declined": list(offer.declined),
+                "card": str(offer.card) if seat == offer.offerer or seat in asked else None,
+            }
         if self.melds_on_table:
             for entry, tm in zip(view["table"], deal.table):
                 entry["played_by"] = [tm.credits.get(c.id, tm.owner) for c in tm.meld.cards]
@@ -627,6 +682,27 @@ class Variant:
     def __repr__(self) -> str:
         extra = f" +{','.join(self.house_rules)}" if self.house_rules else ""
         return f"<Variant {self.name}{extra}>"
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Saved as what it was loaded from; loading it again in the same process gives the same object.
+        return (_reload_variant, (self.source_name, self.house_rules, self.options, self.local_plugins))
+
+
+def _table_entry(table_meld: TableMeld, search: MeldSearch) -> dict[str, Any]:
+    """A table meld as an observation shows it; ``stands_for`` names what each wild card stands for."""
+    meld = table_meld.meld
+    entry: dict[str, Any] = {"cards": [str(c) for c in meld.cards], "owner": table_meld.owner}
+    if meld.wilds and meld.kind in ("set", "run"):
+        entry["stands_for"] = [
+            str(card_from_face(f)) if search.is_wild(c) else None for c, f in zip(meld.cards, meld.faces)
+        ]
+    return entry
+
+
+def _reload_variant(
+    source: str, house_rules: Sequence[str], options: Mapping[str, Any], plugins: Sequence[str]
+) -> Variant:
+    return load_variant(source, house_rules=house_rules, options=options or None, plugins=plugins)
 
 
 # -- loading and validating ---------------------------------------------------------------------------
@@ -720,7 +796,11 @@ def _build(
     if problems:
         raise RulesetError(problems)
     modules: list[tuple[str, ModuleType]] = []
+    given = dict(local)
     for index, name in enumerate(merged.data.get("plugins", [])):
+        if name in given:  # a local plugin given with this ruleset (--plugin FILE) stands for an installed one
+            modules.append((name, given[name]))
+            continue
         try:
             modules.append((name, _load_plugin(name)))
         except LookupError as exc:
@@ -838,9 +918,6 @@ def _semantic_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
     counts = range(low, high + 1)
     if low > high:
         problems.append(locate(("players", "min"), f"expected at most players.max ({high}), got {low}"))
-    seated = players.get("seated")
-    if seated is not None and seated < high:
-        problems.append(locate(("players", "seated"), f"expected at least players.max ({high}), got {seated}"))
     if data.get("partnerships") and any(count % 2 for count in counts):
         odd = ", ".join(str(c) for c in counts if c % 2)
         problems.append(locate(("partnerships",), f"partnerships need an even number of players; players allows {odd}"))
@@ -874,7 +951,8 @@ def _semantic_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
             problems.append(locate(("decks", "count"), f"expected at least 1 deck for {count} players, got {decks}"))
             continue
         size = per_players(data, "deal", "hand_size", count)
-        needed = size * count + (1 if data.get("deal", {}).get("upcard", True) else 0)
+        upcard = data.get("deal", {}).get("upcard", data.get("discard_pile") != "none")
+        needed = size * count + (1 if upcard else 0)
         available = 52 * decks + jokers
         if needed > available:
             problems.append(
@@ -900,9 +978,44 @@ def _semantic_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
         problems.append(locate(("melds", "wild", index), "JK is wild but the decks hold no jokers (set decks.jokers)"))
     if not melds.get("sets", True) and not melds.get("runs", True):
         problems.append(locate(("melds",), "expected sets or runs (or both): with neither nothing can be melded"))
+    problems += _turn_problems(data, locate)
     target = data.get("target")
     if target is None and data.get("max_hands") is None:
         problems.append(locate(("target",), "expected a target score or max_hands, or the game never ends"))
+    return problems
+
+
+def _turn_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
+    """Draw, pile and turn settings that contradict each other (each would leave a player without a move)."""
+    problems = []
+    draw = data.get("draw", {})
+    from_pile = draw.get("from_pile", "top")
+    must_use = draw.get("must_use", "none")
+    if data.get("discard_pile") == "none":
+        if from_pile != "none":
+            problems.append(
+                locate(
+                    ("draw", "from_pile"),
+                    f"discard_pile is none, so nothing is drawn from it: expected none, got {from_pile!r}",
+                )
+            )
+        if data.get("deal", {}).get("upcard"):
+            problems.append(locate(("deal", "upcard"), "discard_pile is none, so there is no upcard: expected false"))
+    if must_use == "top" and from_pile != "whole":
+        problems.append(locate(("draw", "must_use"), f"must_use: top goes with from_pile: whole, not {from_pile!r}"))
+    if must_use == "deepest" and from_pile not in ("top", "any"):
+        problems.append(
+            locate(("draw", "must_use"), f"must_use: deepest goes with from_pile: top or any, not {from_pile!r}")
+        )
+    if draw.get("top_layoff") and must_use != "top":
+        problems.append(locate(("draw", "top_layoff"), "top_layoff goes with must_use: top"))
+    end = data.get("turn", {}).get("end", "discard")
+    if end != "discard" and not data.get("table", {}).get("melds", False):
+        problems.append(
+            locate(
+                ("turn", "end"), f"a turn ends with {end!r} only in games that meld on the table (table.melds: true)"
+            )
+        )
     return problems
 
 

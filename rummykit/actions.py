@@ -1,0 +1,193 @@
+"""Actions and their text form.
+
+An :class:`Action` is one move: a verb (``kind``), the cards it names, and for some verbs a table meld
+(``target``). Its text form round-trips: ``str(Action.parse(text))`` is the canonical text, and
+:meth:`Game.apply <rummykit.engine.Game.apply>` accepts either. The grammar::
+
+    action  := verb+ [cards] ["on" N]
+    cards   := group ("|" group)*              several melds laid in one action
+    group   := card+
+    card    := CARD ["=" CARD]                 a wild card and the card it stands for
+
+Examples: ``draw stock``, ``discard 7H``, ``meld 7S 7H 7D``, ``meld 5H 6H 2C=7H``,
+``meld 7H 7S 7D | 8C 8D 8S | 9H 9C 2S``, ``layoff 8C on 2``, ``layoff 2C=8H on 3``,
+``take pile with 7S 7D``, ``swap 6H on 3``, ``offer 7H``, ``accept``, ``decline``.
+A verb is any run of words without digits (a token with a digit is a card, so ``discard 9Z`` is refused
+as a bad card rather than read as a verb). Cards are written as in :mod:`rummykit.cards`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from .cards import Card, CardError, parse_card
+
+__all__ = ["Action", "IllegalAction", "ActionTextError", "MAX_ACTION_TEXT"]
+
+MAX_ACTION_TEXT = 2000
+"""Longer action texts are refused before they are read (no action names more than a few decks' cards)."""
+
+
+class IllegalAction(ValueError):
+    """An action that is not legal now. The game is left exactly as it was."""
+
+
+class ActionTextError(IllegalAction):
+    """Text that is not an action in the documented grammar."""
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One move. ``kind`` is the verb (``draw stock``, ``discard``, ``knock``, ``meld``, ``layoff``,
+    ``take pile with``, ``swap``, ``offer``, ``accept``...), ``cards`` the cards it names and ``target``
+    the table meld it goes to (lay-offs, exchanges).
+
+    ``groups`` gives the sizes of several melds named at once (``meld 7H 7S 7D | 8C 8D 8S``: ``(3, 3)``);
+    empty for one group. ``stands_for`` gives, per card, the card a wild card stands for (``2C=7H``), or
+    None; empty when no card says.
+    """
+
+    kind: str
+    cards: tuple[Card, ...] = ()
+    target: int | None = None
+    groups: tuple[int, ...] = ()
+    stands_for: tuple[Card | None, ...] = ()
+
+    def __str__(self) -> str:
+        text = self.kind
+        if self.cards:
+            text += " " + " | ".join(" ".join(self._card_text(i) for i in group) for group in self._index_groups())
+        if self.target is not None:
+            text += f" on {self.target}"
+        return text
+
+    def _card_text(self, index: int) -> str:
+        card = self.cards[index]
+        meant = self.stands_for[index] if self.stands_for else None
+        return str(card) if meant is None else f"{card}={meant}"
+
+    def _index_groups(self) -> Iterator[range]:
+        start = 0
+        for size in self.groups or (len(self.cards),):
+            yield range(start, start + size)
+            start += size
+
+    def melds(self) -> list[tuple[tuple[Card, ...], tuple[Card | None, ...]]]:
+        """The groups this action names, each as (cards, what each card stands for)."""
+        result = []
+        for group in self._index_groups():
+            cards = tuple(self.cards[i] for i in group)
+            meant = tuple(self.stands_for[i] for i in group) if self.stands_for else (None,) * len(cards)
+            result.append((cards, meant))
+        return result
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Action:
+        return self  # immutable, and listed actions are shared between turns
+
+    @staticmethod
+    def parse(text: str) -> Action:
+        """Parse an action's text form. Raises :class:`ActionTextError` (an :class:`IllegalAction`) saying
+        what is wrong."""
+        if len(text) > MAX_ACTION_TEXT:
+            raise ActionTextError(f"an action is at most {MAX_ACTION_TEXT} characters, not {len(text)}")
+        tokens = text.replace(",", " ").replace("|", " | ").split()
+        if not tokens:
+            raise ActionTextError("empty action: type an action such as 'draw stock' or 'discard 7H'")
+        words: list[str] = []
+        cards: list[Card] = []
+        meant: list[Card | None] = []
+        groups: list[int] = []
+        target = None
+        size = 0
+        i = 0
+        while i < len(tokens):
+            token = tokens[i]
+            if token.lower() == "on" and i + 1 < len(tokens) and (cards or words):
+                try:
+                    target = int(tokens[i + 1])
+                except ValueError:
+                    raise ActionTextError(f"'on' is followed by a meld number, not {tokens[i + 1]!r}") from None
+                if i + 2 != len(tokens):
+                    raise ActionTextError(f"unexpected text after 'on {target}': {' '.join(tokens[i + 2 :])!r}")
+                break
+            if token == "|":
+                if size == 0:
+                    raise ActionTextError("'|' separates melds: a meld is missing before it")
+                groups.append(size)
+                size = 0
+                i += 1
+                continue
+            card_text, _, meant_text = token.partition("=")
+            try:
+                card = parse_card(card_text)
+            except CardError as exc:
+                # Verbs have no digits and come first: anything else is a card that is wrong.
+                if cards or meant_text or (words and any(ch.isdigit() for ch in token)):
+                    raise ActionTextError(str(exc)) from None
+                words.append(token.lower())
+                i += 1
+                continue
+            if meant_text:
+                try:
+                    stood = parse_card(meant_text)
+                except CardError as exc:
+                    raise ActionTextError(f"after '=' comes the card {card} stands for: {exc}") from None
+            else:
+                stood = None
+            cards.append(card)
+            meant.append(stood)
+            size += 1
+            i += 1
+        if not words:
+            raise ActionTextError(f"{text!r} has no verb: start with one such as 'draw', 'discard' or 'knock'")
+        if groups:
+            if size == 0:
+                raise ActionTextError("'|' separates melds: a meld is missing after it")
+            groups.append(size)
+        return Action(
+            " ".join(words),
+            tuple(cards),
+            target,
+            tuple(groups),
+            tuple(meant) if any(m is not None for m in meant) else (),
+        )
+
+    @staticmethod
+    def of(kind: str, card: Card) -> Action:
+        """The action ``kind`` with one card (``discard 7H``), shared rather than rebuilt every turn."""
+        table = _ONE_CARD_ACTIONS.get(kind)
+        if table is None:
+            table = _ONE_CARD_ACTIONS[kind] = OneCardActions(kind)
+        return table[card]
+
+    def same_as(self, other: Action) -> bool:
+        """The same move, ignoring which copy of a card is named and the order of cards within a meld (and of
+        the melds themselves)."""
+        if self.kind != other.kind or self.target != other.target or len(self.cards) != len(other.cards):
+            return False
+        if not self.groups and not self.stands_for and not other.groups and not other.stands_for:
+            return sorted(c.face for c in self.cards) == sorted(c.face for c in other.cards)
+        return _meld_key(self) == _meld_key(other)
+
+
+def _meld_key(action: Action) -> list[list[tuple[int, int]]]:
+    return sorted(
+        sorted((c.face, m.face if m is not None else -1) for c, m in zip(cards, meant))
+        for cards, meant in action.melds()
+    )
+
+
+class OneCardActions(dict[Card, Action]):
+    """``table[card]`` is the shared action ``kind card``, made on first use: one dict lookup per card."""
+
+    def __init__(self, kind: str):
+        super().__init__()
+        self.kind = kind
+
+    def __missing__(self, card: Card) -> Action:
+        action = self[card] = Action(self.kind, (card,))
+        return action
+
+
+_ONE_CARD_ACTIONS: dict[str, OneCardActions] = {}

@@ -1,0 +1,206 @@
+"""Kernel 2: a toy game written only against the public hooks, and the ruleset options the kernel now
+carries out (whole-pile takes, empty-stock turn-over, required final discard, no discard pile)."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+import rummykit
+from rummykit import IllegalAction, RulesetError
+from rummykit.engine import AUTO_PREFIX, Game
+
+TOY = Path(__file__).parent / "toy"
+
+
+def toy(**options: object) -> rummykit.Variant:
+    return rummykit.load_variant(str(TOY / "toy.yaml"), options=options or None, plugins=[TOY / "toy_rummy.py"])
+
+
+def snapshot(game: Game) -> tuple[object, ...]:
+    deal = game.deal
+    return (
+        game.to_json(),
+        [list(h) for h in deal.hands],
+        list(deal.stock),
+        list(deal.discard),
+        [(str(tm), tm.owner, dict(tm.credits)) for tm in deal.table],
+        deal.phase,
+        deal.actor,
+    )
+
+
+def play_randomly(game: Game, rng: random.Random, kinds: Counter[str], refusals: bool = False) -> None:
+    """Random legal moves to the end; after every action every card is in exactly one place, and a game that
+    is not over always has a legal action. With ``refusals``, an illegal action tried before each move is
+    refused and changes nothing."""
+    steps = 0
+    while not game.is_over:
+        legal = game.legal_actions()
+        assert legal, f"no legal action in phase {game.deal.phase}"
+        junk = rng.choice(["discard 2C", "meld 7H 7S", "take pile with 5D", "swap 9S on 0", "offer JK", "decline"])
+        if refusals and all(not a.same_as(rummykit.Action.parse(junk)) for a in legal):
+            before = snapshot(game)
+            with pytest.raises(IllegalAction):
+                game.apply(junk)
+            assert snapshot(game) == before
+        action = rng.choice(legal)
+        turn_of = game.deal.current
+        if action.kind in ("accept", "decline"):
+            assert game.current_player != turn_of  # answered by another seat than the one whose turn it is
+        game.apply(action)
+        kinds[action.kind if not action.groups else f"meld x{len(action.groups)}"] += 1
+        game.check_cards()
+        steps += 1
+        assert steps < 20_000
+    for deal_actions in game.history:
+        kinds["auto"] += sum(text.startswith(AUTO_PREFIX) for text in deal_actions)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_the_toy_game_plays_to_the_end_under_random_bots(players: int) -> None:
+    kinds: Counter[str] = Counter()
+    for seed in range(12):
+        game = toy().new_game(players=players, seed=seed)
+        play_randomly(game, random.Random(seed), kinds, refusals=seed < 3)
+        assert game.is_over
+        assert sum(game.scores) == sum(sum(r.scores) for r in game.hands)
+        # The record replays, automatic moves included.
+        again = Game.from_json(game.to_json())  # plugins named by the record are local test files
+        assert again.scores == game.scores and again.history == game.history
+    for kind in ("take pile with", "meld x2", "offer", "accept", "decline", "auto", "draw stock"):
+        assert kinds[kind] > 0, f"no {kind!r} in {dict(kinds)}"
+
+
+def test_an_offer_is_answered_by_the_other_seats_in_turn() -> None:
+    game = toy().new_game(players=3, seed=4)
+    while game.deal.phase != "play":
+        game.apply(next(a for a in game.legal_actions() if a.kind == "draw stock"))
+    offerer = game.current_player
+    offer = next(a for a in game.legal_actions() if a.kind == "offer")
+    game.apply(offer)
+    left = (offerer + 1) % 3
+    assert game.current_player == left and game.deal.current == offerer
+    assert {str(a) for a in game.legal_actions()} == {"accept", "decline"}
+    # The card is seen by the offerer and the seat asked, not by the third seat.
+    third = (offerer + 2) % 3
+    assert game.observation(left)["offer"]["card"] == str(offer.cards[0])
+    assert game.observation(third)["offer"]["card"] is None
+    game.apply("decline")
+    assert game.current_player == third
+    assert game.observation(third)["offer"]["card"] == str(offer.cards[0])
+    game.apply("accept")
+    assert offer.cards[0] in game.deal.hands[third]
+    assert str(offer.cards[0]) in game.observation(left)["known"][str(third)]
+    assert game.current_player == left and game.deal.phase == "draw"
+
+
+def test_take_pile_with_one_card_from_hand_is_refused_and_changes_nothing() -> None:
+    deal = {
+        "dealer": 1,
+        "hands": ["7S 7D 9C TC JC 3H 4H 5D 8D KH".split(), "7C 9H 4S 5S 6C 8S TD JD QS KC".split()],
+        "discard": ["7H"],
+    }
+    game = toy().new_game(deal=deal, seed=2)
+    assert any(a.same_as(rummykit.Action.parse("take pile with 7S 7D")) for a in game.legal_actions())
+    before = snapshot(game)
+    for text in ("take pile with 7S", "take pile with 9C", "take pile"):
+        with pytest.raises(IllegalAction):
+            game.apply(text)
+        assert snapshot(game) == before
+    game.apply("take pile with 7S 7D")
+    assert [sorted(map(str, tm.meld.cards)) for tm in game.deal.table] == [["7D", "7H", "7S"]]
+    assert not game.deal.discard
+
+
+def test_the_empty_stock_is_turned_over_in_order() -> None:
+    game = toy().new_game(players=2, seed=9)
+    deal = game.deal
+    # Leave one card in the stock and a known pile, then draw it: the pile less its top becomes the stock.
+    cards = deal.stock[:-1]
+    deal.stock = deal.stock[-1:]
+    deal.discard = cards[:5] + deal.discard
+    deal.set_aside = cards[5:]  # out of play for this test, still accounted for
+    pile = list(deal.discard)
+    game.check_cards()
+    game.apply("draw stock")
+    assert deal.discard == [pile[-1]]
+    assert deal.stock == pile[:-1][::-1]  # turned over: the pile's bottom card is the new top
+    assert deal.stock[-1] is pile[0]
+
+
+def test_reshuffle_and_end_are_ruleset_choices() -> None:
+    for mode in ("reshuffle", "end"):
+        variant = toy(draw={"from_pile": "whole", "must_use": "top", "empty_stock": mode})
+        game = variant.new_game(players=2, seed=9)
+        deal = game.deal
+        deal.set_aside = deal.stock[:-1]
+        deal.stock = deal.stock[-1:]
+        deal.discard = deal.set_aside[:6] + deal.discard
+        del deal.set_aside[:6]
+        pile = list(deal.discard)
+        game.apply("draw stock")
+        if mode == "reshuffle":
+            assert sorted(deal.stock) == sorted(pile[:-1]) and deal.discard == [pile[-1]]
+        else:
+            assert not deal.stock and deal.discard == pile
+
+
+def test_a_required_final_discard_never_leaves_an_empty_hand() -> None:
+    deal = {"dealer": 1, "hands": ["7S 7H 7D".split(), "AS AH AD".split()], "discard": ["KC"], "stock": ["7C"]}
+    for mode, four_allowed in (("optional", True), ("required", False)):
+        variant = rummykit.load_variant("500-rum", options={"table": {"discard_to_go_out": mode}})
+        game = variant.new_game(deal=deal, seed=1)
+        game.apply("draw stock")
+        assert any(a.kind == "meld" and len(a.cards) == 4 for a in game.legal_actions()) is four_allowed
+        if not four_allowed:
+            with pytest.raises(IllegalAction):
+                game.apply("meld 7S 7H 7D 7C")
+            game.apply("meld 7S 7H 7D")
+            assert [str(c) for c in game.deal.hands[0]] == ["7C"]
+            assert {str(a) for a in game.legal_actions()} == {"discard 7C"}  # the 7C cannot be laid off either
+            game.apply("discard 7C")
+            assert game.hands[-1].kind == "out"
+
+
+def test_no_discard_pile_means_no_upcard_and_nothing_drawn_from_it() -> None:
+    variant = rummykit.load_variant(
+        "500-rum",
+        options={"discard_pile": "none", "deal": {"upcard": False}, "draw": {"from_pile": "none", "must_use": "none"}},
+    )
+    game = variant.new_game(seed=3)
+    assert game.deal.discard == []
+    assert {str(a) for a in game.legal_actions()} == {"draw stock"}
+    assert game.observation(0)["discard_top"] is None
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"table": {"discard_to_go_out": "forbidden"}}, "table.discard_to_go_out"),
+        ({"players": {"min": 2, "max": 6, "seated": 6}}, "unknown key 'seated'"),
+        ({"discard_pile": "none"}, "discard_pile is none, so nothing is drawn from it"),
+        ({"draw": {"from_pile": "top", "must_use": "top"}}, "must_use: top goes with from_pile: whole"),
+        ({"turn": {"end": "offer"}, "table": {"melds": False}}, "only in games that meld on the table"),
+    ],
+)
+def test_options_that_cannot_work_are_refused_before_a_game(options: dict[str, object], message: str) -> None:
+    with pytest.raises(RulesetError, match=message):
+        rummykit.load_variant("500-rum", options=options)
+
+
+def test_whole_pile_without_a_meld_takes_everything_and_a_dead_stock_ends_the_hand() -> None:
+    variant = rummykit.load_variant("500-rum", options={"draw": {"from_pile": "whole", "must_use": "none"}})
+    game = variant.new_game(seed=5)
+    pile = list(game.deal.discard)
+    game.apply("take pile")
+    assert all(card in game.deal.hands[game.deal.current] for card in pile)
+    rng = random.Random(1)
+    while not game.is_over and len(game.hands) == 0:
+        assert game.legal_actions()
+        game.apply(rng.choice(game.legal_actions()))
+        game.check_cards()
+    assert game.hands[0].kind in ("out", "exhausted")

@@ -1,0 +1,154 @@
+"""Wild cards that know what they stand for: chosen when melding, kept by lay-offs, named in action text."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+import rummykit
+from rummykit import Action, IllegalAction
+from rummykit.cards import parse, parse_card
+from rummykit.engine import Game
+from rummykit.melds import Meld, MeldSearch
+
+DEUCES_WILD = {"decks": {"jokers": 1}, "card_values": {"JK": 15}, "melds": {"wild": ["2", "JK"], "set_max": 4}}
+
+
+def wild_500(deal: dict[str, object]) -> Game:
+    variant = rummykit.load_variant("500-rum", options=DEUCES_WILD)
+    return variant.new_game(deal=deal, seed=1)
+
+
+def play_deal(hand: str, table: list[str] | None = None) -> Game:
+    game = wild_500({"dealer": 1, "hands": [hand.split(), "AS 3S 3D 5S 8C 9D 4S QD QS KD".split()], "discard": ["KC"]})
+    game.apply("draw stock")
+    return game
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "meld 5H 6H 2C=7H",
+        "meld 7H 7S 7D | 8C 8D 8S | 9H 9C 2S=9D",
+        "layoff 2C=8H on 3",
+        "take pile with 7S 7D",
+        "swap 6H on 3",
+        "offer 7H",
+        "accept",
+        "draw discard 7H 4S 7H 2C",
+    ],
+)
+def test_action_text_round_trips(text: str) -> None:
+    action = Action.parse(text)
+    assert str(action) == text
+    assert Action.parse(str(action)) == action
+
+
+def test_action_grammar_pieces() -> None:
+    contract = Action.parse("meld 7H 7S 7D | 8C 8D 8S | 9H 9C 2S")
+    assert contract.groups == (3, 3, 3)
+    assert [len(cards) for cards, _ in contract.melds()] == [3, 3, 3]
+    named = Action.parse("meld 5H 6H 2C=7H")
+    assert named.stands_for == (None, None, parse_card("7H"))
+    assert Action.parse("take pile with 7S 7D").kind == "take pile with"
+    assert Action.parse("swap 6H on 3").target == 3
+    # Order of melds and of cards within a meld does not matter when matching a typed action.
+    assert contract.same_as(Action.parse("meld 9C 2S 9H | 8S 8D 8C | 7D 7S 7H"))
+    assert not contract.same_as(Action.parse("meld 7H 7S 7D 8C | 8D 8S | 9H 9C 2S"))
+    assert not named.same_as(Action.parse("meld 5H 6H 2C=4H"))
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("meld 7H 7S | | 8C 8D 8S", "a meld is missing"),
+        ("meld | 7H 7S 7D", "a meld is missing"),
+        ("meld 7H 7S 7D |", "a meld is missing"),
+        ("meld 5H 6H 2C=7X", "after '=' comes the card 2C stands for"),
+        ("meld " + "7H " * 2000, "at most 2000 characters"),
+    ],
+)
+def test_bad_action_text_is_refused_saying_why(text: str, message: str) -> None:
+    with pytest.raises(IllegalAction, match=message):
+        Action.parse(text)
+
+
+def test_a_wild_in_a_run_may_stand_at_either_end_and_both_are_listed() -> None:
+    game = play_deal("6H 7H 2C 9S TS JS 4C 5D 8D KH")
+    texts = {str(a) for a in game.legal_actions() if a.kind == "meld"}
+    assert "meld 2C=5H 6H 7H" in texts
+    assert "meld 6H 7H 2C=8H" in texts
+
+
+@pytest.mark.parametrize(("typed", "shown"), [("meld 6H 7H 2C=5H", "2C=5H 6H 7H"), ("meld 6H 7H 2C", "6H 7H 2C=8H")])
+def test_the_player_chooses_what_a_wild_stands_for(typed: str, shown: str) -> None:
+    game = play_deal("6H 7H 2C 9S TS JS 4C 5D 8D KH")
+    game.apply(typed)
+    table_meld = game.deal.table[0]
+    text = " ".join(
+        f"{c}={rummykit.cards.card_from_face(f)}" if c.rank == 2 else str(c)
+        for c, f in zip(table_meld.meld.cards, table_meld.meld.faces)
+    )
+    assert text == shown
+    assert game.history[-1][-1] == "meld " + shown  # the record says exactly which meld it was
+
+
+def test_a_wild_that_cannot_stand_there_is_refused_and_changes_nothing() -> None:
+    game = play_deal("6H 7H 2C 9S TS JS 4C 5D 8D KH")
+    before = game.to_json(), [list(h) for h in game.deal.hands]
+    for text in ("meld 6H 7H 2C=9H", "meld 6H 7H 2C=8S", "meld 6H 7H 9S=8H"):
+        with pytest.raises(IllegalAction):
+            game.apply(text)
+    assert (game.to_json(), [list(h) for h in game.deal.hands]) == before
+
+
+def test_a_lay_off_keeps_what_a_wild_on_the_table_stands_for() -> None:
+    game = play_deal("5H JK 7H 2C 6H 9S TS JS 4D KH")
+    game.apply("meld 5H JK=6H 7H")
+    meld = game.deal.table[0].meld
+    joker_place = dict(zip(meld.cards, meld.faces))[parse_card("JK")]
+    layoffs = {str(a) for a in game.legal_actions() if a.kind == "layoff"}
+    assert layoffs >= {"layoff 2C=8H on 0", "layoff 2C=4H on 0"}
+    assert "layoff 6H on 0" not in layoffs  # the joker stands for 6H: laying off 6H would move it
+    with pytest.raises(IllegalAction):
+        game.apply("layoff 6H on 0")
+    game.apply("layoff 2C on 0")  # unnamed: goes on the top end
+    grown = game.deal.table[0].meld
+    faces = dict(zip(grown.cards, grown.faces))
+    assert faces[parse_card("JK")] == joker_place == parse_card("6H").face
+    assert faces[parse_card("2C")] == parse_card("8H").face
+
+
+def test_a_wild_in_a_set_stands_for_a_card_of_its_rank_and_the_suit_may_be_named() -> None:
+    game = play_deal("7H 7S 2C 9S TS JS 4C 5D 8D KH")
+    game.apply("meld 7H 7S 2C=7D")
+    assert dict(zip(game.deal.table[0].meld.cards, game.deal.table[0].meld.faces))[parse_card("2C")] == (
+        parse_card("7D").face
+    )
+    game2 = play_deal("7H 7S 2C 9S TS JS 4C 5D 8D KH")
+    with pytest.raises(IllegalAction):
+        game2.apply("meld 7H 7S 2C=8D")
+
+
+def test_meld_rules_accept_is_the_games_last_word() -> None:
+    """Arlington's rule as a predicate: a wild card may stand for QS only in a meld otherwise natural."""
+    variant = rummykit.load_variant("500-rum", options=DEUCES_WILD)
+    queen = parse_card("QS").face
+
+    def arlington(meld: Meld) -> bool:
+        stand_in = any(f == queen and c.face != queen for c, f in zip(meld.cards, meld.faces))
+        return not stand_in or meld.wilds == 1
+
+    plain = variant.meld_search
+    strict = MeldSearch(replace(plain.rules, accept=arlington), plain.values)
+    qs, js = parse_card("QS"), parse_card("JS")
+    assert strict.meld(parse("KS 2H JS"), stands_for=[None, qs, None]) is not None
+    assert strict.meld(parse("KS QS 2H 2D"), stands_for=[None, None, js, parse_card("TS")]) is not None
+    assert plain.meld(parse("KS 2H 2D"), stands_for=[None, qs, js]) is not None
+    assert strict.meld(parse("KS 2H 2D"), stands_for=[None, qs, js]) is None
+    # Lay-offs honour it too: a second wild card on a run where a 2 stands for QS.
+    run = strict.meld(parse("KS 2H JS"), stands_for=[None, qs, None])
+    assert run is not None
+    assert plain.extend(run, parse("2D"), [parse_card("TS")]) is not None
+    assert strict.extend(run, parse("2D"), [parse_card("TS")]) is None
