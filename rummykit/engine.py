@@ -578,6 +578,9 @@ class Game:
 
         record = json.loads(text)
         if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
+            found = record.get("format") if isinstance(record, dict) else None
+            if isinstance(found, str) and found.startswith("rummykit-record/"):
+                raise ValueError(f"a record in format {found[:60]!r}: this rummykit reads {RECORD_FORMAT!r}")
             raise ValueError(f"not a rummykit record: expected 'format': {RECORD_FORMAT!r}")
         variant = load_variant(
             record["variant"],

@@ -345,7 +345,8 @@ def test_random_bots_play_hands_to_the_end(name: str, players: int) -> None:
         bots = [RandomBot(seed * 10 + s) for s in range(players)]
         steps = 0
         while not g.hands:
-            action = bots[g.deal.current].choose(g)
+            assert g.legal_actions(), f"{name} seed {seed}: a deal not over has no legal action"
+            action = bots[g.deal.actor].choose(g)
             g.apply(action)
             g.check_cards()
             steps += 1
@@ -363,7 +364,8 @@ def test_greedy_bots_play_whole_games(name: str, players: int) -> None:
         g = variant.new_game(players=players, seed=seed)
         bots = [GreedyBot(seed * 10 + s) for s in range(players)]
         while not g.is_over:
-            g.apply(bots[g.deal.current].choose(g))
+            assert g.legal_actions(), f"{name} seed {seed}: a deal not over has no legal action"
+            g.apply(bots[g.deal.actor].choose(g))
             g.check_cards()
             assert len(g.hands) < 200
         check_scores(g)

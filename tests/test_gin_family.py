@@ -560,6 +560,7 @@ def soak(variant: str, rules: tuple[str, ...], hands: int, games: int) -> None:
         bot = make_bot("random", seed)
         start = len(game.hands)
         while not game.is_over and len(game.hands) - start < 5:
+            assert game.legal_actions(), f"{variant} {rules} seed {seed}: a deal not over has no legal action"
             game.apply(bot.choose(game))
             game.check_cards()
         played += len(game.hands)
@@ -570,6 +571,7 @@ def soak(variant: str, rules: tuple[str, ...], hands: int, games: int) -> None:
         bot = make_bot("greedy", seed)
         steps = 0
         while not game.is_over:
+            assert game.legal_actions(), f"{variant} {rules} seed {seed}: a deal not over has no legal action"
             game.apply(bot.choose(game))
             steps += 1
             game.check_cards()
