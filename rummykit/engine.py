@@ -332,7 +332,8 @@ class Game:
         self.is_over = False
         self.end_reason: str | None = None
         """Why the game ended: None while it goes on; ``"target"`` when its rules ended it (a seat or side
-        reached the target); ``"max-hands"`` when it reached its hand limit (:attr:`max_hands`) first. A game
+        reached the target); ``"hands"`` when a game without a target played its ruleset's number of hands;
+        ``"max-hands"`` when it reached its hand limit (:attr:`max_hands`) first. A game
         with a target stopped by the hand limit scores no end-of-game bonuses, and has a winner only if one
         seat (side) leads alone on hand points."""
         self.winner: int | None = None
@@ -411,7 +412,10 @@ class Game:
             totals = self.side_hand_totals()
             leader_alone = totals.count(max(totals)) == 1
             reached = race and leader_alone and max(totals) >= self.variant.ruleset["target"]
-            self.end_reason = "max-hands" if at_limit and not (over and reached) else "target"
+            if over and not (race and at_limit and not reached):
+                self.end_reason = "target" if race else "hands"  # "hands": a fixed number of hands, played out
+            else:
+                self.end_reason = "max-hands"
             # A race stopped by the hand limit did not end by its rules: no end-of-game bonuses, and a
             # winner only if one seat (side) leads alone on hand points.
             stopped = race and self.end_reason == "max-hands"

@@ -359,3 +359,16 @@ def test_replay_shows_a_game_stopped_at_its_hand_limit(tmp_path: Path, capsys: p
     assert main(["replay", str(record)]) == 0
     out = capsys.readouterr().out
     assert "== Game over after 2 deals ==" in out and "reached its hand limit (2 hands)" in out
+
+
+def test_a_game_of_a_fixed_number_of_hands_ends_by_its_rules_not_the_guard() -> None:
+    variant = rummykit.load_variant("gin", options={"target": None, "max_hands": 2})
+    game = variant.new_game(seed=1)
+    bot = GreedyBot(1)
+    while not game.is_over:
+        game.apply(bot.choose(game))
+    assert (game.end_reason, len(game.hands)) == ("hands", 2)
+    stopped = variant.new_game(seed=1, max_hands=1)
+    while not stopped.is_over:
+        stopped.apply(bot.choose(stopped))
+    assert (stopped.end_reason, len(stopped.hands)) == ("max-hands", 1)
