@@ -451,7 +451,14 @@ def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
     if action.kind in ("discard", "knock") and deal.phase == "draw":
         return "draw a card first"
     if action.kind == "meld" and deal.phase == "play":
-        return f"{' '.join(map(str, action.cards))} is not a valid meld"
+        search = deal.variant.meld_search
+        groups = action.melds()
+        if all(search.meld(cards, stands_for=meant if any(meant) else None) is not None for cards, meant in groups):
+            return f"{action} is not one the rules allow now"
+        bad = next(
+            cards for cards, meant in groups if search.meld(cards, stands_for=meant if any(meant) else None) is None
+        )
+        return f"{' '.join(map(str, bad))} is not a valid meld"
     if action.kind == "layoff" and action.target is not None and not 0 <= action.target < len(deal.table):
         return f"there is no table meld {action.target}"
     if action.kind == "draw stock" and not deal.stock:
