@@ -139,7 +139,8 @@ def test_the_kernel_describes_every_verb_of_its_own() -> None:
     assert "takes the discard pile, melding its top card" in seen["take pile with"]
     deal = game.deal
     swap = action_words(deal, 0, rummykit.Action.parse("swap 6H on 0"), 1)
-    assert swap is not None and swap.they.startswith("swaps 6H for the wild card in meld 0 (now ") and not swap.ends_hand
+    assert swap is not None and not swap.ends_hand
+    assert swap.they.startswith("swaps 6H for the wild card in meld 0 (now ")
 
 
 def test_an_offered_card_is_named_only_to_the_seats_it_was_offered_to() -> None:
