@@ -164,9 +164,10 @@ def rummykit_describe_action(deal: Deal, seat: int, action: Action, viewer: int 
 @hookspec
 def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> None:
     """Fill in what ``seat`` is told about the position besides the cards (the terminal shows it on each of
-    its turns): ``words.hint``, what to do now, for the phases your game adds; ``words.facts`` beside the pile
-    and the stock (Gin: ``Knock limit: 10``); ``words.verbs``, your game's verbs. The kernel fills them in
-    first for its phases and verbs, then each plugin may change them."""
+    its turns): ``words.hint``, what to do now, for the phases your game adds; ``words.facts``, shown beside
+    the pile and the stock on each turn and at the head of each deal (Gin: ``Knock limit: 10``);
+    ``words.verbs``, your game's verbs. The kernel fills them in first for its phases and verbs, then each
+    plugin may change them."""
 
 
 @hookspec
