@@ -11,10 +11,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from rummykit import hookimpl
+from rummykit.actions import ActionWords, PositionWords
 from rummykit.cards import Card
 from rummykit.engine import Action, Deal, Game, HandResult
 from rummykit.melds import Arrangement, Meld, MeldSearch
-from rummykit.standard import distinct_cards, lay_meld, lay_off
+from rummykit.standard import cards_text, distinct_cards, lay_meld, lay_off
 
 PASS = Action("pass")
 DRAW_DISCARD = Action("draw discard")
@@ -465,6 +466,45 @@ def rummykit_score_game(game: Game) -> list[tuple[int, str, int]]:
         if boxes:
             bonuses.append((seat, f"boxes ({boxes})", boxes * rules["box_bonus"]))
     return bonuses
+
+
+# -- words for people and bots -----------------------------------------------------------------------
+
+PHASE_HINTS = {
+    "offer": "take the upcard (draw discard) or pass",
+    "knocker-melds": "spread your melds, then done",
+    "opponent-melds": "spread your melds and lay off, then done",
+}
+
+
+@hookimpl
+def rummykit_describe_action(deal: Deal, seat: int, action: Action, viewer: int | None) -> ActionWords | None:
+    kind = action.kind
+    if kind == "pass":
+        if deal.result is None and deal.turn == 0 and deal.discard:
+            upcard = deal.discard[-1]
+            return ActionWords(f"decline the upcard {upcard}", f"declines the upcard {upcard}")
+        return ActionWords("pass", "passes")
+    if kind == "knock":
+        # The knock card goes face down, but the knock shows it: settlement follows at once.
+        card = cards_text(action.cards)
+        return ActionWords(f"knock with {card} face down", f"knocks with {card} face down", ends_hand=True)
+    if kind == "big gin":
+        return ActionWords("declare big gin", "declares big gin", ends_hand=True)
+    if kind == "done":
+        return ActionWords("are done", "is done")
+    return None
+
+
+@hookimpl
+def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> None:
+    phase = deal.phase
+    if phase in PHASE_HINTS:
+        words.hint = PHASE_HINTS[phase]
+    elif phase == "discard" and seat == deal.actor and any(a.kind == "knock" for a in deal.legal_actions()):
+        words.hint = "discard a card, or knock"
+    words.facts.append(f"Knock limit: {knock_limit(deal)}")
+    words.verbs.extend(("pass", "knock", "big gin", "meld", "layoff", "done"))
 
 
 @hookimpl

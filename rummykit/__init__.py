@@ -20,6 +20,7 @@ hookimpl = pluggy.HookimplMarker("rummykit")
 """Marker for plugin functions that implement a hook in :mod:`rummykit.hookspecs`."""
 
 from . import cards  # noqa: E402
+from .actions import ActionWords, PositionWords  # noqa: E402
 from .dispatch import PluginError  # noqa: E402
 from .engine import Action, Deal, Game, HandResult, IllegalAction, TableMeld  # noqa: E402
 from .melds import Arrangement, Meld, MeldRules  # noqa: E402
@@ -32,6 +33,8 @@ __all__ = [
     "hookimpl",
     "cards",
     "Action",
+    "ActionWords",
+    "PositionWords",
     "Deal",
     "Game",
     "HandResult",

@@ -19,11 +19,24 @@ as a bad card rather than read as a verb). Cards are written as in :mod:`rummyki
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from .cards import Card, CardError, parse_card
 
-__all__ = ["Action", "IllegalAction", "ActionTextError", "MAX_ACTION_TEXT"]
+if TYPE_CHECKING:
+    from .engine import Deal
+
+__all__ = [
+    "Action",
+    "ActionWords",
+    "PositionWords",
+    "action_words",
+    "position_words",
+    "IllegalAction",
+    "ActionTextError",
+    "MAX_ACTION_TEXT",
+]
 
 MAX_ACTION_TEXT = 2000
 """Longer action texts are refused before they are read (no action names more than a few decks' cards)."""
@@ -169,6 +182,52 @@ class Action:
         if not self.groups and not self.stands_for and not other.groups and not other.stands_for:
             return sorted(c.face for c in self.cards) == sorted(c.face for c in other.cards)
         return _meld_key(self) == _meld_key(other)
+
+
+@dataclass(frozen=True, slots=True)
+class ActionWords:
+    """How an action reads to people, and what bots need to know of it beyond its verb: the answer of the
+    ``rummykit_describe_action`` hook.
+
+    ``you`` follows "You" (``knock with 8D face down``), ``they`` follows a player's name (``knocks with 8D
+    face down``). Neither names a card its reader may not see.
+    """
+
+    you: str
+    they: str
+    ends_hand: bool = False
+    """Taking it ends the hand on the player's own terms (a knock, gin, going out): a bot that wants the
+    hand over takes such an action when one is legal."""
+
+
+@dataclass(slots=True)
+class PositionWords:
+    """What a player is told about the position besides the cards, filled in by the
+    ``rummykit_describe_position`` hook, the kernel first and then each plugin."""
+
+    hint: str
+    """What to do now: ``draw a card (draw stock, draw discard)``, ``discard a card, or knock``."""
+    facts: list[str] = field(default_factory=list)
+    """Short facts about the deal shown beside the pile and the stock (``Knock limit: 10``)."""
+    verbs: list[str] = field(default_factory=list)
+    """Every verb of the game, legal now or not, for suggesting what a mistyped action meant."""
+
+
+def action_words(deal: Deal, seat: int, action: Action, viewer: int | None = None) -> ActionWords | None:
+    """How ``action`` by ``seat`` reads to ``seat`` and to ``viewer`` (None: an onlooker), from the
+    ``rummykit_describe_action`` hook; None when no plugin describes it."""
+    words: ActionWords | None = deal.variant.hook.rummykit_describe_action(
+        deal=deal, seat=seat, action=action, viewer=viewer
+    )
+    return words
+
+
+def position_words(deal: Deal, seat: int) -> PositionWords:
+    """What ``seat`` is told about the position besides the cards, from the ``rummykit_describe_position``
+    hook: a hint of what to do now, facts about the deal, the game's verbs."""
+    words = PositionWords(deal.phase)
+    deal.variant.hook.rummykit_describe_position(deal=deal, seat=seat, words=words)
+    return words
 
 
 def _meld_key(action: Action) -> list[list[tuple[int, int]]]:

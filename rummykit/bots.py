@@ -2,7 +2,8 @@
 
 ``random`` picks uniformly among the legal actions. ``greedy`` keeps its deadwood as low as it can:
 it takes a discard only when that lowers its deadwood, throws the card that leaves the least deadwood,
-knocks (or goes gin) as soon as it may, and lays down melds and lay-offs at once in table games.
+ends the hand as soon as it may (a knock, gin: whatever the game describes as ending the hand, see
+``rummykit_describe_action``), and lays down melds and lay-offs at once in table games.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
+from .actions import action_words
 from .cards import Card
 from .engine import Action, Game
 
@@ -33,7 +35,7 @@ class RandomBot:
 
 
 class GreedyBot:
-    """Least deadwood now; knocks when it can."""
+    """Least deadwood now; ends the hand (knocks, goes gin) when it can."""
 
     def __init__(self, seed: int | None = None):
         self.rng = random.Random(seed)
@@ -51,10 +53,10 @@ class GreedyBot:
             by_kind.setdefault(action.kind, []).append(action)
         if game.variant.melds_on_table and deal.phase in ("draw", "use", "play"):
             return self._table_choice(game, actions, by_kind)
-        if "big gin" in by_kind:
-            return by_kind["big gin"][0]
-        if "knock" in by_kind:
-            return min(by_kind["knock"], key=lambda a: search.deadwood([c for c in hand if c is not a.cards[0]]))
+        ending = self._hand_enders(game, by_kind)
+        if ending:
+            # Least deadwood left; an action naming no card (big gin) first on a tie.
+            return min(ending, key=lambda a: (search.deadwood(_without(hand, a.cards)), len(a.cards)))
         if "meld" in by_kind:
             best = search.arrange(hand)
             wanted = {tuple(sorted(c.face for c in m.cards)) for m in best.melds}
@@ -63,8 +65,6 @@ class GreedyBot:
                     return action
         if "layoff" in by_kind:
             return max(by_kind["layoff"], key=lambda a: game.variant.value(a.cards[0]))
-        if "done" in by_kind:
-            return by_kind["done"][0]
         if "draw discard" in by_kind and deal.discard:
             take = [a for a in by_kind["draw discard"] if not a.cards] or by_kind["draw discard"][:1]
             top = deal.discard[-1]
@@ -73,15 +73,27 @@ class GreedyBot:
             # Compare with the hand after throwing some other card than the one just taken.
             if min(after[:-1], default=now) < now:
                 return take[0]
-            for kind in ("pass", "draw stock"):
-                if kind in by_kind:
-                    return by_kind[kind][0]
-            return take[0]
+            # Not worth taking: the other way to start the turn (the stock, or passing the upcard).
+            return next((a for a in actions if a.kind != "draw discard"), take[0])
         if "draw stock" in by_kind:
             return by_kind["draw stock"][0]
         if "discard" in by_kind:
             return self._best_discard(game, by_kind["discard"], hand)
-        return self.rng.choice(actions)
+        # Nothing left worth laying down: finish (Gin's "done", "end turn"), an action that names no card.
+        finish = next((a for a in actions if not a.cards and a.target is None), None)
+        return finish if finish is not None else self.rng.choice(actions)
+
+    @staticmethod
+    def _hand_enders(game: Game, by_kind: dict[str, list[Action]]) -> list[Action]:
+        """The legal actions that end the hand on the player's terms (a knock, gin), as the game describes
+        them: the ``rummykit_describe_action`` hook is asked once per verb."""
+        deal = game.deal
+        ending: list[Action] = []
+        for kind_actions in by_kind.values():
+            words = action_words(deal, deal.actor, kind_actions[0], deal.actor)
+            if words is not None and words.ends_hand:
+                ending += kind_actions
+        return ending
 
     # -- table games (500 Rum and the like) -------------------------------------------------------
 
@@ -147,6 +159,11 @@ class GreedyBot:
         search = game.variant.meld_search
         after = dict(zip((c.id for c in hand), search.discard_deadwoods(hand)))
         return min(discards, key=lambda a: (after[a.cards[0].id], -game.variant.value(a.cards[0])))
+
+
+def _without(hand: list[Card], cards: tuple[Card, ...]) -> list[Card]:
+    """``hand`` less these very cards (not their twins from another deck)."""
+    return [c for c in hand if all(c is not x for x in cards)]
 
 
 BOTS: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "greedy": GreedyBot}

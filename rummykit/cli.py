@@ -23,6 +23,7 @@ from typing import Any
 
 import yaml
 
+from .actions import action_words, position_words
 from .bots import BOTS, Bot
 from .cards import CardError, parse_card
 from .dispatch import PluginError
@@ -72,15 +73,6 @@ _KIND_WORDS = {
     "exhausted": "the stock ran out",
 }
 
-_PHASE_HINTS = {
-    "offer": "take the upcard (draw discard) or pass",
-    "draw": "draw a card (draw stock, draw discard)",
-    "discard": "discard a card",
-    "play": "meld, lay off, or discard",
-    "knocker-melds": "spread your melds, then done",
-    "opponent-melds": "spread your melds and lay off, then done",
-}
-
 
 class CliError(Exception):
     """A mistake on the command line: printed to stderr, exit status 2."""
@@ -111,9 +103,10 @@ class TurnPrinter:
     """Prints a game turn by turn: deal headers, one line per action, each hand's result, the end.
 
     Use it as ``on_start`` and ``on_action`` of :func:`rummykit.simulate.play_game` and
-    :func:`rummykit.simulate.replay_record`. Action lines never show a hidden card except the knocker's
-    face-down discard (and, for ``viewer``, the cards that player draws). ``show_hands`` prints every hand
-    at the start of each deal (bot games and replays only).
+    :func:`rummykit.simulate.replay_record`. Action lines are in the words of the game's
+    ``rummykit_describe_action`` hook, which name no card ``viewer`` may not see (Gin shows the knocker's
+    face-down discard; ``viewer`` sees the cards it draws itself). ``show_hands`` prints every hand at the
+    start of each deal (bot games and replays only).
     """
 
     def __init__(self, write: Write, viewer: int | None = None, show_hands: bool = True, labels: Sequence[str] = ()):
@@ -129,10 +122,6 @@ class TurnPrinter:
 
     def name(self, game: Game, seat: int) -> str:
         return "You" if seat == self.viewer else game.names[seat]
-
-    def _subject(self, game: Game, seat: int, you: str, others: str) -> str:
-        """``You draw`` or ``Player 2 draws``."""
-        return f"You {you}" if seat == self.viewer else f"{game.names[seat]} {others}"
 
     def scores_text(self, game: Game, scores: Sequence[int]) -> str:
         return ", ".join(f"{self.name(game, seat)} {score}" for seat, score in enumerate(scores))
@@ -163,46 +152,16 @@ class TurnPrinter:
         if view.get("discard_top"):
             parts.append(f"{'Upcard' if deal.turn == 0 else 'Discard'}: {view['discard_top']}")
         parts.append(f"Stock: {view['stock_size']} cards")
-        if "knock_limit" in view:
-            parts.append(f"Knock limit: {view['knock_limit']}")
+        parts += position_words(deal, deal.seats[0]).facts
         self.write("  " + "   ".join(parts))
 
     def action_text(self, game: Game, deal: Deal, seat: int, action: Action) -> str:
-        """The line for ``action`` just applied by ``seat`` in ``deal``."""
-        kind = action.kind
-        you = seat == self.viewer
-        if kind == "draw stock":
-            if you:
-                return f"You draw {deal.hands[seat][-1]} from the stock" if deal.result is None else "You draw"
-            return f"{game.names[seat]} draws from the stock"
-        if kind == "draw discard":
-            if action.cards:
-                return self._subject(game, seat, "take", "takes") + f" the discard pile down to {action.cards[0]}"
-            card = deal.taken
-            return (
-                self._subject(game, seat, "take", "takes")
-                + f" {card if card else 'the top card'} from the discard pile"
-            )
-        if kind == "pass":
-            if deal.result is None and deal.turn == 0 and deal.discard:
-                return self._subject(game, seat, "decline", "declines") + f" the upcard {deal.discard[-1]}"
-            return self._subject(game, seat, "pass", "passes")
-        if kind == "discard":
-            return self._subject(game, seat, "discard", "discards") + f" {_cards(action.cards)}"
-        if kind == "knock":
-            return self._subject(game, seat, "knock", "knocks") + f" with {_cards(action.cards)} face down"
-        if kind == "big gin":
-            return self._subject(game, seat, "declare", "declares") + " big gin"
-        if kind == "meld":
-            return self._subject(game, seat, "meld", "melds") + f" {_cards(action.cards)}"
-        if kind == "layoff":
-            text = self._subject(game, seat, "lay", "lays") + f" off {_cards(action.cards)} on meld {action.target}"
-            if action.target is not None and 0 <= action.target < len(deal.table):
-                text += f" (now {deal.table[action.target]})"
-            return text
-        if kind == "done":
-            return self._subject(game, seat, "are", "is") + " done"
-        return f"{self.name(game, seat)}: {action}"
+        """The line for ``action`` just applied by ``seat`` in ``deal``, in the words of the
+        ``rummykit_describe_action`` hook (``Player 2: ACTION`` for an action no plugin describes)."""
+        words = action_words(deal, seat, action, self.viewer)
+        if words is None:
+            return f"{self.name(game, seat)}: {action}"
+        return f"You {words.you}" if seat == self.viewer else f"{game.names[seat]} {words.they}"
 
     def __call__(self, game: Game, deal: Deal, seat: int, action: Action) -> None:
         self.write("  " + self.action_text(game, deal, seat, action))
@@ -299,17 +258,14 @@ def describe_position(game: Game, seat: int, printer: TurnPrinter) -> list[str]:
     """What ``seat`` sees on its turn: the pile, the stock, its sorted hand and best arrangement, the table."""
     view = game.observation(seat)
     deal = game.deal
-    hint = _PHASE_HINTS.get(view["phase"], view["phase"])
-    if view["phase"] == "discard" and any(a.kind == "knock" for a in game.legal_actions()):
-        hint = "discard a card, or knock"
-    lines = ["", f"-- Your turn (deal {view['deal']}): {hint}"]
+    words = position_words(deal, seat)
+    lines = ["", f"-- Your turn (deal {view['deal']}): {words.hint}"]
     top = view.get("discard_top")
     parts = [f"{'Upcard' if deal.turn == 0 else 'Discard'}: {top}" if top else "Discard pile: empty"]
     if "discard" in view and len(view["discard"]) > 1:
         parts[0] = f"Discard pile: {_cards(view['discard'])}"
     parts.append(f"Stock: {view['stock_size']} cards")
-    if "knock_limit" in view:
-        parts.append(f"Knock limit: {view['knock_limit']}")
+    parts += words.facts
     lines.append("   " + "   ".join(parts))
     for other in deal.seats:
         if other == seat:
@@ -359,9 +315,6 @@ def expand_short_form(game: Game, text: str) -> str:
     return text
 
 
-_KNOWN_VERBS = ("draw stock", "draw discard", "pass", "discard", "knock", "big gin", "meld", "layoff", "done", "end")
-
-
 def did_you_mean(game: Game, text: str) -> str | None:
     """A suggestion for text whose words are no action or command, close to a legal one (``dicard 7H``)."""
     words = text.split()
@@ -370,7 +323,7 @@ def did_you_mean(game: Game, text: str) -> str | None:
     commands = [*QUIT_WORDS[:2], *HELP_WORDS[:1], *HAND_WORDS[:1], *RULES_WORDS]
     if len(words) == 1 and difflib.get_close_matches(words[0].lower(), commands, n=1, cutoff=0.75):
         return difflib.get_close_matches(words[0].lower(), commands, n=1, cutoff=0.75)[0]
-    kinds = sorted({a.kind for a in game.legal_actions()} | set(_KNOWN_VERBS))
+    kinds = sorted({a.kind for a in game.legal_actions()} | set(position_words(game.deal, game.deal.actor).verbs))
     verb: list[str] = []
     rest = list(words)
     while rest:  # the verb is the words before the first card
@@ -408,7 +361,7 @@ def rules_lines(variant: Variant) -> list[str]:
 
 def _card_problem(game: Game, text: str) -> str | None:
     """Why typed text such as ``discard ZZ`` names something that is not a card (None when it does not)."""
-    verbs = {a.kind for a in game.legal_actions() if a.cards} | {"discard", "knock", "meld", "layoff"}
+    verbs = {a.kind for a in game.legal_actions() if a.cards} | set(position_words(game.deal, game.deal.actor).verbs)
     words = text.replace(",", " ").split()
     for verb in sorted(verbs, key=len, reverse=True):
         size = len(verb.split())

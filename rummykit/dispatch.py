@@ -21,6 +21,7 @@ from typing import Any
 
 import pluggy
 
+from .actions import ActionWords
 from .engine import Action, HandResult, IllegalAction
 from .melds import MeldRules
 
@@ -50,6 +51,7 @@ RESULT_TYPES: dict[str, type | tuple[type, ...]] = {
     "rummykit_next_dealer": int,
     "rummykit_game_over": bool,
     "rummykit_score_game": list,
+    "rummykit_describe_action": ActionWords,
 }
 """What a first-result hook must return (when not None); anything else is the plugin's error."""
 

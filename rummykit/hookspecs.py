@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import pluggy
 
 if TYPE_CHECKING:
+    from .actions import ActionWords, PositionWords
     from .cards import Card
     from .engine import Action, Deal, Game, HandResult
     from .melds import MeldRules
@@ -145,6 +146,28 @@ def rummykit_game_over(game: Game) -> bool | None:
 @hookspec(firstresult=True)
 def rummykit_score_game(game: Game) -> list[tuple[int, str, int]] | None:
     """Return the end-of-game bonuses as (seat, name, points); they are added to ``game.scores``."""
+
+
+@hookspec(firstresult=True)
+def rummykit_describe_action(deal: Deal, seat: int, action: Action, viewer: int | None) -> ActionWords | None:
+    """Describe ``action``, taken by ``seat``, for people (a game's log, the terminal) and for bots: return
+    :class:`~rummykit.actions.ActionWords`, or ``None`` for an action this plugin did not add. A game
+    describes the verbs it adds (Gin: ``pass``, ``knock``, ``big gin``, ``done``); the kernel describes its own.
+
+    ``you`` is read by ``seat`` itself, ``they`` by ``viewer``: another seat, or ``None`` for an onlooker who
+    sees only what every player sees. Neither may name a card its reader may not see (``deal.sees``,
+    ``deal.seen``). ``deal`` is usually as it is just after the action (the card drawn is in the hand); a
+    bot asks before taking it, once per verb listed, and reads only ``ends_hand``, so that flag should
+    depend on the verb and not on the deal."""
+
+
+@hookspec
+def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> None:
+    """Fill in what ``seat`` is told about the position besides the cards (the terminal shows it on each of
+    its turns): ``words.hint``, what to do now, for the phases your game adds; ``words.facts``, shown beside
+    the pile and the stock on each turn and at the head of each deal (Gin: ``Knock limit: 10``);
+    ``words.verbs``, your game's verbs. The kernel fills them in first for its phases and verbs, then each
+    plugin may change them."""
 
 
 @hookspec

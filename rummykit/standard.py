@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from . import hookimpl
-from .actions import Action, OneCardActions
+from .actions import Action, ActionWords, OneCardActions, PositionWords
 from .cards import Card, card_from_face
 from .engine import Deal, Game, HandResult, Offer, TableMeld
 from .melds import Meld, MeldSearch
@@ -738,3 +738,115 @@ def rummykit_score_game(game: Game) -> list[tuple[int, str, int]]:
 @hookimpl
 def rummykit_observe(deal: Deal, seat: int, view: dict[str, Any]) -> None:
     return None
+
+
+# -- words for people and bots -------------------------------------------------------------------------
+
+PHASE_HINTS = {
+    "draw": "draw a card (draw stock, draw discard)",
+    "discard": "discard a card",
+}
+
+
+def cards_text(cards: Sequence[Card]) -> str:
+    """Cards as a log shows them: ``7H 7S 7D``, or ``-`` for none."""
+    return " ".join(str(c) for c in cards) or "-"
+
+
+def _laid_text(action: Action) -> str:
+    """The cards of a meld or lay-off as typed, without the verb: ``7H 7S 7D | 8C 8D 8S``, ``2C=8H``."""
+    text = str(Action(action.kind, action.cards, None, action.groups, action.stands_for))
+    return text[len(action.kind) + 1 :] or "-"
+
+
+def _now(deal: Deal, target: int | None) -> str:
+    if target is not None and 0 <= target < len(deal.table):
+        return f" (now {deal.table[target]})"
+    return ""
+
+
+def offered_card(deal: Deal) -> Card | None:
+    """The card on offer now, or the one just answered (``accept``/``decline`` end the offer)."""
+    if deal.offer is not None:
+        return deal.offer.card
+    for _, action in reversed(deal.log):
+        if action.kind == "offer":
+            return action.cards[0]
+    return None
+
+
+@hookimpl
+def rummykit_describe_action(deal: Deal, seat: int, action: Action, viewer: int | None) -> ActionWords | None:
+    kind = action.kind
+    cards = cards_text(action.cards)
+    if kind == "draw stock":
+        drawn = deal.hands[seat][-1] if deal.hands[seat] and deal.result is None else None
+        return ActionWords(f"draw {drawn} from the stock" if drawn else "draw", "draws from the stock")
+    if kind == "draw discard":
+        if action.cards:
+            what = f" the discard pile down to {action.cards[0]}"
+        else:
+            what = f" {deal.taken or 'the top card'} from the discard pile"
+        return ActionWords("take" + what, "takes" + what)
+    if kind == "discard":
+        return ActionWords(f"discard {cards}", f"discards {cards}")
+    if kind == "meld":
+        return ActionWords(f"meld {_laid_text(action)}", f"melds {_laid_text(action)}")
+    if kind == "layoff":
+        what = f" off {_laid_text(action)} on meld {action.target}{_now(deal, action.target)}"
+        return ActionWords("lay" + what, "lays" + what)
+    if kind in ("take pile", TAKE_PILE_WITH):
+        top = deal.taken or (deal.discard[-1] if deal.discard else None)
+        what = " the discard pile"
+        if kind == TAKE_PILE_WITH:
+            what += f", melding its top card {top} with {_laid_text(action)}"
+        elif action.target is not None:
+            what += f", laying its top card {top} off on meld {action.target}{_now(deal, action.target)}"
+        return ActionWords("take" + what, "takes" + what)
+    if kind == "swap":
+        what = f" {cards} for the wild card in meld {action.target}{_now(deal, action.target)}"
+        return ActionWords("swap" + what, "swaps" + what)
+    if kind in ("offer", "accept", "decline"):
+        card = action.cards[0] if action.cards else offered_card(deal)
+        # Only the seats it was offered to (and its owner) ever see an offered card.
+        shown = card is not None and viewer is not None and (viewer == seat or viewer in deal.seen.get(card.id, ()))
+        you = f" {card}" if card is not None else ""
+        they = f" {card}" if shown else " a card" if kind == "offer" else " the offered card"
+        if kind == "offer":
+            return ActionWords("offer" + you, "offers" + they)
+        return ActionWords(kind + you, kind + "s" + they)
+    if kind == "end turn":
+        return ActionWords("end the turn", "ends the turn")
+    if kind == "end":
+        return ActionWords("end the hand (the stock is empty)", "ends the hand (the stock is empty)")
+    return None
+
+
+@hookimpl(tryfirst=True)
+def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> None:
+    variant = deal.variant
+    phase = deal.phase
+    words.hint = PHASE_HINTS.get(phase, phase)
+    if phase == "play":
+        end = variant.turn_end
+        last = "discard" if end == "discard" else "offer a card" if end == "offer" else "end the turn"
+        words.hint = f"meld, lay off, or {last}"
+    elif phase == USE and deal.taken is not None:
+        words.hint = f"meld or lay off {deal.taken} first, the deepest card you took"
+    elif phase == OFFERED and deal.offer is not None:
+        offer = deal.offer
+        words.hint = f"{deal.game.names[offer.offerer]} offers you {offer.card}: accept or decline"
+    verbs = ["draw stock", "draw discard", "discard"]
+    if variant.melds_on_table:
+        verbs += ["meld", "layoff"]
+    if variant.draw_from_pile == "whole":
+        verbs += ["take pile", TAKE_PILE_WITH]
+    if variant.draw_from_pile == "any":
+        verbs.append("end")
+    if variant.exchange != "none":
+        verbs.append("swap")
+    if variant.turn_end == "offer":
+        verbs += ["offer", "accept", "decline"]
+    if variant.turn_end != "discard":
+        verbs.append("end turn")
+    words.verbs.extend(verbs)
