@@ -13,7 +13,7 @@ from typing import Protocol
 
 from .actions import action_words
 from .cards import Card
-from .engine import Action, Game
+from .engine import Action, Game, IllegalAction
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "BOTS", "make_bot"]
 
@@ -131,8 +131,13 @@ class GreedyBot:
                     return action
             return max(actions, key=lambda a: (sum(value(c) for c in a.cards), -len(a.cards)))
         if arrangement.melds:
-            # The best arrangement's melds, named even when the capped listing leaves them out.
-            return Action("meld", max(arrangement.melds, key=len).cards)
+            # The best arrangement's melds, named even when the capped listing leaves them out, if the game
+            # allows them now (a contract may ask for several melds at once: then the longest listed one).
+            try:
+                return game.resolve(Action("meld", max(arrangement.melds, key=len).cards))
+            except IllegalAction:
+                if "meld" in by_kind:
+                    return max(by_kind["meld"], key=lambda a: (len(a.cards), sum(value(c) for c in a.cards)))
         if "layoff" in by_kind:
             return max(by_kind["layoff"], key=lambda a: value(a.cards[0]))
         discards = by_kind.get("discard", [])

@@ -204,3 +204,19 @@ def test_whole_pile_without_a_meld_takes_everything_and_a_dead_stock_ends_the_ha
         game.apply(rng.choice(game.legal_actions()))
         game.check_cards()
     assert game.hands[0].kind in ("out", "exhausted")
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_greedy_bots_only_play_legal_moves_in_a_game_with_a_contract(players: int) -> None:
+    from rummykit.bots import GreedyBot
+
+    for seed in range(4):
+        game = toy().new_game(players=players, seed=seed)
+        bots = [GreedyBot(seed * 10 + s) for s in range(players)]
+        steps = 0
+        while not game.is_over:
+            game.apply(bots[game.current_player or 0].choose(game))
+            game.check_cards()
+            steps += 1
+            assert steps < 20_000
+        assert game.end_reason in ("target", "hands")
