@@ -14,18 +14,14 @@ Pick a variant by name, start a game, and drive it with ``legal_actions()`` and 
 
 from __future__ import annotations
 
-import pluggy
-
-hookimpl = pluggy.HookimplMarker("rummykit")
-"""Marker for plugin functions that implement a hook in :mod:`rummykit.hookspecs`."""
-
-from . import cards  # noqa: E402
-from .actions import ActionWords, PositionWords  # noqa: E402
-from .dispatch import PluginError  # noqa: E402
-from .engine import Action, Deal, Game, HandResult, IllegalAction, TableMeld  # noqa: E402
-from .melds import Arrangement, Meld, MeldRules  # noqa: E402
-from .ruleset import Problem, RulesetError  # noqa: E402
-from .variant import Variant, VariantInfo, list_variants, load_variant, validate  # noqa: E402
+from . import cards
+from .actions import ActionWords, PositionWords
+from .dispatch import PluginError
+from .engine import Action, Deal, Game, HandResult, IllegalAction, TableMeld
+from .hookspecs import hookimpl
+from .melds import Arrangement, Meld, MeldRules
+from .ruleset import Problem, RulesetError
+from .variant import Variant, VariantInfo, list_variants, load_variant, validate
 
 __version__ = "0.1.0"
 

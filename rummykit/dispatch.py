@@ -21,8 +21,8 @@ from typing import Any
 
 import pluggy
 
-from .actions import ActionWords
-from .engine import Action, HandResult, IllegalAction
+from .actions import Action, ActionWords, IllegalAction
+from .engine import HandResult
 from .melds import MeldRules
 
 __all__ = ["PluginError", "ResolvedHooks"]

@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     from .variant import Variant
 
 hookspec = pluggy.HookspecMarker("rummykit")
+hookimpl = pluggy.HookimplMarker("rummykit")
+"""Marker for plugin functions that implement a hook below (``rummykit.hookimpl`` is the same object)."""
 
 
 @hookspec

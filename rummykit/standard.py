@@ -18,10 +18,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from . import hookimpl
 from .actions import Action, ActionWords, OneCardActions, PositionWords
 from .cards import Card, card_from_face
 from .engine import Deal, Game, HandResult, Offer, TableMeld
+from .hookspecs import hookimpl
 from .melds import Meld, MeldSearch
 
 MELD_ACTION_LIMIT = 60

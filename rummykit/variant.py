@@ -1,16 +1,17 @@
-"""Variants: a ruleset (data) and the plugins it names (behaviour), found by name, alias or path."""
+"""Variants: a ruleset (data) and the plugins it names (behaviour), built into a playable game.
+
+This module builds and loads variants (:func:`load_variant`) and validates ruleset files
+(:func:`validate`). Finding rulesets and reading their ``extends`` chains is in :mod:`rummykit.catalogue`,
+finding and checking plugins in :mod:`rummykit.loader`, the kernel's ruleset values and their defaults in
+:mod:`rummykit.settings`, and the checks a schema cannot express in :mod:`rummykit.checks`.
+"""
 
 from __future__ import annotations
 
 import difflib
-import importlib.util
-import inspect
 import json
-import sys
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from functools import cache, partial
-from importlib import metadata, resources
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -18,21 +19,25 @@ from typing import Any
 import pluggy
 
 from . import hookspecs, standard
-from .cards import JOKER_FACE, RANKS, SUITS, Card, CardError, card_from_face, parse_card
+from .cards import JOKER_FACE, RANKS, SUITS, Card, card_from_face, parse_card
+from .catalogue import VariantInfo, _locator, _Merged, _read_chain, find_ruleset, list_variants
+from .checks import _rules_problems, _semantic_problems
 from .dispatch import PluginError, ResolvedHooks
 from .engine import Game, TableMeld
-from .melds import Arrangement, MeldRules, MeldSearch
-from .ruleset import (
-    Document,
-    Problem,
-    RulesetError,
-    dotted,
-    kernel_schema,
-    leaf_paths,
-    load_document,
-    merge,
-    schema_problems,
+from .loader import (
+    ENTRY_POINT_GROUP,
+    PluginSource,
+    _def_position,
+    _load_plugin,
+    _local_plugins,
+    _plugin_entry_points,
+    load_local_plugin,
+    local_plugin_name,
+    plugin_problems,
 )
+from .melds import Arrangement, MeldRules, MeldSearch
+from .ruleset import Document, Problem, RulesetError, dotted, kernel_schema, leaf_paths, merge, schema_problems
+from .settings import RANK_KEYS, KernelSettings, per_players
 
 __all__ = [
     "VariantInfo",
@@ -44,411 +49,10 @@ __all__ = [
     "house_rules_for",
     "plugin_problems",
     "load_local_plugin",
+    "local_plugin_name",
+    "per_players",
     "ENTRY_POINT_GROUP",
 ]
-
-ENTRY_POINT_GROUP = "rummykit"
-"""Entry-point group through which plugins (built-in games and house rules alike) are found."""
-
-
-@dataclass(frozen=True)
-class VariantInfo:
-    """What :func:`list_variants` tells about a variant without building it."""
-
-    name: str
-    title: str
-    aliases: tuple[str, ...]
-    min_players: int
-    max_players: int
-    summary: str
-    path: str
-
-
-# -- finding rulesets and plugins -----------------------------------------------------------------
-
-
-def _variant_files() -> list[Path]:
-    folder = resources.files("rummykit.variants")
-    return sorted(Path(str(p)) for p in folder.iterdir() if p.name.endswith((".yaml", ".yml")))
-
-
-@cache
-def _catalogue() -> dict[str, VariantInfo]:
-    """Every shipped variant, by name."""
-    infos = {}
-    for path in _variant_files():
-        data = _resolved_data(str(path))
-        players = data.get("players", {})
-        infos[data["name"]] = VariantInfo(
-            data["name"],
-            data.get("title", data["name"]),
-            tuple(data.get("aliases", ())),
-            players.get("min", 2),
-            players.get("max", 2),
-            data.get("summary", ""),
-            str(path),
-        )
-    return infos
-
-
-def list_variants() -> list[VariantInfo]:
-    """Every variant shipped with rummykit, sorted by name."""
-    return sorted(_catalogue().values(), key=lambda info: info.name)
-
-
-@cache
-def _shipped_names() -> tuple[dict[str, str], dict[str, str]]:
-    """(name -> path, alias -> path) of the shipped rulesets, read from each file itself (no ``extends``
-    resolution), so that resolving ``extends: <name>`` while building the catalogue does not recurse."""
-    names: dict[str, str] = {}
-    aliases: dict[str, str] = {}
-    for path in _variant_files():
-        data = load_document(path).data
-        if isinstance(data, Mapping) and isinstance(data.get("name"), str):
-            names[data["name"]] = str(path)
-            for alias in data.get("aliases", ()) or ():
-                aliases.setdefault(str(alias), str(path))
-    return names, aliases
-
-
-def find_ruleset(name: str) -> str:
-    """The path of a shipped ruleset by name or alias, or of a YAML file; raises KeyError naming close matches."""
-    key = name.strip().lower()
-    names, aliases = _shipped_names()
-    if key in names:
-        return names[key]
-    if key in aliases:
-        return aliases[key]
-    if name.endswith((".yaml", ".yml")) or "/" in name or Path(name).is_file():
-        if Path(name).is_file():
-            return str(Path(name))
-        raise KeyError(f"no ruleset file {name!r}")
-    known = sorted(list(names) + list(aliases))
-    close = difflib.get_close_matches(key, known, n=3, cutoff=0.5)
-    hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-    raise KeyError(f"no variant named {name!r}{hint} Known variants: {', '.join(sorted(names))}")
-
-
-def _plugin_entry_points() -> dict[str, metadata.EntryPoint]:
-    return {ep.name: ep for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
-
-
-def _hook_names() -> list[str]:
-    return [name for name in vars(hookspecs) if name.startswith("rummykit_")]
-
-
-def _def_position(function: Any, fallback: str) -> tuple[str, int, int]:
-    """(file, line, column) of the ``def`` of ``function`` (not of its decorator)."""
-    code = getattr(function, "__code__", None)
-    if code is None:
-        return fallback, 0, 0
-    file, line = code.co_filename, code.co_firstlineno
-    try:
-        lines, start = inspect.getsourcelines(function)
-    except (OSError, TypeError):
-        return file, line, 1
-    for offset, text in enumerate(lines):
-        stripped = text.lstrip()
-        if stripped.startswith(("def ", "async def ")):
-            return file, start + offset, len(text) - len(stripped) + 1
-    return file, line, 1
-
-
-def _signature_text(function: Any) -> str:
-    try:
-        return f"{function.__name__}{inspect.signature(function)}"
-    except (TypeError, ValueError):
-        return str(function.__name__)
-
-
-def plugin_problems(name: str, module: ModuleType) -> list[Problem]:
-    """What is wrong with the plugin ``name``'s hook implementations (an empty list when nothing is).
-
-    A module-level function named ``rummykit_*`` must be a hook of :mod:`rummykit.hookspecs`, marked
-    ``@rummykit.hookimpl``, and take only arguments of that hook.
-    """
-    source = getattr(module, "__file__", None) or f"plugin {name!r}"
-    hooks = _hook_names()
-    problems = []
-    for attr, value in vars(module).items():
-        if not attr.startswith("rummykit_") or not callable(value) or isinstance(value, type):
-            continue
-        if getattr(value, "__module__", module.__name__) != module.__name__:
-            continue  # imported from elsewhere (another plugin's hook): that plugin is checked on its own
-        file, line, column = _def_position(value, source)
-
-        def problem(message: str, file: str = file, line: int = line, column: int = column, attr: str = attr) -> None:
-            problems.append(Problem(file, line, column, attr, f"plugin {name!r}: {message}"))
-
-        if attr not in hooks:
-            close = difflib.get_close_matches(attr, hooks, n=1, cutoff=0.6)
-            hint = f"did you mean {close[0]!r}?" if close else "the hooks are listed in docs/hooks.md"
-            problem(f"{attr} is not a rummykit hook ({hint})")
-            continue
-        options = getattr(value, f"{ENTRY_POINT_GROUP}_impl", None)
-        if options is None:
-            problem(f"{attr} is not marked @rummykit.hookimpl, so it would never be called")
-            continue
-        spec_args = [p for p in inspect.signature(getattr(hookspecs, attr)).parameters]
-        try:
-            impl_params = inspect.signature(value).parameters.values()
-        except (TypeError, ValueError):
-            continue
-        extra = [
-            p.name
-            for p in impl_params
-            if p.name not in spec_args
-            and p.default is inspect.Parameter.empty
-            and p.kind not in (inspect.Parameter.VAR_POSITIONAL, inspect.Parameter.VAR_KEYWORD)
-        ]
-        if extra:
-            words = ", ".join(repr(a) for a in extra)
-            problem(
-                f"{_signature_text(value)}: {'argument' if len(extra) == 1 else 'arguments'} {words} "
-                f"{'is' if len(extra) == 1 else 'are'} not among the hook's: {attr}({', '.join(spec_args)})"
-            )
-            continue
-        wrapper = options.get("wrapper") or options.get("hookwrapper")
-        if wrapper and not inspect.isgeneratorfunction(value):
-            problem(f"{attr} is marked wrapper=True, so it must 'yield' once to get the game's result")
-            continue
-    if problems:
-        return problems
-    manager = pluggy.PluginManager(ENTRY_POINT_GROUP)
-    manager.add_hookspecs(hookspecs)
-    try:
-        manager.register(module, name)
-        manager.check_pending()
-    except (pluggy.PluginValidationError, ValueError) as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        problems.append(Problem(source, 0, 0, "", f"plugin {name!r} is refused: {first}"))
-    return problems
-
-
-def _import_problem(name: str, origin: str, exc: BaseException) -> Problem:
-    """A plugin that fails to import, as a problem at the failing line of its own file when known."""
-    if isinstance(exc, SyntaxError):
-        return Problem(
-            exc.filename or origin,
-            exc.lineno or 0,
-            exc.offset or 0,
-            "(module)",
-            f"plugin {name!r} cannot be imported: SyntaxError: {exc.msg}",
-        )
-    tb = exc.__traceback__
-    file, line = origin, 0
-    while tb is not None:  # the deepest frame inside the plugin's own file
-        if tb.tb_frame.f_code.co_filename == origin:
-            file, line = origin, tb.tb_lineno
-        tb = tb.tb_next
-    return Problem(
-        file, line, 1 if line else 0, "(module)", f"plugin {name!r} cannot be imported: {type(exc).__name__}: {exc}"
-    )
-
-
-@cache
-def _load_plugin(name: str) -> ModuleType:
-    """The installed plugin ``name``, checked. Raises LookupError when it is not installed and
-    :class:`RulesetError` when it cannot be imported or implements hooks wrongly."""
-    points = _plugin_entry_points()
-    if name not in points:
-        close = difflib.get_close_matches(name, list(points), n=1)
-        hint = f" (did you mean {close[0]!r}?)" if close else ""
-        raise LookupError(f"plugin {name!r} is not installed{hint}; installed: {', '.join(sorted(points)) or 'none'}")
-    try:
-        module = points[name].load()
-    except Exception as exc:
-        origin = f"plugin {name!r} ({points[name].value})"
-        raise RulesetError([_import_problem(name, origin, exc)]) from None
-    if not isinstance(module, ModuleType):
-        raise LookupError(f"plugin {name!r}: the entry point must name a module, not {type(module).__name__}")
-    problems = plugin_problems(name, module)
-    if problems:
-        raise RulesetError(problems)
-    return module
-
-
-def local_plugin_name(path: str | Path) -> str:
-    """The name a plugin loaded from a file goes by: the file's name (its folder's for ``__init__.py``),
-    with ``_`` written ``-``."""
-    file = Path(path)
-    stem = file.parent.name if file.name == "__init__.py" else file.stem
-    return stem.replace("_", "-")
-
-
-@cache
-def _load_local_plugin_cached(path: str, _mtime: int) -> tuple[str, ModuleType]:
-    name = local_plugin_name(path)
-    file = Path(path)
-    if not file.is_file():
-        raise RulesetError([Problem(path, 0, 0, "", f"plugin file {path!r} does not exist")])
-    if file.suffix != ".py":
-        raise RulesetError([Problem(path, 0, 0, "", "a plugin is a Python file (.py); rulesets are never executed")])
-    module_name = name.replace("-", "_")
-    package = file.name == "__init__.py"
-    spec = importlib.util.spec_from_file_location(
-        module_name, file, submodule_search_locations=[str(file.parent)] if package else None
-    )
-    if spec is None or spec.loader is None:
-        raise RulesetError([Problem(path, 0, 0, "", f"cannot load {path!r} as a Python module")])
-    module = importlib.util.module_from_spec(spec)
-    previous = sys.modules.get(module_name)
-    sys.modules[module_name] = module  # dataclasses and relative imports look the module up here
-    try:
-        spec.loader.exec_module(module)
-    except Exception as exc:
-        if previous is not None:
-            sys.modules[module_name] = previous
-        else:
-            sys.modules.pop(module_name, None)
-        raise RulesetError([_import_problem(name, str(file), exc)]) from None
-    problems = plugin_problems(name, module)
-    if problems:
-        raise RulesetError(problems)
-    return name, module
-
-
-def load_local_plugin(path: str | Path) -> tuple[str, ModuleType]:
-    """(name, module) of the plugin in the Python file ``path``, imported and checked (see
-    :func:`plugin_problems`); raises :class:`RulesetError` naming the file otherwise. Reloaded when the
-    file changes."""
-    resolved = Path(path).resolve()
-    mtime = resolved.stat().st_mtime_ns if resolved.is_file() else 0
-    try:
-        return _load_local_plugin_cached(str(resolved), mtime)
-    except RulesetError as exc:
-        shown = str(path)
-        raise RulesetError(
-            [
-                Problem(shown if p.file == str(resolved) else p.file, p.line, p.column, p.path, p.message)
-                for p in exc.problems
-            ]
-        ) from None
-
-
-PluginSource = str | Path | ModuleType
-
-
-def _local_plugins(plugins: Iterable[PluginSource]) -> list[tuple[str, ModuleType]]:
-    result: list[tuple[str, ModuleType]] = []
-    problems: list[Problem] = []
-    for item in plugins:
-        if isinstance(item, ModuleType):
-            name = item.__name__.rsplit(".", 1)[-1].replace("_", "-")
-            found = plugin_problems(name, item)
-            problems += found
-            if not found:
-                result.append((name, item))
-            continue
-        try:
-            result.append(load_local_plugin(item))
-        except RulesetError as exc:
-            problems += exc.problems
-    if problems:
-        raise RulesetError(problems)
-    return result
-
-
-# -- reading a ruleset with its extends chain ------------------------------------------------------
-
-
-@dataclass
-class _Merged:
-    data: dict[str, Any]
-    origins: dict[tuple[str | int, ...], Document]
-    chain: list[Document]
-
-
-def _read_chain(path: str) -> _Merged:
-    chain: list[Document] = []
-    seen: list[str] = []
-    current = path
-    while True:
-        resolved = str(Path(current).resolve())
-        if resolved in seen:
-            cycle = " -> ".join(Path(p).name for p in seen + [resolved])
-            doc = chain[-1]
-            raise RulesetError([doc.problem(("extends",), f"'extends' makes a cycle: {cycle}")])
-        seen.append(resolved)
-        doc = load_document(current)
-        chain.append(doc)
-        parent = doc.data.get("extends")
-        if parent is None:
-            break
-        if not isinstance(parent, str):
-            raise RulesetError([doc.problem(("extends",), "expected a variant name or a path to a ruleset file")])
-        candidate = Path(current).parent / parent
-        if parent.endswith((".yaml", ".yml")) or candidate.is_file():
-            if not candidate.is_file():
-                raise RulesetError([doc.problem(("extends",), f"no ruleset file {parent!r} next to this one")])
-            current = str(candidate)
-        else:
-            try:
-                current = find_ruleset(parent)
-            except KeyError as exc:
-                raise RulesetError([doc.problem(("extends",), str(exc.args[0]))]) from None
-    data: dict[str, Any] = {}
-    origins: dict[tuple[str | int, ...], Document] = {}
-    for doc in reversed(chain):
-        body = {k: v for k, v in doc.data.items() if k != "extends"}
-        data = merge(data, body)
-        for leaf in leaf_paths(body):
-            origins[leaf] = doc
-    live = set(leaf_paths(data))  # a value a child replaced by a mapping (or the reverse) came from the child
-    origins = {path: doc for path, doc in origins.items() if path in live}
-    for key in ("name", "title", "aliases", "summary"):
-        if key in chain[0].data:
-            data[key] = chain[0].data[key]
-        elif len(chain) > 1 and key in ("aliases", "summary"):  # they describe the parent, not the child
-            data.pop(key, None)
-    return _Merged(data, origins, chain)
-
-
-@cache
-def _resolved_data(path: str) -> dict[str, Any]:
-    return _read_chain(path).data
-
-
-def _locator(merged: _Merged, fallback: str) -> Any:
-    def locate(path: tuple[str | int, ...], message: str) -> Problem:
-        probe = tuple(path)
-        while probe:
-            if probe in merged.origins:
-                return merged.origins[probe].problem(tuple(path), message)
-            for leaf, doc in merged.origins.items():
-                if leaf[: len(probe)] == probe:
-                    return doc.problem(tuple(path), message)
-            probe = probe[:-1]
-        if merged.chain:
-            return merged.chain[0].problem(tuple(path), message)
-        return Problem(fallback, 0, 0, dotted(path), message)
-
-    return locate
-
-
-PER_PLAYER_DEFAULTS: dict[tuple[str, str], int] = {
-    ("decks", "count"): 1,
-    ("decks", "jokers"): 0,
-    ("deal", "hand_size"): 7,
-}
-"""Ruleset values that may depend on the player count, with their defaults when a ruleset omits them."""
-
-
-def per_players(data: Mapping[str, Any], block: str, key: str, players: int) -> int:
-    """``data[block][key]`` for ``players``: a number, or a mapping by player count with ``default``."""
-    default = PER_PLAYER_DEFAULTS[(block, key)]
-    spec = data.get(block, {}).get(key)
-    if spec is None:
-        return default
-    if isinstance(spec, int):
-        return spec
-    return int(spec.get(str(players), spec.get("default", default)))
-
-
-# -- the Variant ---------------------------------------------------------------------------------------
-
-_RANK_KEYS = {r: i + 1 for i, r in enumerate(RANKS)}
-_RANK_KEYS["10"] = 10
 
 
 class Variant:
@@ -480,35 +84,24 @@ class Variant:
         """Files of the local plugins (``plugins=`` / ``--plugin``) this variant was loaded with."""
         self.min_players: int = data["players"]["min"]
         self.max_players: int = data["players"]["max"]
-        self.partnerships: bool = bool(data.get("partnerships", False))
+        self.kernel = KernelSettings.read(data)
+        """The kernel's ruleset values with their defaults (:class:`~rummykit.settings.KernelSettings`)."""
+        # Copied onto the variant, which the kernel reads on every action.
+        kernel = self.kernel
+        self.partnerships = kernel.partnerships
+        self.discard_pile = kernel.discard_pile
+        self.upcard = kernel.upcard
+        self.draw_from_pile = kernel.draw_from_pile
+        self.must_use = kernel.must_use
+        self.top_layoff = kernel.top_layoff
+        self.empty_stock = kernel.empty_stock
+        self.turn_end = kernel.turn_end
+        self.melds_on_table = kernel.melds_on_table
+        self.layoff_mode = kernel.layoff_mode
+        self.exchange = kernel.exchange
+        self.discard_to_go_out = kernel.discard_to_go_out
         self.rules: dict[str, Any] = data.get("rules", {})
         """Game-specific values (the ruleset's ``rules`` block)."""
-        # Every kernel ruleset value, with its default, read here once (docs/rulesets.md describes them).
-        draw = data.get("draw", {})
-        table = data.get("table", {})
-        self.discard_pile: str = data.get("discard_pile", "squared")
-        """``squared`` (only the top card is seen), ``fanned`` (every card is seen) or ``none`` (no open pile:
-        no upcard, nothing drawn from it, discards lie face down)."""
-        self.upcard: bool = bool(data.get("deal", {}).get("upcard", self.discard_pile != "none"))
-        self.draw_from_pile: str = draw.get("from_pile", "top")
-        """``top``, ``any`` (a card with all above it), ``whole`` (the whole pile) or ``none``."""
-        self.must_use: str = draw.get("must_use", "none")
-        """``deepest``: the deepest card taken from the pile must be melded or laid off at once; ``top``
-        (with ``from_pile: whole``): the top card is melded with two or more cards from hand first."""
-        self.top_layoff: bool = bool(draw.get("top_layoff", False))
-        """With ``must_use: top``: the top card may instead be laid off on one of the taker's melds."""
-        self.empty_stock: str = draw.get("empty_stock", "end")
-        """When the stock runs out: ``end`` the hand, ``turn-over`` the pile less its top card, or ``reshuffle`` it."""
-        self.turn_end: str = data.get("turn", {}).get("end", "discard")
-        """How a turn ends: with a ``discard``, an ``offer`` to the other players, or ``done`` (``end turn``)."""
-        self.melds_on_table: bool = bool(table.get("melds", False))
-        self.layoff_mode: str = table.get("layoff", "any")
-        """On whose melds a player may lay off: ``any``, ``own`` (own side's) or ``none``."""
-        self.exchange: str = table.get("exchange", "none")
-        """Who may exchange a natural card for a wild card on the table: ``none``, ``any``, ``own-side``,
-        ``opponents``, or ``layer`` (the player who laid the wild card)."""
-        self.discard_to_go_out: str = table.get("discard_to_go_out", "optional")
-        """``optional`` or ``required`` (a player keeps one card to discard on going out)."""
         self.values = self._values_table(data.get("card_values", {}))
         self.meld_values = (
             self._values_table({**data.get("card_values", {}), **data["meld_values"]})
@@ -550,7 +143,7 @@ class Variant:
             elif item[-1] in SUITS and len(item) >= 2:
                 wild.add(parse_card(item).face)
             else:
-                rank = _RANK_KEYS[item]
+                rank = RANK_KEYS[item]
                 wild.update(s * 13 + rank - 1 for s in range(4))
         return MeldRules(
             sets=spec.get("sets", True),
@@ -565,7 +158,7 @@ class Variant:
             max_wilds=spec.get("max_wilds"),
             wild_sets=spec.get("wild_sets", False),
             joker_sets=spec.get("joker_sets", False),
-            excluded_ranks=frozenset(_RANK_KEYS[r] for r in spec.get("excluded_ranks", []) if r != "JK"),
+            excluded_ranks=frozenset(RANK_KEYS[r] for r in spec.get("excluded_ranks", []) if r != "JK"),
         )
 
     def value(self, card: Card) -> int:
@@ -703,9 +296,6 @@ def _reload_variant(
     source: str, house_rules: Sequence[str], options: Mapping[str, Any], plugins: Sequence[str]
 ) -> Variant:
     return load_variant(source, house_rules=house_rules, options=options or None, plugins=plugins)
-
-
-# -- loading and validating ---------------------------------------------------------------------------
 
 
 def _offered_house_rules(plugin_name: str, module: ModuleType) -> dict[str, dict[str, Any]]:
@@ -885,173 +475,6 @@ def _build(
         str(Path(str(m.__file__)).resolve()) for _, m in local if getattr(m, "__file__", None)
     )
     return variant
-
-
-def _rules_problems(data: Mapping[str, Any], modules: Sequence[tuple[str, ModuleType]], locate: Any) -> list[Problem]:
-    rules = data.get("rules", {})
-    properties: dict[str, Any] = {}
-    problems = []
-    for name, module in modules:
-        schema_fn = getattr(module, "rummykit_rules_schema", None)
-        try:
-            schema = schema_fn() if schema_fn else None
-        except Exception as exc:
-            raise PluginError(name, "rummykit_rules_schema", exc) from exc
-        if schema:
-            properties.update(schema.get("properties", {}))
-            problems += schema_problems(
-                rules, {k: v for k, v in schema.items() if k != "additionalProperties"}, locate, ("rules",)
-            )
-    combined = {"type": "object", "properties": properties, "additionalProperties": False}
-    problems += [p for p in schema_problems(rules, combined, locate, ("rules",)) if "unknown key" in p.message]
-    return problems
-
-
-_RANK_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
-
-
-def _semantic_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
-    """The checks a schema cannot express: player counts, decks, deals, card values, melds, the end."""
-    problems = []
-    players = data["players"]
-    low, high = players["min"], players["max"]
-    counts = range(low, high + 1)
-    if low > high:
-        problems.append(locate(("players", "min"), f"expected at most players.max ({high}), got {low}"))
-    if data.get("partnerships") and any(count % 2 for count in counts):
-        odd = ", ".join(str(c) for c in counts if c % 2)
-        problems.append(locate(("partnerships",), f"partnerships need an even number of players; players allows {odd}"))
-    # per-player-count values: keys must name an allowed count
-    for block, key in PER_PLAYER_DEFAULTS:
-        spec = data.get(block, {}).get(key)
-        if isinstance(spec, Mapping):
-            for count_key in spec:
-                if count_key != "default" and int(count_key) not in counts:
-                    problems.append(
-                        locate(
-                            (block, key, count_key),
-                            f"expected a player count from {low} to {high} or 'default', got {count_key!r}",
-                        )
-                    )
-            missing = [c for c in counts if str(c) not in spec and "default" not in spec]
-            if missing and low <= high:
-                problems.append(
-                    locate(
-                        (block, key),
-                        "expected a value for every allowed player count: "
-                        f"add 'default' or {', '.join(repr(str(c)) for c in missing)}",
-                    )
-                )
-    jokers_dealt = False
-    for count in counts:
-        decks = per_players(data, "decks", "count", count)
-        jokers = per_players(data, "decks", "jokers", count)
-        jokers_dealt = jokers_dealt or jokers > 0
-        if decks < 1:
-            problems.append(locate(("decks", "count"), f"expected at least 1 deck for {count} players, got {decks}"))
-            continue
-        size = per_players(data, "deal", "hand_size", count)
-        upcard = data.get("deal", {}).get("upcard", data.get("discard_pile") != "none")
-        needed = size * count + (1 if upcard else 0)
-        available = 52 * decks + jokers
-        if needed > available:
-            problems.append(
-                locate(
-                    ("deal", "hand_size"),
-                    f"dealing {size} cards to {count} players needs {needed} cards; the deck holds {available}",
-                )
-            )
-        if size < 1:
-            problems.append(locate(("deal", "hand_size"), f"expected at least 1 card each for {count} players"))
-    problems += _card_value_problems(data, locate, jokers_dealt)
-    melds = data.get("melds", {})
-    for low_key, high_key in (("set_min", "set_max"), ("run_min", "run_max")):
-        if melds.get(high_key) is not None and melds.get(low_key, 3) > melds[high_key]:
-            problems.append(
-                locate(
-                    ("melds", low_key),
-                    f"expected at most melds.{high_key} ({melds[high_key]}), got {melds.get(low_key, 3)}",
-                )
-            )
-    if "JK" in melds.get("wild", []) and not jokers_dealt:
-        index = melds["wild"].index("JK")
-        problems.append(locate(("melds", "wild", index), "JK is wild but the decks hold no jokers (set decks.jokers)"))
-    if not melds.get("sets", True) and not melds.get("runs", True):
-        problems.append(locate(("melds",), "expected sets or runs (or both): with neither nothing can be melded"))
-    problems += _turn_problems(data, locate)
-    target = data.get("target")
-    if target is None and data.get("max_hands") is None:
-        problems.append(locate(("target",), "expected a target score or max_hands, or the game never ends"))
-    return problems
-
-
-def _turn_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
-    """Draw, pile and turn settings that contradict each other (each would leave a player without a move)."""
-    problems = []
-    draw = data.get("draw", {})
-    from_pile = draw.get("from_pile", "top")
-    must_use = draw.get("must_use", "none")
-    if data.get("discard_pile") == "none":
-        if from_pile != "none":
-            problems.append(
-                locate(
-                    ("draw", "from_pile"),
-                    f"discard_pile is none, so nothing is drawn from it: expected none, got {from_pile!r}",
-                )
-            )
-        if data.get("deal", {}).get("upcard"):
-            problems.append(locate(("deal", "upcard"), "discard_pile is none, so there is no upcard: expected false"))
-    if must_use == "top" and from_pile != "whole":
-        problems.append(locate(("draw", "must_use"), f"must_use: top goes with from_pile: whole, not {from_pile!r}"))
-    if must_use == "deepest" and from_pile not in ("top", "any"):
-        problems.append(
-            locate(("draw", "must_use"), f"must_use: deepest goes with from_pile: top or any, not {from_pile!r}")
-        )
-    if draw.get("top_layoff") and must_use != "top":
-        problems.append(locate(("draw", "top_layoff"), "top_layoff goes with must_use: top"))
-    end = data.get("turn", {}).get("end", "discard")
-    if end != "discard" and not data.get("table", {}).get("melds", False):
-        problems.append(
-            locate(
-                ("turn", "end"), f"a turn ends with {end!r} only in games that meld on the table (table.melds: true)"
-            )
-        )
-    return problems
-
-
-def _card_value_problems(data: Mapping[str, Any], locate: Any, jokers_dealt: bool) -> list[Problem]:
-    """``card_values`` keys name ranks or cards the decks hold; once given, every rank has a value, and
-    jokers have one whenever they are dealt."""
-    problems = []
-    spec = data.get("card_values")
-    for key in spec or {}:
-        try:
-            if key not in _RANK_KEYS and key != "JK":
-                parse_card(key)
-        except CardError:
-            problems.append(locate(("card_values", key), f"{key!r} is not a rank or a card"))
-    if spec is not None:
-        missing = []
-        for rank in _RANK_NAMES:
-            by_card = all(f"{rank}{suit}" in spec for suit in "CDHS")
-            if rank not in spec and not (rank == "T" and "10" in spec) and not by_card:
-                missing.append(rank)
-        if missing:
-            problems.append(
-                locate(
-                    ("card_values",), f"expected a value for every rank the decks hold; missing: {', '.join(missing)}"
-                )
-            )
-        if "JK" in spec and not jokers_dealt:
-            problems.append(
-                locate(
-                    ("card_values", "JK"),
-                    "a value for JK, but the decks hold no jokers (set decks.jokers, or remove JK)",
-                )
-            )
-    if jokers_dealt and "JK" not in (spec or {}):
-        problems.append(locate(("decks", "jokers"), "the decks hold jokers: expected a value for JK in card_values"))
-    return problems
 
 
 @cache

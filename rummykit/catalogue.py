@@ -1,0 +1,173 @@
+"""Rulesets: the shipped catalogue (names and aliases), and reading a ruleset file with its ``extends`` chain,
+keeping where each value comes from."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from .ruleset import (
+    Document,
+    Problem,
+    RulesetError,
+    dotted,
+    leaf_paths,
+    load_document,
+    merge,
+)
+
+__all__ = ["VariantInfo", "list_variants", "find_ruleset"]
+
+
+@dataclass(frozen=True)
+class VariantInfo:
+    """What :func:`list_variants` tells about a variant without building it."""
+
+    name: str
+    title: str
+    aliases: tuple[str, ...]
+    min_players: int
+    max_players: int
+    summary: str
+    path: str
+
+
+def _variant_files() -> list[Path]:
+    folder = resources.files("rummykit.variants")
+    return sorted(Path(str(p)) for p in folder.iterdir() if p.name.endswith((".yaml", ".yml")))
+
+
+@cache
+def _catalogue() -> dict[str, VariantInfo]:
+    """Every shipped variant, by name."""
+    infos = {}
+    for path in _variant_files():
+        data = _resolved_data(str(path))
+        players = data.get("players", {})
+        infos[data["name"]] = VariantInfo(
+            data["name"],
+            data.get("title", data["name"]),
+            tuple(data.get("aliases", ())),
+            players.get("min", 2),
+            players.get("max", 2),
+            data.get("summary", ""),
+            str(path),
+        )
+    return infos
+
+
+def list_variants() -> list[VariantInfo]:
+    """Every variant shipped with rummykit, sorted by name."""
+    return sorted(_catalogue().values(), key=lambda info: info.name)
+
+
+@cache
+def _shipped_names() -> tuple[dict[str, str], dict[str, str]]:
+    """(name -> path, alias -> path) of the shipped rulesets, read from each file itself (no ``extends``
+    resolution), so that resolving ``extends: <name>`` while building the catalogue does not recurse."""
+    names: dict[str, str] = {}
+    aliases: dict[str, str] = {}
+    for path in _variant_files():
+        data = load_document(path).data
+        if isinstance(data, Mapping) and isinstance(data.get("name"), str):
+            names[data["name"]] = str(path)
+            for alias in data.get("aliases", ()) or ():
+                aliases.setdefault(str(alias), str(path))
+    return names, aliases
+
+
+def find_ruleset(name: str) -> str:
+    """The path of a shipped ruleset by name or alias, or of a YAML file; raises KeyError naming close matches."""
+    key = name.strip().lower()
+    names, aliases = _shipped_names()
+    if key in names:
+        return names[key]
+    if key in aliases:
+        return aliases[key]
+    if name.endswith((".yaml", ".yml")) or "/" in name or Path(name).is_file():
+        if Path(name).is_file():
+            return str(Path(name))
+        raise KeyError(f"no ruleset file {name!r}")
+    known = sorted(list(names) + list(aliases))
+    close = difflib.get_close_matches(key, known, n=3, cutoff=0.5)
+    hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    raise KeyError(f"no variant named {name!r}{hint} Known variants: {', '.join(sorted(names))}")
+
+
+@dataclass
+class _Merged:
+    data: dict[str, Any]
+    origins: dict[tuple[str | int, ...], Document]
+    chain: list[Document]
+
+
+def _read_chain(path: str) -> _Merged:
+    chain: list[Document] = []
+    seen: list[str] = []
+    current = path
+    while True:
+        resolved = str(Path(current).resolve())
+        if resolved in seen:
+            cycle = " -> ".join(Path(p).name for p in seen + [resolved])
+            doc = chain[-1]
+            raise RulesetError([doc.problem(("extends",), f"'extends' makes a cycle: {cycle}")])
+        seen.append(resolved)
+        doc = load_document(current)
+        chain.append(doc)
+        parent = doc.data.get("extends")
+        if parent is None:
+            break
+        if not isinstance(parent, str):
+            raise RulesetError([doc.problem(("extends",), "expected a variant name or a path to a ruleset file")])
+        candidate = Path(current).parent / parent
+        if parent.endswith((".yaml", ".yml")) or candidate.is_file():
+            if not candidate.is_file():
+                raise RulesetError([doc.problem(("extends",), f"no ruleset file {parent!r} next to this one")])
+            current = str(candidate)
+        else:
+            try:
+                current = find_ruleset(parent)
+            except KeyError as exc:
+                raise RulesetError([doc.problem(("extends",), str(exc.args[0]))]) from None
+    data: dict[str, Any] = {}
+    origins: dict[tuple[str | int, ...], Document] = {}
+    for doc in reversed(chain):
+        body = {k: v for k, v in doc.data.items() if k != "extends"}
+        data = merge(data, body)
+        for leaf in leaf_paths(body):
+            origins[leaf] = doc
+    live = set(leaf_paths(data))  # a value a child replaced by a mapping (or the reverse) came from the child
+    origins = {path: doc for path, doc in origins.items() if path in live}
+    for key in ("name", "title", "aliases", "summary"):
+        if key in chain[0].data:
+            data[key] = chain[0].data[key]
+        elif len(chain) > 1 and key in ("aliases", "summary"):  # they describe the parent, not the child
+            data.pop(key, None)
+    return _Merged(data, origins, chain)
+
+
+@cache
+def _resolved_data(path: str) -> dict[str, Any]:
+    return _read_chain(path).data
+
+
+def _locator(merged: _Merged, fallback: str) -> Any:
+    def locate(path: tuple[str | int, ...], message: str) -> Problem:
+        probe = tuple(path)
+        while probe:
+            if probe in merged.origins:
+                return merged.origins[probe].problem(tuple(path), message)
+            for leaf, doc in merged.origins.items():
+                if leaf[: len(probe)] == probe:
+                    return doc.problem(tuple(path), message)
+            probe = probe[:-1]
+        if merged.chain:
+            return merged.chain[0].problem(tuple(path), message)
+        return Problem(fallback, 0, 0, dotted(path), message)
+
+    return locate

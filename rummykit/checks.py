@@ -1,0 +1,181 @@
+"""Checks of a merged ruleset that its JSON Schema cannot express: player counts, decks and deals, card
+values, melds, turns, and each plugin's ``rules`` schema. Each returns located problems; none raises."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from types import ModuleType
+from typing import Any
+
+from .cards import CardError, parse_card
+from .dispatch import PluginError
+from .ruleset import (
+    Problem,
+    schema_problems,
+)
+from .settings import PER_PLAYER_DEFAULTS, RANK_KEYS, KernelSettings, per_players
+
+
+def _rules_problems(data: Mapping[str, Any], modules: Sequence[tuple[str, ModuleType]], locate: Any) -> list[Problem]:
+    rules = data.get("rules", {})
+    properties: dict[str, Any] = {}
+    problems = []
+    for name, module in modules:
+        schema_fn = getattr(module, "rummykit_rules_schema", None)
+        try:
+            schema = schema_fn() if schema_fn else None
+        except Exception as exc:
+            raise PluginError(name, "rummykit_rules_schema", exc) from exc
+        if schema:
+            properties.update(schema.get("properties", {}))
+            problems += schema_problems(
+                rules, {k: v for k, v in schema.items() if k != "additionalProperties"}, locate, ("rules",)
+            )
+    combined = {"type": "object", "properties": properties, "additionalProperties": False}
+    problems += [p for p in schema_problems(rules, combined, locate, ("rules",)) if "unknown key" in p.message]
+    return problems
+
+
+_RANK_NAMES = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
+
+
+def _semantic_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
+    """The checks a schema cannot express: player counts, decks, deals, card values, melds, the end."""
+    problems = []
+    players = data["players"]
+    low, high = players["min"], players["max"]
+    counts = range(low, high + 1)
+    if low > high:
+        problems.append(locate(("players", "min"), f"expected at most players.max ({high}), got {low}"))
+    if data.get("partnerships") and any(count % 2 for count in counts):
+        odd = ", ".join(str(c) for c in counts if c % 2)
+        problems.append(locate(("partnerships",), f"partnerships need an even number of players; players allows {odd}"))
+    # per-player-count values: keys must name an allowed count
+    for block, key in PER_PLAYER_DEFAULTS:
+        spec = data.get(block, {}).get(key)
+        if isinstance(spec, Mapping):
+            for count_key in spec:
+                if count_key != "default" and int(count_key) not in counts:
+                    problems.append(
+                        locate(
+                            (block, key, count_key),
+                            f"expected a player count from {low} to {high} or 'default', got {count_key!r}",
+                        )
+                    )
+            missing = [c for c in counts if str(c) not in spec and "default" not in spec]
+            if missing and low <= high:
+                problems.append(
+                    locate(
+                        (block, key),
+                        "expected a value for every allowed player count: "
+                        f"add 'default' or {', '.join(repr(str(c)) for c in missing)}",
+                    )
+                )
+    jokers_dealt = False
+    for count in counts:
+        decks = per_players(data, "decks", "count", count)
+        jokers = per_players(data, "decks", "jokers", count)
+        jokers_dealt = jokers_dealt or jokers > 0
+        if decks < 1:
+            problems.append(locate(("decks", "count"), f"expected at least 1 deck for {count} players, got {decks}"))
+            continue
+        size = per_players(data, "deal", "hand_size", count)
+        needed = size * count + (1 if KernelSettings.read(data).upcard else 0)
+        available = 52 * decks + jokers
+        if needed > available:
+            problems.append(
+                locate(
+                    ("deal", "hand_size"),
+                    f"dealing {size} cards to {count} players needs {needed} cards; the deck holds {available}",
+                )
+            )
+        if size < 1:
+            problems.append(locate(("deal", "hand_size"), f"expected at least 1 card each for {count} players"))
+    problems += _card_value_problems(data, locate, jokers_dealt)
+    melds = data.get("melds", {})
+    for low_key, high_key in (("set_min", "set_max"), ("run_min", "run_max")):
+        if melds.get(high_key) is not None and melds.get(low_key, 3) > melds[high_key]:
+            problems.append(
+                locate(
+                    ("melds", low_key),
+                    f"expected at most melds.{high_key} ({melds[high_key]}), got {melds.get(low_key, 3)}",
+                )
+            )
+    if "JK" in melds.get("wild", []) and not jokers_dealt:
+        index = melds["wild"].index("JK")
+        problems.append(locate(("melds", "wild", index), "JK is wild but the decks hold no jokers (set decks.jokers)"))
+    if not melds.get("sets", True) and not melds.get("runs", True):
+        problems.append(locate(("melds",), "expected sets or runs (or both): with neither nothing can be melded"))
+    problems += _turn_problems(data, locate)
+    target = data.get("target")
+    if target is None and data.get("max_hands") is None:
+        problems.append(locate(("target",), "expected a target score or max_hands, or the game never ends"))
+    return problems
+
+
+def _turn_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
+    """Draw, pile and turn settings that contradict each other (each would leave a player without a move)."""
+    problems = []
+    kernel = KernelSettings.read(data)
+    from_pile, must_use = kernel.draw_from_pile, kernel.must_use
+    if kernel.discard_pile == "none":
+        if from_pile != "none":
+            problems.append(
+                locate(
+                    ("draw", "from_pile"),
+                    f"discard_pile is none, so nothing is drawn from it: expected none, got {from_pile!r}",
+                )
+            )
+        if kernel.upcard:
+            problems.append(locate(("deal", "upcard"), "discard_pile is none, so there is no upcard: expected false"))
+    if must_use == "top" and from_pile != "whole":
+        problems.append(locate(("draw", "must_use"), f"must_use: top goes with from_pile: whole, not {from_pile!r}"))
+    if must_use == "deepest" and from_pile not in ("top", "any"):
+        problems.append(
+            locate(("draw", "must_use"), f"must_use: deepest goes with from_pile: top or any, not {from_pile!r}")
+        )
+    if kernel.top_layoff and must_use != "top":
+        problems.append(locate(("draw", "top_layoff"), "top_layoff goes with must_use: top"))
+    if kernel.turn_end != "discard" and not kernel.melds_on_table:
+        problems.append(
+            locate(
+                ("turn", "end"),
+                f"a turn ends with {kernel.turn_end!r} only in games that meld on the table (table.melds: true)",
+            )
+        )
+    return problems
+
+
+def _card_value_problems(data: Mapping[str, Any], locate: Any, jokers_dealt: bool) -> list[Problem]:
+    """``card_values`` keys name ranks or cards the decks hold; once given, every rank has a value, and
+    jokers have one whenever they are dealt."""
+    problems = []
+    spec = data.get("card_values")
+    for key in spec or {}:
+        try:
+            if key not in RANK_KEYS and key != "JK":
+                parse_card(key)
+        except CardError:
+            problems.append(locate(("card_values", key), f"{key!r} is not a rank or a card"))
+    if spec is not None:
+        missing = []
+        for rank in _RANK_NAMES:
+            by_card = all(f"{rank}{suit}" in spec for suit in "CDHS")
+            if rank not in spec and not (rank == "T" and "10" in spec) and not by_card:
+                missing.append(rank)
+        if missing:
+            problems.append(
+                locate(
+                    ("card_values",), f"expected a value for every rank the decks hold; missing: {', '.join(missing)}"
+                )
+            )
+        if "JK" in spec and not jokers_dealt:
+            problems.append(
+                locate(
+                    ("card_values", "JK"),
+                    "a value for JK, but the decks hold no jokers (set decks.jokers, or remove JK)",
+                )
+            )
+    if jokers_dealt and "JK" not in (spec or {}):
+        problems.append(locate(("decks", "jokers"), "the decks hold jokers: expected a value for JK in card_values"))
+    return problems

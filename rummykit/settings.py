@@ -1,0 +1,85 @@
+"""The kernel's ruleset values with their defaults, read in one typed place: the Variant, the kernel's
+hooks and validation all take them from here (``docs/rulesets.md`` describes each)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from .cards import RANKS
+
+__all__ = ["PER_PLAYER_DEFAULTS", "RANK_KEYS", "KernelSettings", "per_players"]
+
+PER_PLAYER_DEFAULTS: dict[tuple[str, str], int] = {
+    ("decks", "count"): 1,
+    ("decks", "jokers"): 0,
+    ("deal", "hand_size"): 7,
+}
+"""Ruleset values that may depend on the player count, with their defaults when a ruleset omits them."""
+
+RANK_KEYS: dict[str, int] = {**{r: i + 1 for i, r in enumerate(RANKS)}, "10": 10}
+"""How a ruleset names a rank (``A``, ``2``..``9``, ``T`` or ``10``, ``J``, ``Q``, ``K``), to its number."""
+
+
+def per_players(data: Mapping[str, Any], block: str, key: str, players: int) -> int:
+    """``data[block][key]`` for ``players``: a number, or a mapping by player count with ``default``."""
+    default = PER_PLAYER_DEFAULTS[(block, key)]
+    spec = data.get(block, {}).get(key)
+    if spec is None:
+        return default
+    if isinstance(spec, int):
+        return spec
+    return int(spec.get(str(players), spec.get("default", default)))
+
+
+@dataclass(frozen=True)
+class KernelSettings:
+    """How the kernel plays a ruleset's turn: every kernel value and its default."""
+
+    discard_pile: str = "squared"
+    """``squared`` (only the top card is seen), ``fanned`` (every card is seen) or ``none`` (no open pile:
+    no upcard, nothing drawn from it, discards lie face down)."""
+    upcard: bool = True
+    """One card turned up to start the pile (default: unless ``discard_pile`` is ``none``)."""
+    draw_from_pile: str = "top"
+    """``top``, ``any`` (a card with all above it), ``whole`` (the whole pile) or ``none``."""
+    must_use: str = "none"
+    """``deepest``: the deepest card taken from the pile must be melded or laid off at once; ``top`` (with
+    ``from_pile: whole``): the top card is melded with two or more cards from hand first."""
+    top_layoff: bool = False
+    """With ``must_use: top``: the top card may instead be laid off on one of the taker's melds."""
+    empty_stock: str = "end"
+    """When the stock runs out: ``end`` the hand, ``turn-over`` the pile less its top card, or ``reshuffle`` it."""
+    turn_end: str = "discard"
+    """How a turn ends: with a ``discard``, an ``offer`` to the other players, or ``done`` (``end turn``)."""
+    melds_on_table: bool = False
+    layoff_mode: str = "any"
+    """On whose melds a player may lay off: ``any``, ``own`` (own side's) or ``none``."""
+    exchange: str = "none"
+    """Who may exchange a natural card for a wild card on the table: ``none``, ``any``, ``own-side``,
+    ``opponents``, or ``layer`` (the player who laid the wild card)."""
+    discard_to_go_out: str = "optional"
+    """``optional`` or ``required`` (a player keeps one card to discard on going out)."""
+    partnerships: bool = False
+
+    @classmethod
+    def read(cls, data: Mapping[str, Any]) -> KernelSettings:
+        """The settings of a merged ruleset (its values where given, the defaults above otherwise)."""
+        draw = data.get("draw", {})
+        table = data.get("table", {})
+        pile = data.get("discard_pile", cls.discard_pile)
+        return cls(
+            discard_pile=pile,
+            upcard=bool(data.get("deal", {}).get("upcard", pile != "none")),
+            draw_from_pile=draw.get("from_pile", cls.draw_from_pile),
+            must_use=draw.get("must_use", cls.must_use),
+            top_layoff=bool(draw.get("top_layoff", cls.top_layoff)),
+            empty_stock=draw.get("empty_stock", cls.empty_stock),
+            turn_end=data.get("turn", {}).get("end", cls.turn_end),
+            melds_on_table=bool(table.get("melds", cls.melds_on_table)),
+            layoff_mode=table.get("layoff", cls.layoff_mode),
+            exchange=table.get("exchange", cls.exchange),
+            discard_to_go_out=table.get("discard_to_go_out", cls.discard_to_go_out),
+            partnerships=bool(data.get("partnerships", cls.partnerships)),
+        )
