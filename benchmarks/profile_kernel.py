@@ -31,9 +31,9 @@ def play(variant_name: str, hands: int) -> None:
     while done < hands:
         game = variant.new_game(seed=ENGINE_SEED + games)
         games += 1
-        while not game.is_over and done + len(game.hands) < hands:
+        while not game.is_over and done + len(game.results) < hands:
             game.apply(rng.choice(game.legal_actions()))
-        done += len(game.hands)
+        done += len(game.results)
 
 
 def meld_search(count: int) -> None:

@@ -168,11 +168,11 @@ def engine_rummykit(params: dict[str, Any], variant_name: str = "gin") -> dict[s
     while hands < target and time.perf_counter() - start < limit:
         game = variant.new_game(seed=ENGINE_SEED + games)
         games += 1
-        while not game.is_over and hands + len(game.hands) < target:
+        while not game.is_over and hands + len(game.results) < target:
             game.apply(rng.choice(game.legal_actions()))
             actions += 1
-        hands += len(game.hands)
-        dead += sum(1 for result in game.hands if result.kind in ("dead", "exhausted"))
+        hands += len(game.results)
+        dead += sum(1 for result in game.results if result.kind in ("dead", "exhausted"))
     seconds = time.perf_counter() - start
     return {
         "hands": hands,
@@ -285,12 +285,12 @@ def variant(name: str, params: dict[str, Any]) -> dict[str, Any]:
             game = loaded.new_game(seed=ENGINE_SEED + games)
             bots = [RandomBot(ENGINE_SEED + games * 10 + seat) for seat in range(game.num_players)]
             games += 1
-            while not game.is_over and hands + len(game.hands) < target:
+            while not game.is_over and hands + len(game.results) < target:
                 if time.perf_counter() - start > limit:
                     break
                 game.apply(bots[game.deal.current].choose(game))
                 actions += 1
-            hands += len(game.hands)
+            hands += len(game.results)
         return hands, actions, games, time.perf_counter() - start
 
     base = rss_mib()

@@ -452,7 +452,7 @@ def rummykit_score_game(game: Game) -> list[tuple[int, str, int]]:
     rules = game.variant.rules
     totals = game.hand_totals()
     winner = max(range(game.num_players), key=lambda s: totals[s])
-    hands_won = [sum(1 for r in game.hands if r.winner == seat) for seat in range(game.num_players)]
+    hands_won = [sum(1 for r in game.results if r.winner == seat) for seat in range(game.num_players)]
     shutout = all(hands_won[seat] == 0 for seat in range(game.num_players) if seat != winner)
     bonuses: list[tuple[int, str, int]] = []
     if shutout and rules.get("shutout", "bonus") == "bonus":
@@ -462,7 +462,7 @@ def rummykit_score_game(game: Game) -> list[tuple[int, str, int]]:
         if shutout:
             bonuses.append((winner, "shutout (score doubled)", totals[winner] + rules["game_bonus"]))
     for seat in range(game.num_players):
-        boxes = sum(r.boxes[seat] for r in game.hands if r.boxes)
+        boxes = sum(r.boxes[seat] for r in game.results if r.boxes)
         if boxes:
             bonuses.append((seat, f"boxes ({boxes})", boxes * rules["box_bonus"]))
     return bonuses

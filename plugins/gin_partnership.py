@@ -48,9 +48,9 @@ def rummykit_rules_schema() -> dict[str, Any]:
 
 def round_state(game: Game) -> tuple[int, list[HandResult]]:
     """(index of the round in progress from 0, the results of its tables already won) from finished hands."""
-    number = sum(1 for r in game.hands if r.details.get("round_done"))
+    number = sum(1 for r in game.results if r.details.get("round_done"))
     done: list[HandResult] = []
-    for result in reversed(game.hands):
+    for result in reversed(game.results):
         if result.details.get("round_done"):
             break
         if result.kind != "dead":

@@ -213,7 +213,7 @@ class TurnPrinter:
                 table = " ".join(f"[{tm}]" for tm in deal.table if tm.owner == seat) or "no melds"
                 lines.append(f"   {self.name(game, seat)}: {table}; in hand {_cards(sorted(deal.hands[seat]))}")
         totals = [0] * game.num_players
-        for hand in game.hands[: result.number]:
+        for hand in game.results[: result.number]:
             for seat, points in enumerate(hand.scores):
                 totals[seat] += points
         lines.append(f"   Scores: {self.scores_text(game, totals)}")
@@ -223,11 +223,11 @@ class TurnPrinter:
         self.write("")
         if not game.is_over:
             self.write(
-                f"== Stopped after {len(game.hands)} deal{'s' * (len(game.hands) != 1)}: the game is not over =="
+                f"== Stopped after {len(game.results)} deal{'s' * (len(game.results) != 1)}: the game is not over =="
             )
             self.write(f"Scores so far: {self.scores_text(game, game.scores)}")
             return
-        self.write(f"== Game over after {len(game.hands)} deal{'s' * (len(game.hands) != 1)} ==")
+        self.write(f"== Game over after {len(game.results)} deal{'s' * (len(game.results) != 1)} ==")
         if game.end_reason == "max-hands":
             self.write(f"The game reached its hand limit ({game.max_hands} hands) before its end.")
         if game.bonuses:
@@ -711,7 +711,7 @@ def _play_person_against(game: Game, opponent_text: str, max_hands: int | None) 
     labels = [""] + opponent * (players - 1)
     printer = TurnPrinter(_out, viewer=0, show_hands=False, labels=labels)
     finished = _play_person(game, bots, printer, max_hands)
-    if finished or game.hands:
+    if finished or game.results:
         printer.game_end(game)
 
 
@@ -720,10 +720,10 @@ def _play_person(game: Game, bots: Sequence[Bot | None], printer: TurnPrinter, m
     pause = sys.stdin.isatty() and sys.stdout.isatty()
     if max_hands is None:
         return play_interactive(game, 0, bots, input, _out, printer, pause=pause)
-    stop_after = len(game.hands) + max_hands
+    stop_after = len(game.results) + max_hands
 
     def read(prompt: str) -> str:
-        if len(game.hands) >= stop_after:
+        if len(game.results) >= stop_after:
             raise EOFError
         return input(prompt)
 

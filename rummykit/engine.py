@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import warnings
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -323,8 +324,8 @@ class Game:
         self.deck = build_deck(variant.deck_count(self.num_players), variant.joker_count(self.num_players))
         self.has_duplicates = len({c.face for c in self.deck}) != len(self.deck)
         """Whether the deck holds identical cards (several decks, or several jokers)."""
-        self.hands: list[HandResult] = []
-        """Finished hands, in order."""
+        self.results: list[HandResult] = []
+        """How each finished hand ended and scored, in order (``game.deal.hands`` are the cards in hand)."""
         self.bonuses: list[tuple[int, str, int]] = []
         """End-of-game bonuses as (seat, name, points)."""
         self.scores = [0] * self.num_players
@@ -345,6 +346,12 @@ class Game:
         self._automatic_moves()
 
     @property
+    def hands(self) -> list[HandResult]:
+        """Deprecated: :attr:`results` (``deal.hands`` are the cards in hand, which this name was confused with)."""
+        warnings.warn("Game.hands is renamed Game.results", DeprecationWarning, stacklevel=2)
+        return self.results
+
+    @property
     def history(self) -> list[list[str]]:
         """The text of every action applied, one list per deal. A move the rules made by themselves (see
         ``rummykit_automatic_action``) reads ``auto: ACTION``."""
@@ -359,7 +366,7 @@ class Game:
         return self.variant.seats_in_play(self, dealer)
 
     def _new_deal(self, dealer: int, given: Mapping[str, Any] | None) -> Deal:
-        deal = Deal(self, len(self.hands) + 1, dealer, self.seats_for_deal(dealer))
+        deal = Deal(self, len(self.results) + 1, dealer, self.seats_for_deal(dealer))
         if given is not None:
             self._place(deal, given)
         else:
@@ -400,12 +407,12 @@ class Game:
         deal = self.deal
         result = deal.result
         assert result is not None
-        self.hands.append(result)
+        self.results.append(result)
         for seat, points in enumerate(result.scores):
             self.scores[seat] += points
         hook = self.variant.hook
         over = bool(hook.rummykit_game_over(game=self))
-        at_limit = len(self.hands) >= self.max_hands
+        at_limit = len(self.results) >= self.max_hands
         if over or at_limit:
             self.is_over = True
             race = self.variant.ruleset.get("target") is not None
@@ -454,7 +461,7 @@ class Game:
     def hand_totals(self) -> list[int]:
         """Per seat, the sum of hand scores only (what races to the target)."""
         totals = [0] * self.num_players
-        for result in self.hands:
+        for result in self.results:
             for seat, points in enumerate(result.scores):
                 totals[seat] += points
         return totals
@@ -569,7 +576,7 @@ class Game:
             "max_hands": self.max_hands_given,
             "deal": self.first_deal,
             "actions": self.history,
-            "results": [r.as_dict() for r in self.hands],
+            "results": [r.as_dict() for r in self.results],
             "scores": self.scores,
             "end_reason": self.end_reason,
         }
@@ -593,7 +600,7 @@ class Game:
             plugins=record.get("plugins", ()),
         )
         game = variant.new_game(
-            players=record["players"], seed=record["seed"], deal=record.get("deal"), max_hands=record.get("max_hands")
+            players=record["players"], seed=record["seed"], layout=record.get("deal"), max_hands=record.get("max_hands")
         )
         for number, actions in enumerate(record["actions"], start=1):
             for text_action in actions:
@@ -620,7 +627,7 @@ class Game:
             raise AssertionError(f"cards lost: {sorted(lost)}; cards created: {sorted(extra)}")
 
     def __repr__(self) -> str:
-        return f"<Game {self.variant.name} hands={len(self.hands)} scores={self.scores} over={self.is_over}>"
+        return f"<Game {self.variant.name} hands={len(self.results)} scores={self.scores} over={self.is_over}>"
 
 
 def _deal_to_text(deal: Mapping[str, Any]) -> dict[str, Any]:

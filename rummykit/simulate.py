@@ -130,7 +130,7 @@ def play_game(
         while not game.is_over:
             game.apply(chosen[game.deal.actor].choose(game))
         return game
-    while not game.is_over and (max_hands is None or len(game.hands) < max_hands):
+    while not game.is_over and (max_hands is None or len(game.results) < max_hands):
         deal = game.deal
         seat = deal.actor
         action = chosen[seat].choose(game)
@@ -182,9 +182,9 @@ class SimulationResult:
             self.wins[game.winner] += 1
         for seat, score in enumerate(game.scores):
             self.total_scores[seat] += score
-        for result in game.hands:
+        for result in game.results:
             self.hand_kinds[result.kind] += 1
-        self.hands += len(game.hands)
+        self.hands += len(game.results)
         self.actions += sum(len(actions) for actions in game.history)
         if game.end_reason == "max-hands":
             self.max_hands_games += 1
@@ -600,7 +600,7 @@ def replay_record(text: str, on_action: OnAction | None = None, on_start: Callab
         record["variant"], house_rules=record.get("house_rules", ()), options=record.get("options") or None
     )
     game = variant.new_game(
-        players=record["players"], seed=record["seed"], deal=record.get("deal"), max_hands=record.get("max_hands")
+        players=record["players"], seed=record["seed"], layout=record.get("deal"), max_hands=record.get("max_hands")
     )
     if on_start is not None:
         on_start(game)

@@ -720,7 +720,7 @@ def rummykit_game_over(game: Game) -> bool:
     """Over after ``max_hands`` hands, or when a seat (a side with partners) has reached the target on
     hand points and leads alone; leaders tied at or above the target play another hand."""
     max_hands = game.variant.ruleset.get("max_hands")
-    if max_hands is not None and len(game.hands) >= max_hands:
+    if max_hands is not None and len(game.results) >= max_hands:
         return True
     target = game.variant.ruleset.get("target")
     if target is None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from functools import cache, partial
 from pathlib import Path
@@ -188,16 +189,24 @@ class Variant:
         self,
         players: int | Sequence[str] | None = None,
         seed: int | None = None,
-        deal: Mapping[str, Any] | None = None,
+        layout: Mapping[str, Any] | None = None,
         max_hands: int | None = None,
+        *,
+        deal: Mapping[str, Any] | None = None,
     ) -> Game:
         """Start a game. ``players`` is a count or a list of names (default: the fewest the game allows);
-        ``seed`` makes every shuffle reproducible; ``deal`` prearranges the first deal:
+        ``seed`` makes every shuffle reproducible; ``layout`` prearranges the first deal:
         ``{"dealer": 0, "hands": [[...], ...], "discard": [bottom ... top], "stock": [top first ...]}``
         (cards not named go beneath the named stock, shuffled). ``max_hands`` ends the game after that many
         hands if it has not ended before (default: the ruleset's ``max_hands``, else
-        :data:`rummykit.engine.DEFAULT_MAX_HANDS`); ``game.end_reason`` then says ``"max-hands"``."""
-        return Game(self, players, seed, deal, max_hands)
+        :data:`rummykit.engine.DEFAULT_MAX_HANDS`); ``game.end_reason`` then says ``"max-hands"``.
+        ``deal=`` is the old, deprecated name of ``layout=`` (``game.deal`` is the deal in progress)."""
+        if deal is not None:
+            if layout is not None:
+                raise TypeError("new_game() takes layout= or its old name deal=, not both")
+            warnings.warn("new_game(deal=...) is renamed new_game(layout=...)", DeprecationWarning, stacklevel=2)
+            layout = deal
+        return Game(self, players, seed, layout, max_hands)
 
     def arrange(self, cards: Iterable[Card | str] | str) -> Arrangement:
         """The arrangement of ``cards`` with the least deadwood under this variant's meld rules."""

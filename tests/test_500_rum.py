@@ -75,7 +75,7 @@ def test_variants_load_with_the_documented_shape(
 
 
 def test_observation_shows_the_whole_fanned_pile(rum: rummykit.Variant) -> None:
-    g = rum.new_game(players=3, deal=deal(["2C 3C", "4D 5D", "6H 7H"], discard="KS QH 9C"))
+    g = rum.new_game(players=3, layout=deal(["2C 3C", "4D 5D", "6H 7H"], discard="KS QH 9C"))
     for seat in range(3):
         assert g.observation(seat)["discard"] == ["KS", "QH", "9C"]
 
@@ -84,7 +84,7 @@ def test_observation_shows_the_whole_fanned_pile(rum: rummykit.Variant) -> None:
 
 
 def test_a_pickup_whose_deepest_card_cannot_be_used_is_refused(rum: rummykit.Variant) -> None:
-    g = rum.new_game(players=2, deal=deal(["2C 5D 9H", "3S 6S 8D"], discard="KD 7C 7S", dealer=0))
+    g = rum.new_game(players=2, layout=deal(["2C 5D 9H", "3S 6S 8D"], discard="KD 7C 7S", dealer=0))
     assert g.current_player == 1
     before = (g.to_json(), [g.observation(s) for s in range(2)])
     with pytest.raises(IllegalAction, match="melded or laid off at once"):
@@ -98,7 +98,7 @@ def test_a_pickup_whose_deepest_card_cannot_be_used_is_refused(rum: rummykit.Var
 
 def test_the_deepest_card_taken_must_be_used_first(rum: rummykit.Variant) -> None:
     # Seat 1 may take 8H (with 2C and 4D above it): 8H melds with its 8S 8D.
-    g = rum.new_game(players=2, deal=deal(["2S 5D 9H", "8S 8D 3C 3D 3H KC"], discard="8H 2C 4D"))
+    g = rum.new_game(players=2, layout=deal(["2S 5D 9H", "8S 8D 3C 3D 3H KC"], discard="8H 2C 4D"))
     assert "draw discard 8H" in texts(g) and "draw discard 2C" not in texts(g)
     play(g, "draw discard 8H")
     assert g.deal.phase == "use" and g.observation(1)["must_use"] == "8H"
@@ -114,7 +114,7 @@ def test_the_deepest_card_taken_must_be_used_first(rum: rummykit.Variant) -> Non
 
 def test_deepest_card_laid_off_with_a_bridging_card(rum: rummykit.Variant) -> None:
     # Seat 1 has 5H 6H 7H on the table; 9H deep in the pile is usable only with its 8H: "layoff 8H 9H on 0".
-    g = rum.new_game(players=2, deal=deal(["2S 5D 9C", "5H 6H 7H 8H KC QD"], discard="9H 2C", stock="3S 4S"))
+    g = rum.new_game(players=2, layout=deal(["2S 5D 9C", "5H 6H 7H 8H KC QD"], discard="9H 2C", stock="3S 4S"))
     play(g, "draw stock", "meld 5H 6H 7H", "discard 3S", "draw stock", "discard 4S")
     assert "draw discard 9H" in texts(g)
     play(g, "draw discard 9H")
@@ -131,7 +131,7 @@ def test_duplicate_cards_in_the_pile_have_distinct_texts(rum: rummykit.Variant) 
         "2D 3D 4D 5D 8S 9S TS",
         "AC AD JC QD KS KC 4H",
     ]
-    g = rum.new_game(players=5, deal=deal(hands, discard="7H 4S 7H 2C"))
+    g = rum.new_game(players=5, layout=deal(hands, discard="7H 4S 7H 2C"))
     assert len(g.deck) == 104
     listed = texts(g)
     assert "draw discard 7H" in listed and "draw discard 7H 4S 7H 2C" in listed
@@ -152,7 +152,7 @@ def test_duplicate_cards_in_the_pile_have_distinct_texts(rum: rummykit.Variant) 
 
 def test_a_named_meld_not_listed_is_accepted(rum: rummykit.Variant) -> None:
     hearts = "AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH"
-    g = rum.new_game(players=2, deal=deal(["2C 3C 4C", hearts], stock="5S"))
+    g = rum.new_game(players=2, layout=deal(["2C 3C 4C", hearts], stock="5S"))
     play(g, "draw stock")
     listed = g.legal_actions()
     assert sum(1 for a in listed if a.kind == "meld") == MELD_ACTION_LIMIT
@@ -172,20 +172,20 @@ def test_a_named_meld_not_listed_is_accepted(rum: rummykit.Variant) -> None:
 
 
 def test_end_of_the_stock(rum: rummykit.Variant) -> None:
-    g = rum.new_game(players=3, deal=deal(["2C 5D 9H", "3S 6S 8D", "4H JC QC"], discard="KD"))
+    g = rum.new_game(players=3, layout=deal(["2C 5D 9H", "3S 6S 8D", "4H JC QC"], discard="KD"))
     with pytest.raises(IllegalAction, match="only when the stock is empty"):
         g.apply("end")
     empty_stock(g)
     assert texts(g) == ["end"]
     play(g, "end")
-    result = g.hands[0]
+    result = g.results[0]
     assert result.kind == "exhausted" and result.winner is None
     assert result.scores == (-15, -15, -25)
     assert g.deal.number == 2  # the next hand is dealt
 
 
 def test_with_an_empty_stock_a_usable_pickup_or_end(rum: rummykit.Variant) -> None:
-    g = rum.new_game(players=2, deal=deal(["2C 5D 9H", "3S 4S 8D KC"], discard="5S QD"))
+    g = rum.new_game(players=2, layout=deal(["2C 5D 9H", "3S 4S 8D KC"], discard="5S QD"))
     empty_stock(g)
     assert texts(g) == ["draw discard 5S", "end"]
     play(g, "draw discard 5S", "meld 3S 4S 5S", "discard QD")
@@ -196,23 +196,23 @@ def test_with_an_empty_stock_a_usable_pickup_or_end(rum: rummykit.Variant) -> No
 
 
 def test_layoff_on_an_opponents_meld_scores_for_whoever_laid_it(rum: rummykit.Variant) -> None:
-    g = rum.new_game(players=2, deal=deal(["7C 2D 3D", "7S 7H 7D KC"], discard="QS", stock="9S 4D"))
+    g = rum.new_game(players=2, layout=deal(["7C 2D 3D", "7S 7H 7D KC"], discard="QS", stock="9S 4D"))
     play(g, "draw stock", "meld 7S 7H 7D", "discard 9S", "draw stock", "layoff 7C on 0")
     table = g.observation(1)["table"]
     assert table == [{"cards": ["7C", "7D", "7H", "7S"], "owner": 1, "played_by": [0, 1, 1, 1]}]
     play(g, "meld 2D 3D 4D")  # seat 0 goes out by melding its last cards (no final discard)
-    result = g.hands[0]
+    result = g.results[0]
     assert result.kind == "out" and result.winner == 0
     assert result.details["melded"] == [5 + 15, 15] and result.details["in_hand"] == [0, 10]
     assert result.scores == (20, 5)
 
 
 def test_ace_high_and_low_in_runs(rum: rummykit.Variant) -> None:
-    g = rum.new_game(players=2, deal=deal(["QH KH AH AS 2S 3S AC AD 9C 8C", "4D 5D 6D"], stock="TC 9D 2H"))
+    g = rum.new_game(players=2, layout=deal(["QH KH AH AS 2S 3S AC AD 9C 8C", "4D 5D 6D"], stock="TC 9D 2H"))
     play(g, "draw stock", "discard TC")
     play(g, "draw stock", "meld QH KH AH", "meld AS 2S 3S", "discard AD")
     play(g, "draw stock", "meld 4D 5D 6D", "discard 2H")  # going out with a final discard
-    result = g.hands[0]
+    result = g.results[0]
     assert result.kind == "out" and result.winner == 1
     # Q-K-A: 10 + 10 + 15; A-2-3: 5 + 5 + 5; left in hand AC 9C 8C 9D: 15 + 5 + 5 + 5.
     assert result.details["melded"] == [35 + 15, 15]
@@ -221,14 +221,14 @@ def test_ace_high_and_low_in_runs(rum: rummykit.Variant) -> None:
 
 
 def test_ace_in_a_set_and_laid_off_low(rum: rummykit.Variant) -> None:
-    g = rum.new_game(players=2, deal=deal(["AC AH AS JS QS KS AD 5H", "2D 3D 4D 9C"], stock="TC 9H 8S"))
+    g = rum.new_game(players=2, layout=deal(["AC AH AS JS QS KS AD 5H", "2D 3D 4D 9C"], stock="TC 9H 8S"))
     play(g, "draw stock", "meld 2D 3D 4D", "discard TC")
     play(g, "draw stock", "meld AC AH AS", "meld JS QS KS", "layoff AD on 0", "discard 9H")
     play(g, "draw stock", "discard 8S")
     empty_stock(g)
     assert texts(g) == ["end"]
     play(g, "end")
-    result = g.hands[0]
+    result = g.results[0]
     assert result.kind == "exhausted" and result.winner is None
     assert result.details["melded"] == [45 + 30 + 5, 15]
     assert result.scores == (80 - 5, 15 - 5)
@@ -236,19 +236,19 @@ def test_ace_in_a_set_and_laid_off_low(rum: rummykit.Variant) -> None:
 
 def test_traditional_scoring(rum: rummykit.Variant) -> None:
     traditional = rummykit.load_variant("500-rum", house_rules=["traditional"])
-    g = traditional.new_game(players=2, deal=deal(["2D 3D 9C", "7S 7H 7D 8C"], stock="KS 4D"))
+    g = traditional.new_game(players=2, layout=deal(["2D 3D 9C", "7S 7H 7D 8C"], stock="KS 4D"))
     play(g, "draw stock", "meld 7S 7H 7D", "discard KS", "draw stock", "meld 2D 3D 4D", "discard 9C")
-    assert g.hands[0].scores == (2 + 3 + 4, 21 - 8)
+    assert g.results[0].scores == (2 + 3 + 4, 21 - 8)
 
 
 def test_partnership_sides_score_the_sum_of_partners(partnership: rummykit.Variant) -> None:
     hands = ["KH KD KS", "5C 6C 7C 9D", "8C 2H", "3D JD"]
-    g = partnership.new_game(players=4, deal=deal(hands, stock="TS QH AH TD"))
+    g = partnership.new_game(players=4, layout=deal(hands, stock="TS QH AH TD"))
     play(g, "draw stock", "meld 5C 6C 7C", "discard 9D")  # seat 1: 15 - TS 10
     play(g, "draw stock", "layoff 8C on 0", "discard QH")  # seat 2: 5 (on seat 1's run) - 2H 5
     play(g, "draw stock", "discard AH")  # seat 3: - 3D JD 15
     play(g, "draw stock", "meld KH KD KS", "discard TD")  # seat 0 goes out: the hand stops
-    result = g.hands[0]
+    result = g.results[0]
     assert result.winner == 0 and result.scores == (30, 5, 0, -15)
     assert result.details["sides"] == [30, -10]
     assert g.side_scores() == [30, -10]
@@ -269,18 +269,18 @@ def test_partnership_sides_score_the_sum_of_partners(partnership: rummykit.Varia
 )
 def test_persian_melds_of_four_at_once_count_double(persian: rummykit.Variant, plays: list[str], melded: int) -> None:
     hands = ["QC", "JK JK JK JK 2C 2D 2H 2S 5H 6H 7H 8H 9H KC", "3C", "4C"]
-    g = persian.new_game(players=4, deal=deal(hands, stock="TC"))
+    g = persian.new_game(players=4, layout=deal(hands, stock="TC"))
     play(g, "draw stock", *plays, "discard TC")
     empty_stock(g)
     play(g, "end")
-    result = g.hands[0]
+    result = g.results[0]
     assert result.details["melded"][1] == melded
     assert result.scores[1] == melded - result.details["in_hand"][1]
 
 
 def test_persian_jokers_are_not_wild_and_cost_20_in_hand(persian: rummykit.Variant) -> None:
     hands = ["QC", "JK JK 5H 6H 7S", "3C", "4C"]
-    g = persian.new_game(players=4, deal=deal(hands, stock="TC"))
+    g = persian.new_game(players=4, layout=deal(hands, stock="TC"))
     play(g, "draw stock")
     assert not any(a.kind == "meld" for a in g.legal_actions())
     with pytest.raises(IllegalAction):
@@ -288,7 +288,7 @@ def test_persian_jokers_are_not_wild_and_cost_20_in_hand(persian: rummykit.Varia
     play(g, "discard TC")
     empty_stock(g)
     play(g, "end")
-    assert g.hands[0].scores[1] == -(20 + 20 + 5 + 5 + 5)
+    assert g.results[0].scores[1] == -(20 + 20 + 5 + 5 + 5)
 
 
 def test_game_to_500_highest_wins_and_a_tie_plays_on(rum: rummykit.Variant) -> None:
@@ -296,15 +296,15 @@ def test_game_to_500_highest_wins_and_a_tie_plays_on(rum: rummykit.Variant) -> N
 
     game_over = rum.hook.rummykit_game_over  # whatever implementation 500 Rum uses
     g = rum.new_game(players=3, seed=5)
-    g.hands = [HandResult(1, "out", (480, 510, 530), 2, 0)]
+    g.results = [HandResult(1, "out", (480, 510, 530), 2, 0)]
     assert game_over(game=g)
-    g.hands = [HandResult(1, "out", (530, 510, 530), 0, 0)]
+    g.results = [HandResult(1, "out", (530, 510, 530), 0, 0)]
     assert not game_over(game=g)
-    g.hands = [HandResult(1, "out", (499, 0, 499), 0, 0)]
+    g.results = [HandResult(1, "out", (499, 0, 499), 0, 0)]
     assert not game_over(game=g)
     # Through the engine: a small target ends the game after the first hand, won by the highest.
     small = rummykit.load_variant("500-rum", options={"target": 10})
-    g = small.new_game(players=2, deal=deal(["7C 2D 3D", "7S 7H 7D KC"], stock="9S 4D"))
+    g = small.new_game(players=2, layout=deal(["7C 2D 3D", "7S 7H 7D KC"], stock="9S 4D"))
     play(g, "draw stock", "meld 7S 7H 7D", "discard 9S", "draw stock", "layoff 7C on 0", "meld 2D 3D 4D")
     assert g.is_over and g.winner == 0 and g.scores == [20, 5]
 
@@ -321,12 +321,12 @@ CONFIGS = [("500-rum", n) for n in range(2, 7)] + [("500-partnership", 4), ("per
 def check_scores(g: Game) -> None:
     for seat in range(g.num_players):
         bonuses = sum(points for s, _name, points in g.bonuses if s == seat)
-        assert g.scores[seat] == sum(r.scores[seat] for r in g.hands) + bonuses
+        assert g.scores[seat] == sum(r.scores[seat] for r in g.results) + bonuses
     if g.variant.partnerships:
         assert g.side_scores() == [g.scores[0] + g.scores[2], g.scores[1] + g.scores[3]]
-        for r in g.hands:
+        for r in g.results:
             assert r.details["sides"] == [r.scores[0] + r.scores[2], r.scores[1] + r.scores[3]]
-    for r in g.hands:
+    for r in g.results:
         assert list(r.scores) == [m - h for m, h in zip(r.details["melded"], r.details["in_hand"])]
 
 
@@ -344,7 +344,7 @@ def test_random_bots_play_hands_to_the_end(name: str, players: int) -> None:
         g = variant.new_game(players=players, seed=seed)
         bots = [RandomBot(seed * 10 + s) for s in range(players)]
         steps = 0
-        while not g.hands:
+        while not g.results:
             assert g.legal_actions(), f"{name} seed {seed}: a deal not over has no legal action"
             action = bots[g.deal.actor].choose(g)
             g.apply(action)
@@ -367,7 +367,7 @@ def test_greedy_bots_play_whole_games(name: str, players: int) -> None:
             assert g.legal_actions(), f"{name} seed {seed}: a deal not over has no legal action"
             g.apply(bots[g.deal.actor].choose(g))
             g.check_cards()
-            assert len(g.hands) < 200
+            assert len(g.results) < 200
         check_scores(g)
         best = max(g.side_scores())
         assert best >= 500 and g.side_scores().count(best) == 1

@@ -159,7 +159,7 @@ def test_bot_game_runs_to_the_end_without_stdin(bot_game_output: str) -> None:
     expected = play_game("gin", 3, ("greedy", "greedy"))
     assert expected.is_over
     assert final_scores(bot_game_output) == expected.scores
-    assert f"== Game over after {len(expected.hands)} deals ==" in bot_game_output
+    assert f"== Game over after {len(expected.results)} deals ==" in bot_game_output
     for seat, name, points in expected.bonuses:
         assert f"  Player {seat + 1}: {name} {points:+d}" in bot_game_output
     winner = expected.winner
@@ -181,10 +181,10 @@ def test_bot_game_prints_every_action_readably(bot_game_output: str) -> None:
 
 def test_bot_game_shows_each_deal_and_result(bot_game_output: str) -> None:
     game = play_game("gin", 3, ("greedy", "greedy"))
-    for result in game.hands:
+    for result in game.results:
         assert f"== Deal {result.number}: " in bot_game_output
         assert f"-- Deal {result.number} ends: " in bot_game_output
-    first = game.hands[0]
+    first = game.results[0]
     knocker = first.details["knocker"]
     melds = " ".join(f"[{m}]" for m in first.details["melds"][str(knocker)])
     assert f"Player {knocker + 1} (knocker, deadwood {first.details['deadwood'][knocker]}): {melds}" in bot_game_output

@@ -22,7 +22,7 @@ def state_of(game: Game) -> dict[str, Any]:
     deal = game.deal
     return {
         "scores": list(game.scores),
-        "hands": [r.as_dict() for r in game.hands],
+        "hands": [r.as_dict() for r in game.results],
         "bonuses": list(game.bonuses),
         "is_over": game.is_over,
         "winner": game.winner,
@@ -104,7 +104,7 @@ def test_a_prearranged_manual_settlement_game_replays() -> None:
         "discard": ["2C"],
         "stock": ["KS"],
     }
-    game = variant.new_game(seed=5, deal=deal)
+    game = variant.new_game(seed=5, layout=deal)
     for text in [
         "pass",
         "pass",
@@ -128,7 +128,7 @@ def test_a_prearranged_manual_settlement_game_replays() -> None:
     assert record["deal"]["hands"][0][0] == "7S"
     again = Game.from_json(game.to_json())
     assert state_of(again) == state_of(game)
-    assert again.hands[0].scores == (17, 0)
+    assert again.results[0].scores == (17, 0)
 
 
 def test_records_that_do_not_replay_are_refused() -> None:
@@ -169,9 +169,9 @@ def test_the_same_seed_and_prearranged_deal_shuffle_the_unnamed_cards_alike() ->
         "discard": ["KD"],
         "stock": ["QD", "JD"],
     }
-    a = variant.new_game(seed=9, deal=deal)
-    b = variant.new_game(seed=9, deal=deal)
-    c = variant.new_game(seed=10, deal=deal)
+    a = variant.new_game(seed=9, layout=deal)
+    b = variant.new_game(seed=9, layout=deal)
+    c = variant.new_game(seed=10, layout=deal)
     assert a.deal.stock == b.deal.stock
     assert a.deal.stock != c.deal.stock
     assert [str(x) for x in a.deal.stock[-2:]] == ["JD", "QD"]  # the top of the stock is the last element
@@ -188,19 +188,19 @@ def test_prearranged_deal_errors_are_value_errors_with_clear_messages() -> None:
     hand = "AS 2S 3S 4S 5S 6S 7S 8S 9S TS".split()
     other = "AH 2H 3H 4H 5H 6H 7H 8H 9H TH".split()
     with pytest.raises(ValueError, match="names AS more times than the deck holds it"):
-        variant.new_game(seed=1, deal={"hands": [hand, ["AS"] + other[1:]]})
+        variant.new_game(seed=1, layout={"hands": [hand, ["AS"] + other[1:]]})
     with pytest.raises(ValueError, match="names 7H more times"):
-        variant.new_game(seed=1, deal={"hands": [hand, other], "discard": ["7H"]})
+        variant.new_game(seed=1, layout={"hands": [hand, other], "discard": ["7H"]})
     with pytest.raises(ValueError, match="names TS more times"):
-        variant.new_game(seed=1, deal={"hands": [hand, other], "stock": ["KC", "TS"]})
+        variant.new_game(seed=1, layout={"hands": [hand, other], "stock": ["KC", "TS"]})
     with pytest.raises(ValueError, match="'hands' has 1 hands for 2 players"):
-        variant.new_game(seed=1, deal={"hands": [hand]})
+        variant.new_game(seed=1, layout={"hands": [hand]})
     with pytest.raises(ValueError, match="'hands' has 3 hands for 2 players"):
-        variant.new_game(seed=1, deal={"hands": [hand, other, ["KC"]]})
+        variant.new_game(seed=1, layout={"hands": [hand, other, ["KC"]]})
     with pytest.raises(ValueError, match="unknown keys"):
-        variant.new_game(seed=1, deal={"hands": [hand, other], "upcard": "KC"})
+        variant.new_game(seed=1, layout={"hands": [hand, other], "upcard": "KC"})
     with pytest.raises(ValueError):
-        variant.new_game(seed=1, deal={"hands": [hand, other[:-1] + ["1X"]]})
+        variant.new_game(seed=1, layout={"hands": [hand, other[:-1] + ["1X"]]})
     with pytest.raises(ValueError, match="gin is for 2 players, not 3"):
         variant.new_game(players=3, seed=1)
 
@@ -259,7 +259,7 @@ def test_every_legal_action_round_trips_through_its_text() -> None:
         for seed in range(4):
             game = variant.new_game(seed=seed)
             bots = bots_for("greedy" if seed % 2 else "random", seed)
-            while not game.is_over and len(game.hands) < 2:
+            while not game.is_over and len(game.results) < 2:
                 for action in game.legal_actions():
                     assert Action.parse(str(action)) == action
                     assert game.resolve(str(action)) == action
@@ -275,7 +275,7 @@ def test_apply_accepts_action_objects_and_texts_alike() -> None:
     by_text = variant.new_game(seed=21)
     by_object = variant.new_game(seed=21)
     bots = bots_for("greedy", 21)
-    while not by_text.is_over and len(by_text.hands) < 3:
+    while not by_text.is_over and len(by_text.results) < 3:
         action = bots[by_text.current_player or 0].choose(by_text)
         by_text.apply(str(action))
         by_object.apply(action)
@@ -309,7 +309,7 @@ def test_a_record_names_its_local_plugins_and_replays_with_them(undercut_double_
     plugin = undercut_double_plugin
     variant = rummykit.load_variant("gin", house_rules=["undercut-double"], plugins=[plugin])
     game = play_game(variant, 5, ("greedy", "greedy"))
-    undercuts = [h for h in game.hands if h.kind == "undercut"]
+    undercuts = [h for h in game.results if h.kind == "undercut"]
     assert undercuts and all(max(h.scores) % 2 == 0 for h in undercuts)
     record = json.loads(game.to_json())
     assert record["plugins"] == [str(plugin.resolve())]
@@ -323,3 +323,16 @@ def test_a_bad_card_in_an_action_is_named_as_a_card() -> None:
     with pytest.raises(IllegalAction, match="'9Z' is not a card"):
         game.apply("discard 9Z")
     assert game.to_json() == before
+
+
+def test_old_names_still_work_with_a_deprecation_warning() -> None:
+    gin = rummykit.load_variant("gin")
+    layout = {"dealer": 0, "hands": ["7S 7H 7D 9C TC JC 3H 4H 5H 8D".split(), "2S 3S 4S QD QH QC 8C KH 5D TS".split()]}
+    with pytest.warns(DeprecationWarning, match="layout"):
+        old = gin.new_game(deal=layout, seed=1)
+    new = gin.new_game(layout=layout, seed=1)
+    assert old.to_json() == new.to_json()
+    with pytest.raises(TypeError, match="not both"):
+        gin.new_game(layout=layout, deal=layout)
+    with pytest.warns(DeprecationWarning, match="Game.results"):
+        assert old.hands is old.results

@@ -38,7 +38,7 @@ def test_a_policy_that_never_knocks_ends_at_the_hand_limit() -> None:
     while not game.is_over:
         first_action(game)  # never knocks: every hand is a dead hand, dealt again
     assert game.end_reason == "max-hands"
-    assert len(game.hands) == 25 and {hand.kind for hand in game.hands} == {"dead"}
+    assert len(game.results) == 25 and {hand.kind for hand in game.results} == {"dead"}
     assert game.winner is None and game.bonuses == [] and game.scores == [0, 0]
     assert game.current_player is None and game.legal_actions() == []
 
@@ -49,7 +49,7 @@ def test_the_default_hand_limit_ends_the_old_readme_example() -> None:
     assert game.max_hands == DEFAULT_MAX_HANDS == 1000
     while not game.is_over:
         first_action(game)
-    assert (game.end_reason, len(game.hands)) == ("max-hands", DEFAULT_MAX_HANDS)
+    assert (game.end_reason, len(game.results)) == ("max-hands", DEFAULT_MAX_HANDS)
 
 
 def test_a_game_ended_by_its_rules_says_target_and_a_ruleset_limit_applies() -> None:
@@ -60,7 +60,7 @@ def test_a_game_ended_by_its_rules_says_target_and_a_ruleset_limit_applies() -> 
     bots = make_bots(["greedy"], 2, 3)
     while not short.is_over:
         short.apply(bots[short.deal.current].choose(short))
-    assert short.end_reason == "max-hands" and len(short.hands) == 2
+    assert short.end_reason == "max-hands" and len(short.results) == 2
     # Ended early, a race to 100 scores no game bonus; whoever leads alone on hand points wins.
     totals = short.hand_totals()
     assert short.bonuses == [] and short.scores == totals
@@ -188,7 +188,7 @@ def test_player_counts_are_checked_and_worded(capsys: pytest.CaptureFixture[str]
 
 def test_undercut_names_the_player_who_undercut() -> None:
     game = play_game("gin", 21, max_hands=1)
-    result = game.hands[0]
+    result = game.results[0]
     assert result.kind == "undercut" and result.winner != result.details["knocker"]
     head = TurnPrinter(lambda line: None).result_lines(game, None, result)[0]
     assert head.startswith(f"-- Deal 1 ends: undercut by Player {result.winner + 1} (Player 1 knocked).")
@@ -196,7 +196,7 @@ def test_undercut_names_the_player_who_undercut() -> None:
 
 def test_layoffs_name_the_meld_not_its_number() -> None:
     game = play_game("gin", 6, max_hands=1)
-    lines = TurnPrinter(lambda line: None).result_lines(game, None, game.hands[0])
+    lines = TurnPrinter(lambda line: None).result_lines(game, None, game.results[0])
     assert "   Laid off: 4H on [TC TH TS]" not in lines  # the knocker is seat 1 here
     laid = [line for line in lines if line.startswith("   Laid off:")]
     assert laid == ["   Laid off: 4H on [4C 4D 4H 4S]"]
@@ -274,7 +274,7 @@ def _greedy_reader(game: Game, log: list[str]) -> Callable[[str], str]:
 
     def read(prompt: str) -> str:
         log.append(f"<{prompt}>")
-        if len(game.hands) >= 2:
+        if len(game.results) >= 2:
             raise EOFError
         return "" if prompt.startswith("(press Enter") else str(me.choose(game))
 
@@ -294,7 +294,7 @@ def test_a_pause_after_each_settlement_when_asked() -> None:
     game = rummykit.load_variant("gin").new_game(seed=5)
     log = []
     play_interactive(game, 0, [None, bots[1]], _greedy_reader(game, log), log.append)
-    assert len(game.hands) >= 1 and not any("press Enter" in line for line in log)
+    assert len(game.results) >= 1 and not any("press Enter" in line for line in log)
 
 
 def _first_deal_moves(seed: int) -> list[str]:
@@ -303,7 +303,7 @@ def _first_deal_moves(seed: int) -> list[str]:
     bots = make_bots(["greedy"], 2, seed)
     me = GreedyBot(seed=0)
     moves = []
-    while len(game.hands) < 1:
+    while len(game.results) < 1:
         if game.deal.current == 0:
             action = me.choose(game)
             moves.append(str(action))
@@ -367,8 +367,8 @@ def test_a_game_of_a_fixed_number_of_hands_ends_by_its_rules_not_the_guard() -> 
     bot = GreedyBot(1)
     while not game.is_over:
         game.apply(bot.choose(game))
-    assert (game.end_reason, len(game.hands)) == ("hands", 2)
+    assert (game.end_reason, len(game.results)) == ("hands", 2)
     stopped = variant.new_game(seed=1, max_hands=1)
     while not stopped.is_over:
         stopped.apply(bot.choose(stopped))
-    assert (stopped.end_reason, len(stopped.hands)) == ("max-hands", 1)
+    assert (stopped.end_reason, len(stopped.results)) == ("max-hands", 1)

@@ -36,7 +36,7 @@ def new_game(
     variant = rummykit.load_variant("gin", options=options)
     return variant.new_game(
         seed=seed,
-        deal={
+        layout={
             "dealer": dealer,
             "hands": [cards(hands[0]), cards(hands[1])],
             "discard": cards(discard),
@@ -67,7 +67,7 @@ def snapshot(game: Game) -> tuple[Any, ...]:
         repr(sorted(deal.state.items())),
         [str(t) for t in deal.table],
         list(game.scores),
-        len(game.hands),
+        len(game.results),
         [str(a) for a in game.legal_actions()],
     )
 
@@ -91,8 +91,8 @@ def test_worked_example_knock_on_8_against_33_lays_off_8c_and_scores_17() -> Non
     assert game.deal.hands[0][-1] == parse_card("KS")
     play(game, "knock KS")  # the knocker throws the drawn king face down
 
-    assert len(game.hands) == 1
-    result = game.hands[0]
+    assert len(game.results) == 1
+    result = game.results[0]
     assert result.kind == "knock"
     assert result.scores == (17, 0)
     assert result.winner == 0
@@ -124,7 +124,7 @@ def test_worked_example_knock_on_9_against_12_with_lay_offs_worth_5_is_undercut_
     game = new_game(EXAMPLE_2, discard="AC", stock="JD")
     play(game, "pass", "pass", "draw stock", "knock JD")
 
-    result = game.hands[0]
+    result = game.results[0]
     assert result.kind == "undercut"
     assert result.scores == (0, 12)
     assert result.winner == 1
@@ -150,7 +150,7 @@ def test_opponent_breaks_its_own_meld_to_lay_off() -> None:
     game = new_game(hands, discard="5C", stock="9D")
     play(game, "pass", "pass", "draw stock", "knock 9D")
 
-    result = game.hands[0]
+    result = game.results[0]
     assert result.kind == "knock"
     assert result.details["deadwood"] == [4, 17]
     assert result.scores == (13, 0)
@@ -165,7 +165,7 @@ def test_chain_lay_off_ten_then_nine_onto_jack_queen_king() -> None:
     game = new_game(hands, discard="6D", stock="KC")
     play(game, "pass", "pass", "draw stock", "knock KC")
 
-    result = game.hands[0]
+    result = game.results[0]
     assert result.kind == "knock"
     # 37 (TS 9S 8C KH) before laying off; TS goes first, and only then can 9S follow it.
     assert [entry.split(" on ")[0] for entry in result.details["layoffs"]] == ["TS", "9S"]
@@ -182,7 +182,7 @@ def test_knocker_lays_sets_rather_than_runs_so_nothing_can_be_laid_off() -> None
     game = new_game(SETS_NOT_RUNS, discard="2S", stock="QD")
     play(game, "pass", "pass", "draw stock", "knock QD")
 
-    result = game.hands[0]
+    result = game.results[0]
     assert set(result.details["melds"]["0"]) == {"5C 5D 5H", "6C 6D 6H", "7C 7D 7H"}
     assert result.details["layoffs"] == []
     assert result.details["deadwood"] == [1, 24]
@@ -210,7 +210,7 @@ def test_the_same_hand_laid_as_runs_would_be_undercut() -> None:
         "layoff 8D on 1",
         "done",
     )
-    result = game.hands[0]
+    result = game.results[0]
     assert result.kind == "undercut"
     assert result.details["deadwood"] == [1, 0]
     assert result.scores == (0, 11)
@@ -227,7 +227,7 @@ def test_knocker_keeps_a_card_back_when_that_blocks_lay_offs() -> None:
     game = new_game(BLOCKING, discard="2S", stock="KD")
     play(game, "pass", "pass", "draw stock", "knock KD")
 
-    result = game.hands[0]
+    result = game.results[0]
     # Laying 6H 7H 8H 9H would let 5H then 4H go on it: 4 against 11, 7 points. Holding 6H back: 10 against 20.
     assert set(result.details["melds"]["0"]) == {"7H 8H 9H", "JS QS KS"}
     assert result.details["unmatched"]["0"] == ["AC", "2C", "AD", "6H"]
@@ -245,7 +245,7 @@ def test_gin_forbids_lay_offs_and_scores_20_plus_the_opponents_deadwood() -> Non
     game = new_game((GIN, opponent), discard="5S", stock="AD")
     play(game, "pass", "pass", "draw stock", "knock AD")
 
-    result = game.hands[0]
+    result = game.results[0]
     assert result.kind == "gin"
     assert result.details["layoffs"] == []
     assert result.details["deadwood"] == [0, 54]
@@ -259,7 +259,7 @@ def test_gin_is_never_undercut_even_by_an_opponent_with_no_deadwood() -> None:
     game = new_game((GIN, opponent), discard="5S", stock="AD")
     play(game, "pass", "pass", "draw stock", "knock AD")
 
-    result = game.hands[0]
+    result = game.results[0]
     assert result.kind == "gin"
     assert result.details["deadwood"] == [0, 0]
     assert result.scores == (20, 0)
@@ -272,7 +272,7 @@ def test_equal_counts_are_an_undercut() -> None:
     game = new_game((knocker, opponent), discard="2S", stock="KC")
     play(game, "pass", "pass", "draw stock", "knock KC")
 
-    result = game.hands[0]
+    result = game.results[0]
     assert result.details["deadwood"] == [5, 5]
     assert result.kind == "undercut"
     assert result.scores == (0, 10)
@@ -316,7 +316,7 @@ def test_the_dealer_may_take_the_upcard_and_go_gin_on_the_first_turn() -> None:
     assert game.current_player == 1
     assert "knock 7C" not in [str(a) for a in game.legal_actions()]
     play(game, "knock 8D")
-    result = game.hands[0]
+    result = game.results[0]
     assert result.kind == "gin" and result.scores == (0, 20 + 33) and result.dealer == 1
     assert "7C 7D 7H 7S" in result.details["melds"]["1"]
     assert game.deal.dealer == 0  # the loser deals next
@@ -421,14 +421,14 @@ def test_knocking_needs_deadwood_of_10_or_less_and_is_optional() -> None:
     with pytest.raises(IllegalAction, match="deadwood is 15"):
         game.apply("knock 5D")
     play(game, "discard KH")
-    assert not game.hands and game.current_player == 1
+    assert not game.results and game.current_player == 1
 
 
 def test_knocking_with_exactly_10() -> None:
     hands = ("7S 7D 7H 7C 9C TC JC QC 5D 5S", "2S 3S 4S QD QH KC 8C KD 5C TS")
     game = new_game(hands, discard="AC", stock="KH 9H")
     play(game, "pass", "pass", "draw stock", "knock KH")
-    result = game.hands[0]
+    result = game.results[0]
     assert result.details["deadwood"][0] == 10
     assert result.kind == "knock"
 
@@ -461,7 +461,7 @@ def draw_and_throw_until_stock(game: Game, left: int) -> None:
         assert seat is not None
         play(game, "draw stock")
         play(game, f"discard {game.deal.hands[seat][-1]}")
-        assert not game.hands
+        assert not game.results
 
 
 def test_dead_hand_when_a_discard_leaves_two_cards_in_the_stock() -> None:
@@ -469,7 +469,7 @@ def test_dead_hand_when_a_discard_leaves_two_cards_in_the_stock() -> None:
     play(game, "pass", "pass")
     assert len(game.deal.stock) == 31
     draw_and_throw_until_stock(game, 3)
-    assert game.deal.number == 1 and not game.hands and game.deal.phase == "draw"
+    assert game.deal.number == 1 and not game.results and game.deal.phase == "draw"
     # The non-dealer draws the third-last card: it may still knock, but discards.
     assert game.current_player == 0
     play(game, "draw stock")
@@ -477,7 +477,7 @@ def test_dead_hand_when_a_discard_leaves_two_cards_in_the_stock() -> None:
     assert any(a.kind == "knock" for a in game.legal_actions())
     play(game, f"discard {game.deal.hands[0][-1]}")
 
-    result = game.hands[0]
+    result = game.results[0]
     assert result.kind == "dead"
     assert result.scores == (0, 0)
     assert result.winner is None
@@ -494,7 +494,7 @@ def test_third_last_card_drawer_may_still_knock() -> None:
     play(game, "draw stock")
     drawn = game.deal.hands[0][-1]
     play(game, f"knock {drawn}")
-    result = game.hands[0]
+    result = game.results[0]
     assert result.kind == "knock"
     assert result.details["deadwood"][0] == 8
     assert result.scores[0] > 0 and result.scores[1] == 0
@@ -505,7 +505,7 @@ def test_the_hand_is_not_dead_before_the_stock_is_down_to_two() -> None:
     play(game, "pass", "pass")
     draw_and_throw_until_stock(game, 3)
     # The dealer drew the fourth-last card and discarded it: three left, the hand goes on.
-    assert len(game.deal.stock) == 3 and not game.hands and game.current_player == 0
+    assert len(game.deal.stock) == 3 and not game.results and game.current_player == 0
 
 
 # -- dealers and the end of the game --------------------------------------------------------------------------------
@@ -524,8 +524,8 @@ def lay_out_next_deal(game: Game, hands: tuple[str, str], discard: str, stock: s
 
 def expected_bonuses(game: Game) -> list[int]:
     """Per seat, the end-of-game bonuses the rules give, computed from the hands alone."""
-    totals = [sum(r.scores[s] for r in game.hands) for s in (0, 1)]
-    won = [sum(1 for r in game.hands if r.winner == s) for s in (0, 1)]
+    totals = [sum(r.scores[s] for r in game.results) for s in (0, 1)]
+    won = [sum(1 for r in game.results if r.winner == s) for s in (0, 1)]
     winner = 0 if totals[0] >= 100 else 1
     loser = 1 - winner
     bonuses = [20 * won[0], 20 * won[1]]
@@ -540,11 +540,11 @@ BIG_LOSS = "KS QD JC TS 8S 7D 6H KD QC 5S"
 def test_shutout_in_one_hand_game_bonus_200_and_one_box() -> None:
     game = new_game((GIN, BIG_LOSS), discard="4S", stock="AD")
     play(game, "pass", "pass", "draw stock", "knock AD")
-    assert game.hands[0].kind == "gin" and game.hands[0].scores == (106, 0)
+    assert game.results[0].kind == "gin" and game.results[0].scores == (106, 0)
     assert game.is_over and game.winner == 0 and game.current_player is None
     assert sorted(game.bonuses) == sorted([(0, "game (shutout)", 200), (0, "boxes (1)", 20)])
     assert game.scores == [106 + 200 + 20, 0]
-    assert [sum(r.scores[s] for r in game.hands) + expected_bonuses(game)[s] for s in (0, 1)] == game.scores
+    assert [sum(r.scores[s] for r in game.results) + expected_bonuses(game)[s] for s in (0, 1)] == game.scores
     assert game.legal_actions() == []
     with pytest.raises(IllegalAction, match="game is over"):
         game.apply("draw stock")
@@ -559,7 +559,7 @@ def test_race_to_100_counts_hand_points_only_and_boxes_come_at_the_end() -> None
     # Hand 2: seat 1 takes the upcard and goes gin against 67 deadwood: 87 points.
     lay_out_next_deal(game, ("KS QD JC TS 8S 7D 6H 2S AS 3D", "2C 3C 4C 5C 9D 9H 9S JH QH AD"), discard="KH")
     play(game, "pass", "draw discard", "knock AD")
-    assert game.hands[1].kind == "gin" and game.hands[1].scores == (0, 87)
+    assert game.results[1].kind == "gin" and game.results[1].scores == (0, 87)
     # 87 + a 20 box would pass 100, but boxes do not count towards the target.
     assert game.scores == [17, 87] and not game.is_over and not game.bonuses
     assert game.deal.dealer == 0 and game.current_player == 1  # seat 0 lost: seat 0 deals
@@ -567,12 +567,12 @@ def test_race_to_100_counts_hand_points_only_and_boxes_come_at_the_end() -> None
     # Hand 3: seat 1 (non-dealer) knocks as in example 1 and scores 17: 104.
     lay_out_next_deal(game, (EXAMPLE_1[1], EXAMPLE_1[0]), discard="2C", stock="KS")
     play(game, "pass", "pass", "draw stock", "knock KS")
-    assert game.hands[2].scores == (0, 17)
+    assert game.results[2].scores == (0, 17)
     assert game.is_over and game.winner == 1
     assert sorted(game.bonuses) == sorted([(1, "game", 100), (0, "boxes (1)", 20), (1, "boxes (2)", 40)])
     assert game.scores == [17 + 20, 104 + 100 + 40]
     bonuses = expected_bonuses(game)
-    assert [sum(r.scores[s] for r in game.hands) + bonuses[s] for s in (0, 1)] == game.scores
+    assert [sum(r.scores[s] for r in game.results) + bonuses[s] for s in (0, 1)] == game.scores
 
 
 def test_the_winner_is_who_reached_100_even_if_the_loser_ends_with_more_after_boxes() -> None:
@@ -583,10 +583,10 @@ def test_the_winner_is_who_reached_100_even_if_the_loser_ends_with_more_after_bo
         if number:
             lay_out_next_deal(game, breaks_meld, discard="5C", stock="9D")
         play(game, "pass", "pass", "draw stock", "knock 9D")
-        assert game.hands[-1].scores == (13, 0) and game.deal.dealer == 1
+        assert game.results[-1].scores == (13, 0) and game.deal.dealer == 1
     lay_out_next_deal(game, (BIG_LOSS, "2C 3C 4C 5C 9D 9H 9S JH QH AD"), discard="KH")
     play(game, "pass", "draw discard", "knock AD")
-    assert game.hands[-1].kind == "gin" and game.hands[-1].scores == (0, 106)
+    assert game.results[-1].kind == "gin" and game.results[-1].scores == (0, 106)
     assert game.is_over
     assert game.scores == [91 + 7 * 20, 106 + 100 + 20]  # 231 against 226
     assert game.winner == 1
@@ -598,7 +598,7 @@ def test_dead_hands_do_not_count_as_hands_won() -> None:
     draw_and_throw_until_stock(game, 3)
     play(game, "draw stock")
     play(game, f"discard {game.deal.hands[0][-1]}")
-    assert game.hands[0].kind == "dead" and game.hands[0].boxes == (0, 0)
+    assert game.results[0].kind == "dead" and game.results[0].boxes == (0, 0)
     lay_out_next_deal(game, (GIN, BIG_LOSS), discard="4S", stock="AD")
     play(game, "pass", "pass", "draw stock", "knock AD")
     assert game.is_over and game.winner == 0
@@ -615,16 +615,16 @@ def test_greedy_games_add_up_to_the_rules() -> None:
             seat = game.current_player
             assert seat is not None
             game.apply(bots[seat].choose(game))
-        totals = [sum(r.scores[s] for r in game.hands) for s in (0, 1)]
+        totals = [sum(r.scores[s] for r in game.results) for s in (0, 1)]
         assert max(totals) >= 100 and min(totals) < 100
         # The race ended with the last hand, not before.
-        before = [totals[s] - game.hands[-1].scores[s] for s in (0, 1)]
+        before = [totals[s] - game.results[-1].scores[s] for s in (0, 1)]
         assert max(before) < 100
         bonuses = expected_bonuses(game)
         assert [totals[s] + bonuses[s] for s in (0, 1)] == game.scores
         assert game.winner == (0 if totals[0] >= 100 else 1)
         # Loser of each hand deals the next; a dead hand is redealt by the same dealer.
-        for previous, following in zip(game.hands, game.hands[1:]):
+        for previous, following in zip(game.results, game.results[1:]):
             if previous.winner is None:
                 assert following.dealer == previous.dealer
             else:
@@ -664,7 +664,7 @@ def test_manual_settlement_of_example_1() -> None:
         game.apply("layoff 8C on 7")
     play(game, "layoff 8C on 1", "done")
 
-    result = game.hands[0]
+    result = game.results[0]
     assert result.kind == "knock" and result.scores == (17, 0)
     assert result.details["deadwood"] == [8, 25]
     assert result.details["layoffs"] == ["8C on 1"]
@@ -684,7 +684,7 @@ def test_manual_lay_offs_go_on_the_knockers_melds_only() -> None:
     play(game, "layoff TS on 0", "layoff 9S on 0")
     assert str(game.deal.table[0]) == "9S TS JS QS KS"
     play(game, "done")
-    result = game.hands[0]
+    result = game.results[0]
     assert result.details["layoffs"] == ["TS on 0", "9S on 0"]
     assert result.details["deadwood"] == [5, 4 + 4 + 4 + 8 + 10]
     assert result.kind == "undercut" or result.scores[0] == result.details["deadwood"][1] - 5
@@ -699,7 +699,7 @@ def test_manual_settlement_after_gin_offers_no_lay_off() -> None:
     with pytest.raises(IllegalAction):
         game.apply("layoff 6C on 0")
     play(game, "meld AS 2S 3S", "done")
-    result = game.hands[0]
+    result = game.results[0]
     assert result.kind == "gin" and result.scores == (74, 0)
 
 
@@ -723,8 +723,8 @@ def best_manual_score(game: Game) -> tuple[int, int]:
         g = Game.from_json(record)
         for text in actions:
             g.apply(text)
-        if len(g.hands) >= deal_number:
-            scores = g.hands[deal_number - 1].scores
+        if len(g.results) >= deal_number:
+            scores = g.results[deal_number - 1].scores
             return scores[0], scores[1]
         k = key(g)
         if k in memo:
@@ -758,7 +758,7 @@ def test_manual_settlement_played_optimally_equals_auto_settlement(
     play(auto, "pass", "pass", "draw stock", f"knock {stock}")
     manual = new_game(hands, discard=discard, stock=stock, options=MANUAL)
     play(manual, "pass", "pass", "draw stock", f"knock {stock}")
-    assert best_manual_score(manual) == auto.hands[0].scores
+    assert best_manual_score(manual) == auto.results[0].scores
 
 
 def test_auto_settlement_of_bot_knocks_equals_optimal_manual_settlement() -> None:
@@ -770,15 +770,15 @@ def test_auto_settlement_of_bot_knocks_equals_optimal_manual_settlement() -> Non
         seed += 1
         game = variant.new_game(seed=seed)
         bots = [make_bot("greedy", seed), make_bot("greedy", seed + 50)]
-        while not game.hands:
+        while not game.results:
             game.apply(bots[game.current_player or 0].choose(game))
-        if game.hands[0].kind == "dead":
+        if game.results[0].kind == "dead":
             continue
         record = json.loads(game.to_json())
         record.update(options=MANUAL, actions=record["actions"][:1], scores=None)
         manual = Game.from_json(json.dumps(record))
         assert manual.deal.phase == "knocker-melds"
-        assert best_manual_score(manual) == game.hands[0].scores, f"seed {seed}"
+        assert best_manual_score(manual) == game.results[0].scores, f"seed {seed}"
         compared += 1
 
 
@@ -788,13 +788,13 @@ def test_manual_settlement_random_players_never_get_stuck() -> None:
     settled = 0
     for seed in range(30):
         game = variant.new_game(seed=seed)
-        while not game.is_over and len(game.hands) < 3:
+        while not game.is_over and len(game.results) < 3:
             legal = game.legal_actions()
             assert legal, f"no legal action in phase {game.deal.phase}"
             knocks = [a for a in legal if a.kind == "knock"]
             game.apply(knocks[0] if knocks else rng.choice(legal))
             game.check_cards()
-        settled += sum(1 for r in game.hands if r.kind != "dead")
+        settled += sum(1 for r in game.results if r.kind != "dead")
     assert settled > 0
 
 
@@ -824,7 +824,7 @@ def test_observations_hide_the_other_hand_and_show_only_the_discard_top() -> Non
     for seed in range(6):
         game = variant.new_game(seed=seed)
         bots = [make_bot("random" if seed % 2 else "greedy", seed), make_bot("random", seed + 1)]
-        while not game.is_over and len(game.hands) < 2:
+        while not game.is_over and len(game.results) < 2:
             deal = game.deal
             for seat in (0, 1):
                 view = game.observation(seat)

@@ -40,7 +40,7 @@ def game_with(
 ) -> Game:
     v = load_variant(variant, house_rules=list(house_rules), options=options)
     deal = {"dealer": dealer, "hands": [list(h) for h in hands], "discard": list(discard), "stock": list(stock)}
-    return v.new_game(players=len(hands), seed=1, deal=deal)
+    return v.new_game(players=len(hands), seed=1, layout=deal)
 
 
 def play(game: Game, *actions: str) -> None:
@@ -96,7 +96,7 @@ def test_oklahoma_four_upcard_sets_the_knock_limit() -> None:
     game = first_hand_after_passes("oklahoma-gin", MELDS_5H, "4H", "4D")
     assert "knock 5H" in legal(game)
     play(game, "knock 5H")
-    result = game.hands[0]
+    result = game.results[0]
     assert result.kind == "knock" and result.winner == 1 and result.details["knock_limit"] == 4
     assert result.scores[1] == 64 - 4
 
@@ -111,7 +111,7 @@ def test_oklahoma_limit_is_the_upcard_value(upcard: str, limit: int) -> None:
 @pytest.mark.parametrize(("upcard", "points"), [("8H", 16), ("8S", 32)])
 def test_oklahoma_spade_upcard_doubles_an_undercut(upcard: str, points: int) -> None:
     game = undercut_hand("oklahoma-gin", upcard=upcard)
-    result = game.hands[0]
+    result = game.results[0]
     assert result.kind == "undercut" and result.winner == 0
     assert result.scores == (points, 0)
     assert result.details["multiplier"] == (2 if upcard == "8S" else 1)
@@ -120,7 +120,7 @@ def test_oklahoma_spade_upcard_doubles_an_undercut(upcard: str, points: int) -> 
 def test_oklahoma_spade_upcard_doubles_gin_with_its_bonus() -> None:
     game = first_hand_after_passes("oklahoma-gin", GIN_10, "6S", "KD")
     play(game, "knock KD")
-    assert game.hands[0].kind == "gin" and game.hands[0].scores == (0, 2 * (20 + 64))
+    assert game.results[0].kind == "gin" and game.results[0].scores == (0, 2 * (20 + 64))
 
 
 def test_oklahoma_ace_upcard_with_and_without_ace_gin_only() -> None:
@@ -133,7 +133,7 @@ def test_oklahoma_ace_upcard_with_and_without_ace_gin_only() -> None:
     # gin is still allowed under ace-gin-only
     gin_game = first_hand_after_passes("oklahoma-gin", GIN_10, "AC", "KD", house_rules=["ace-gin-only"])
     play(gin_game, "knock KD")
-    assert gin_game.hands[0].kind == "gin"
+    assert gin_game.results[0].kind == "gin"
     # and an ace that is not the upcard changes nothing
     other = first_hand_after_passes("oklahoma-gin", hand, "9H", "KD", house_rules=["ace-gin-only"])
     assert "knock KD" in legal(other)
@@ -142,9 +142,9 @@ def test_oklahoma_ace_upcard_with_and_without_ace_gin_only() -> None:
 @pytest.mark.parametrize(("upcard", "boxes"), [("8H", 2), ("8S", 3)])
 def test_oklahoma_extra_boxes_for_an_undercut(upcard: str, boxes: int) -> None:
     plain = undercut_hand("oklahoma-gin", upcard=upcard)
-    assert plain.hands[0].boxes == (1, 0)
+    assert plain.results[0].boxes == (1, 0)
     game = undercut_hand("oklahoma-gin", upcard=upcard, house_rules=["extra-boxes"])
-    assert game.hands[0].boxes == (boxes, 0)  # one box for the hand, +1 extra (x2 under a spade)
+    assert game.results[0].boxes == (boxes, 0)  # one box for the hand, +1 extra (x2 under a spade)
 
 
 @pytest.mark.parametrize(("upcard", "boxes"), [("6H", 3), ("6S", 5)])
@@ -153,7 +153,7 @@ def test_oklahoma_extra_boxes_for_gin_pay_at_the_end(upcard: str, boxes: int) ->
         "oklahoma-gin", GIN_10, upcard, "KD", house_rules=["extra-boxes"], options={"target": 50}
     )
     play(game, "knock KD")
-    assert game.is_over and game.hands[0].boxes == (0, boxes)
+    assert game.is_over and game.results[0].boxes == (0, boxes)
     assert (1, f"boxes ({boxes})", boxes * 20) in game.bonuses
 
 
@@ -185,8 +185,8 @@ def test_oklahoma_gin_only_overrides_the_upcard() -> None:
 )
 def test_scoring_presets(rule: str | None, gin: int, undercut: int) -> None:
     rules = [rule] if rule else []
-    assert gin_hand(house_rules=rules).hands[0].scores == (0, gin)
-    assert undercut_hand(house_rules=rules).hands[0].scores == (undercut, 0)
+    assert gin_hand(house_rules=rules).results[0].scores == (0, gin)
+    assert undercut_hand(house_rules=rules).results[0].scores == (undercut, 0)
 
 
 @pytest.mark.parametrize(("rule", "box"), [(None, 20), ("modern", 25), ("table-004", 25), ("norwegian", 30)])
@@ -211,7 +211,7 @@ def test_targets_end_the_game_there(rule: str, target: int) -> None:
         while not game.is_over:
             game.apply(bot.choose(game))
         totals = game.hand_totals()
-        before = [t - game.hands[-1].scores[s] for s, t in enumerate(totals)]
+        before = [t - game.results[-1].scores[s] for s, t in enumerate(totals)]
         assert max(totals) >= target > max(before)
 
 
@@ -227,18 +227,18 @@ def test_big_gin() -> None:
     game = first_hand_after_passes("gin", GIN_10, "4H", "KS", house_rules=["big-gin"])
     assert "big gin" in legal(game)
     play(game, "big gin")
-    result = game.hands[0]
+    result = game.results[0]
     assert result.kind == "big-gin" and result.scores == (0, 20 + 64 + 6)
     plain = first_hand_after_passes("gin", GIN_10, "4H", "KS")
     assert "big gin" not in legal(plain)
     play(plain, "knock KS")
-    assert plain.hands[0].kind == "gin" and plain.hands[0].scores == (0, 84)
+    assert plain.results[0].kind == "gin" and plain.results[0].scores == (0, 84)
 
 
 def test_big_gin_combines_with_gin_only() -> None:
     game = first_hand_after_passes("gin", GIN_10, "4H", "KS", house_rules=["big-gin", "gin-only"])
     play(game, "big gin")
-    assert game.hands[0].kind == "big-gin"
+    assert game.results[0].kind == "big-gin"
 
 
 def test_gin_only() -> None:
@@ -285,34 +285,34 @@ def dead_position(house_rules: Iterable[str] = (), throw: str = "KD") -> Game:
 
 def test_dead_hand_is_redealt_by_the_same_dealer() -> None:
     game = dead_position()
-    assert game.hands[0].kind == "dead" and game.hands[0].scores == (0, 0)
+    assert game.results[0].kind == "dead" and game.results[0].scores == (0, 0)
     assert game.deal.dealer == 0 and game.deal.number == 2
 
 
 def test_fiftieth_card_rule() -> None:
     game = dead_position(["fiftieth-card"])
-    assert not game.hands and legal(game) == {"draw discard", "pass"}
+    assert not game.results and legal(game) == {"draw discard", "pass"}
     play(game, "draw discard")
     assert legal(game) == {"knock KD"}  # KD does not help: turned over to knock on 6
     play(game, "knock KD")
-    assert game.hands[0].kind == "knock" and game.hands[0].winner == 0
+    assert game.results[0].kind == "knock" and game.results[0].winner == 0
     # declining the last chance kills the hand
     game = dead_position(["fiftieth-card"])
     play(game, "pass")
-    assert game.hands[0].kind == "dead" and game.deal.dealer == 0
+    assert game.results[0].kind == "dead" and game.deal.dealer == 0
 
 
 def test_last_chance_needs_another_discard() -> None:
     game = dead_position(["last-chance"])
     assert legal(game) == {"pass"}  # KD cannot be thrown back, and keeping it leaves 13 or more
     play(game, "pass")
-    assert game.hands[0].kind == "dead"
+    assert game.results[0].kind == "dead"
     game = dead_position(["last-chance"], throw="6C")  # 6C extends the club run: knock throwing 3H
     play(game, "draw discard")
     assert "knock 3H" in legal(game) and "knock 6C" not in legal(game)
     assert not any(a.startswith("discard") for a in legal(game))
     play(game, "knock 3H")
-    assert game.hands[0].winner == 0 and game.hands[0].details["deadwood"][0] == 3
+    assert game.results[0].winner == 0 and game.results[0].details["deadwood"][0] == 3
 
 
 def gra_position(hand1: Sequence[str], house_rules: Iterable[str] = ("gra-retake",)) -> Game:
@@ -339,7 +339,7 @@ def test_gra_retake() -> None:
     play(game, "discard QH", "draw discard")
     assert legal(game) and all(a.startswith("knock") for a in legal(game))
     play(game, "knock QH")
-    assert game.hands[0].winner == 1
+    assert game.results[0].winner == 1
 
 
 def test_eleven_card_start() -> None:
@@ -415,22 +415,22 @@ def test_gin_three_rotation_over_four_hands() -> None:
     play(game, "pass")
     assert game.deal.current == 2  # the other player has the dealer's part in the upcard offer
     play(game, "pass", "draw stock", "knock KD")
-    assert game.hands[0].winner == 1 and game.hands[0].scores == (0, 84, 0)
+    assert game.results[0].winner == 1 and game.results[0].scores == (0, 84, 0)
     # hand 2: seat 2 lost and deals, to seat 1 (the winner) and seat 0 (the previous dealer)
     assert game.deal.dealer == 2 and game.deal.seats == (0, 1) and not game.deal.hands[2]
     bot = make_bot("greedy", 3)
-    while len(game.hands) < 4:
+    while len(game.results) < 4:
         game.apply(bot.choose(game))
         game.check_cards()
-    for previous, result in zip(game.hands, game.hands[1:]):
+    for previous, result in zip(game.results, game.results[1:]):
         if previous.kind == "dead":
             assert result.dealer == previous.dealer
             continue
         loser = next(s for s in range(3) if s not in (previous.winner, previous.dealer))
         assert result.dealer == loser  # the loser deals ...
         assert result.winner in (previous.winner, previous.dealer)  # ... to the winner and the old dealer
-    assert game.hands[1].dealer == 2
-    assert all(r.scores[r.dealer] == 0 for r in game.hands)  # the dealer never plays
+    assert game.results[1].dealer == 2
+    assert all(r.scores[r.dealer] == 0 for r in game.results)  # the dealer never plays
 
 
 def test_gin_three_dead_hand_same_dealer_and_scores() -> None:
@@ -476,7 +476,7 @@ def partnership_round(second: str) -> Game:
     game = game_with("gin-partnership", [HIGH_64, GIN_10, [], []], ["4H"], ["KD"])
     assert game.deal.seats == (0, 1)
     play(game, "pass", "pass", "draw stock", "knock KD")
-    assert game.hands[0].scores == (0, 0, 0, 0) and game.hands[0].details["table_points"] == [0, 84, 0, 0]
+    assert game.results[0].scores == (0, 0, 0, 0) and game.results[0].details["table_points"] == [0, 84, 0, 0]
     assert game.deal.seats == (2, 3) and game.deal.dealer == 2 and game.deal.current == 3
     if second == "gin":
         arrange(game, {2: HIGH_64, 3: GIN_10}, ["4H"], ["KD"])
@@ -488,7 +488,7 @@ def partnership_round(second: str) -> Game:
 
 def test_partnership_split_round_scores_the_difference() -> None:
     game = partnership_round("undercut")
-    result = game.hands[1]
+    result = game.results[1]
     assert result.kind == "undercut" and result.winner == 2 and result.details["table_points"][2] == 16
     assert result.scores == (0, 84 - 16, 0, 0)
     assert game.side_scores() == [0, 68] and not game.is_over
@@ -498,7 +498,7 @@ def test_partnership_split_round_scores_the_difference() -> None:
 
 def test_partnership_both_wins_score_the_total() -> None:
     game = partnership_round("gin")
-    assert game.hands[1].scores == (0, 84, 0, 84)
+    assert game.results[1].scores == (0, 84, 0, 84)
     assert game.side_scores() == [0, 168]
     assert game.is_over and game.winner in (1, 3) and game.bonuses == []
 
@@ -512,7 +512,7 @@ def test_partnership_rotation_and_team_scores() -> None:
             game.apply(bot.choose(game))
             game.check_cards()
         rounds: dict[int, list[Any]] = {}
-        for result in game.hands:
+        for result in game.results:
             if result.kind != "dead":
                 rounds.setdefault(result.details["round"], []).append(result)
         for number, results in rounds.items():
@@ -548,7 +548,7 @@ def configurations() -> list[tuple[str, tuple[str, ...], bool]]:
 
 def check_scores(game: Game) -> None:
     for seat in range(game.num_players):
-        assert game.scores[seat] == sum(r.scores[seat] for r in game.hands) + bonus_total(game, seat)
+        assert game.scores[seat] == sum(r.scores[seat] for r in game.results) + bonus_total(game, seat)
 
 
 def soak(variant: str, rules: tuple[str, ...], hands: int, games: int) -> None:
@@ -558,12 +558,12 @@ def soak(variant: str, rules: tuple[str, ...], hands: int, games: int) -> None:
     while played < hands:
         game = v.new_game(seed=seed)
         bot = make_bot("random", seed)
-        start = len(game.hands)
-        while not game.is_over and len(game.hands) - start < 5:
+        start = len(game.results)
+        while not game.is_over and len(game.results) - start < 5:
             assert game.legal_actions(), f"{variant} {rules} seed {seed}: a deal not over has no legal action"
             game.apply(bot.choose(game))
             game.check_cards()
-        played += len(game.hands)
+        played += len(game.results)
         check_scores(game)
         seed += 1
     for seed in range(games):

@@ -67,7 +67,7 @@ def test_the_toy_game_plays_to_the_end_under_random_bots(players: int) -> None:
         game = toy().new_game(players=players, seed=seed)
         play_randomly(game, random.Random(seed), kinds, refusals=seed < 3)
         assert game.is_over
-        assert sum(game.scores) == sum(sum(r.scores) for r in game.hands)
+        assert sum(game.scores) == sum(sum(r.scores) for r in game.results)
         # The record replays, automatic moves included.
         again = Game.from_json(game.to_json())  # plugins named by the record are local test files
         assert again.scores == game.scores and again.history == game.history
@@ -104,7 +104,7 @@ def test_take_pile_with_one_card_from_hand_is_refused_and_changes_nothing() -> N
         "hands": ["7S 7D 9C TC JC 3H 4H 5D 8D KH".split(), "7C 9H 4S 5S 6C 8S TD JD QS KC".split()],
         "discard": ["7H"],
     }
-    game = toy().new_game(deal=deal, seed=2)
+    game = toy().new_game(layout=deal, seed=2)
     assert any(a.same_as(rummykit.Action.parse("take pile with 7S 7D")) for a in game.legal_actions())
     before = snapshot(game)
     for text in ("take pile with 7S", "take pile with 9C", "take pile"):
@@ -153,7 +153,7 @@ def test_a_required_final_discard_never_leaves_an_empty_hand() -> None:
     deal = {"dealer": 1, "hands": ["7S 7H 7D".split(), "AS AH AD".split()], "discard": ["KC"], "stock": ["7C"]}
     for mode, four_allowed in (("optional", True), ("required", False)):
         variant = rummykit.load_variant("500-rum", options={"table": {"discard_to_go_out": mode}})
-        game = variant.new_game(deal=deal, seed=1)
+        game = variant.new_game(layout=deal, seed=1)
         game.apply("draw stock")
         assert any(a.kind == "meld" and len(a.cards) == 4 for a in game.legal_actions()) is four_allowed
         if not four_allowed:
@@ -163,7 +163,7 @@ def test_a_required_final_discard_never_leaves_an_empty_hand() -> None:
             assert [str(c) for c in game.deal.hands[0]] == ["7C"]
             assert {str(a) for a in game.legal_actions()} == {"discard 7C"}  # the 7C cannot be laid off either
             game.apply("discard 7C")
-            assert game.hands[-1].kind == "out"
+            assert game.results[-1].kind == "out"
 
 
 def test_no_discard_pile_means_no_upcard_and_nothing_drawn_from_it() -> None:
@@ -199,11 +199,11 @@ def test_whole_pile_without_a_meld_takes_everything_and_a_dead_stock_ends_the_ha
     game.apply("take pile")
     assert all(card in game.deal.hands[game.deal.current] for card in pile)
     rng = random.Random(1)
-    while not game.is_over and len(game.hands) == 0:
+    while not game.is_over and len(game.results) == 0:
         assert game.legal_actions()
         game.apply(rng.choice(game.legal_actions()))
         game.check_cards()
-    assert game.hands[0].kind in ("out", "exhausted")
+    assert game.results[0].kind in ("out", "exhausted")
 
 
 @pytest.mark.parametrize("players", [2, 4])

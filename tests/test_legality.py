@@ -56,8 +56,8 @@ def plugin(tmp_path: Path, name: str, source: str) -> Path:
 
 def test_a_house_rule_filter_runs_after_its_game_adds_knocks(tmp_path: Path) -> None:
     path = plugin(tmp_path, "no_knocks", NO_KNOCKS)
-    plain = rummykit.load_variant("gin").new_game(deal=KNOCKABLE, seed=1)
-    ruled = rummykit.load_variant("gin", house_rules=["no-knocks"], plugins=[path]).new_game(deal=KNOCKABLE, seed=1)
+    plain = rummykit.load_variant("gin").new_game(layout=KNOCKABLE, seed=1)
+    ruled = rummykit.load_variant("gin", house_rules=["no-knocks"], plugins=[path]).new_game(layout=KNOCKABLE, seed=1)
     # The 11-card player opens with a discard; with 8D out the hand (2S) is a knock on 2.
     assert any(a.kind == "knock" for a in plain.legal_actions())
     assert not any(a.kind == "knock" for a in ruled.legal_actions())
@@ -73,7 +73,7 @@ def test_a_typed_meld_that_a_plugin_removed_is_refused_and_changes_nothing(tmp_p
         "discard": ["6H"],
     }
     for house_rules, plugins, melds_allowed in (([], [], True), (["no-melds"], [path], False)):
-        game = rummykit.load_variant("500-rum", house_rules=house_rules, plugins=plugins).new_game(deal=deal, seed=3)
+        game = rummykit.load_variant("500-rum", house_rules=house_rules, plugins=plugins).new_game(layout=deal, seed=3)
         game.apply("draw stock")
         assert any(a.kind == "meld" for a in game.legal_actions()) is melds_allowed
         before = game.to_json(), [list(h) for h in game.deal.hands]

@@ -19,7 +19,7 @@ def test_a_record_saved_by_0_1_0_replays_to_the_same_game(path: Path) -> None:
     game = Game.from_json(path.read_text(encoding="utf-8"))
     assert game.is_over
     assert game.scores == record["scores"]
-    assert [r.as_dict() for r in game.hands] == record["results"]
+    assert [r.as_dict() for r in game.results] == record["results"]
     assert game.history == record["actions"]
 
 

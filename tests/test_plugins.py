@@ -39,8 +39,8 @@ def test_a_local_plugin_offers_its_house_rule_and_changes_the_game(tmp_path: Pat
     for seed in range(40):
         doubled, base = play_game(variant, seed, max_hands=1), play_game(plain, seed, max_hands=1)
         assert doubled.history == base.history
-        if base.hands[0].kind == "undercut":
-            assert doubled.hands[0].scores == tuple(2 * s for s in base.hands[0].scores)
+        if base.results[0].kind == "undercut":
+            assert doubled.results[0].scores == tuple(2 * s for s in base.results[0].scores)
             break
     else:
         pytest.fail("no undercut in 40 seeds")
@@ -226,7 +226,7 @@ def test_a_hook_returning_the_wrong_type_is_named_with_its_plugin(tmp_path: Path
     )
     variant = rummykit.load_variant("gin", plugins=[plugin])
     game = variant.new_game(
-        deal={
+        layout={
             "dealer": 1,
             "hands": ["7S 7H 7D 9C TC JC 3H 4H 5H 9D", "2S 3S 4S QD QH QC 8C AH AD 2C"],
             "discard": ["KD"],

@@ -113,7 +113,7 @@ def test_callbacks_see_every_action_in_order(gin: rummykit.Variant) -> None:
 
 def test_max_hands_stops_early(gin: rummykit.Variant) -> None:
     game = play_game(gin, 3, ("greedy", "greedy"), max_hands=1)
-    assert len(game.hands) == 1
+    assert len(game.results) == 1
     assert not game.is_over
     assert game.history[:1] == play_game(gin, 3, ("greedy", "greedy")).history[:1]
 
@@ -127,7 +127,7 @@ def test_simulation_sums_its_games(gin: rummykit.Variant) -> None:
     assert result.games == 4
     assert sum(result.wins) == 4
     assert result.wins == [sum(1 for g in games if g.winner == seat) for seat in range(2)]
-    assert result.hands == sum(len(g.hands) for g in games) == sum(result.hand_kinds.values())
+    assert result.hands == sum(len(g.results) for g in games) == sum(result.hand_kinds.values())
     assert result.actions == sum(len(d) for g in games for d in g.history)
     assert result.average_scores == [sum(g.scores[s] for g in games) / 4 for s in range(2)]
     assert set(result.hand_kinds) <= {"knock", "gin", "undercut", "dead", "big-gin"}
@@ -197,7 +197,7 @@ def test_replay_record_of_an_unfinished_game(gin: rummykit.Variant) -> None:
     replayed = replay_record(game.to_json())
     assert not replayed.is_over
     assert replayed.scores == game.scores
-    assert len(replayed.hands) == 2
+    assert len(replayed.results) == 2
 
 
 def test_replay_record_refuses_a_tampered_record(gin: rummykit.Variant) -> None:

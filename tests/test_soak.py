@@ -36,7 +36,7 @@ KNOCK_LIMIT = 10
 
 def check_hand(game: Game, index: int) -> None:
     """One finished hand against the scoring rules (default Gin)."""
-    result = game.hands[index]
+    result = game.results[index]
     scores = result.scores
     assert len(scores) == 2 and all(s >= 0 for s in scores), result
     assert [s for seat, s in enumerate(scores) if seat != result.winner] == [0] * (2 - (result.winner is not None))
@@ -67,20 +67,20 @@ def check_hand(game: Game, index: int) -> None:
 
 def check_finished_game(game: Game) -> None:
     """A whole game: hands, dealers, the race to the target and the end-of-game bonuses."""
-    assert game.is_over and game.hands
-    for index in range(len(game.hands)):
+    assert game.is_over and game.results
+    for index in range(len(game.results)):
         check_hand(game, index)
-    for previous, following in zip(game.hands, game.hands[1:]):
+    for previous, following in zip(game.results, game.results[1:]):
         expected = previous.dealer if previous.winner is None else 1 - previous.winner
         assert following.dealer == expected, (previous, following)
-    totals = [sum(r.scores[s] for r in game.hands) for s in (0, 1)]
-    before_last = [totals[s] - game.hands[-1].scores[s] for s in (0, 1)]
+    totals = [sum(r.scores[s] for r in game.results) for s in (0, 1)]
+    before_last = [totals[s] - game.results[-1].scores[s] for s in (0, 1)]
     assert max(before_last) < TARGET <= max(totals), totals
     winner = 0 if totals[0] >= TARGET else 1
     assert totals[1 - winner] < TARGET
     # The winner reached the target with hand points.
     assert game.winner == winner, (game.winner, totals, game.scores, game.bonuses)
-    won = [sum(1 for r in game.hands if r.winner == s) for s in (0, 1)]
+    won = [sum(1 for r in game.results if r.winner == s) for s in (0, 1)]
     bonuses = [BOX * won[0], BOX * won[1]]
     bonuses[winner] += SHUTOUT_GAME_BONUS if won[1 - winner] == 0 else GAME_BONUS
     assert [totals[s] + bonuses[s] for s in (0, 1)] == game.scores, (totals, bonuses, game.scores)
@@ -118,13 +118,13 @@ def play_random_hands(first_seed: int, hands_wanted: int, options: dict[str, Any
             assert legal, f"seed {seed - 1}: no legal action in phase {game.deal.phase}"
             seat = game.current_player
             assert seat is not None
-            before = len(game.hands)
+            before = len(game.results)
             game.apply(bots[seat].choose(game))
-            ended = len(game.hands) > before
+            ended = len(game.results) > before
             checker.step(game, games, ended)
             if ended:
                 check_hand(game, before)
-                kinds[game.hands[-1].kind] += 1
+                kinds[game.results[-1].kind] += 1
                 hands += 1
         games += 1
         if game.is_over:
@@ -152,11 +152,11 @@ def play_greedy_games(first_seed: int, count: int) -> dict[str, Any]:
         while not game.is_over:
             seat = game.current_player
             assert seat is not None, f"seed {seed}: nobody to play"
-            before = len(game.hands)
+            before = len(game.results)
             game.apply(bots[seat].choose(game))
-            checker.step(game, number, len(game.hands) > before)
+            checker.step(game, number, len(game.results) > before)
         check_finished_game(game)
-        kinds.update(r.kind for r in game.hands)
+        kinds.update(r.kind for r in game.results)
         shutouts += any(name.startswith("game (shutout)") for _s, name, _p in game.bonuses)
     return {
         "games": count,

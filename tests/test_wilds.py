@@ -17,7 +17,7 @@ DEUCES_WILD = {"decks": {"jokers": 1}, "card_values": {"JK": 15}, "melds": {"wil
 
 def wild_500(deal: dict[str, object]) -> Game:
     variant = rummykit.load_variant("500-rum", options=DEUCES_WILD)
-    return variant.new_game(deal=deal, seed=1)
+    return variant.new_game(layout=deal, seed=1)
 
 
 def play_deal(hand: str, table: list[str] | None = None) -> Game:
