@@ -14,13 +14,18 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Literal
 
-from .cards import JOKER_FACE, Card
+from .cards import JOKER_FACE, Card, card_from_face
+from .solver import DeadwoodSolver
 
-__all__ = ["MeldRules", "SpecialMeld", "Meld", "Arrangement", "MeldSearch"]
+__all__ = ["MeldRules", "SpecialMeld", "Meld", "Arrangement", "MeldSearch", "MeldCheck", "check_copies"]
+
+MeldCheck = Callable[["Meld"], bool]
+"""A game's own test of a meld the rules allow (Arlington: a 2 stands for QS only in an otherwise natural
+meld). Called with every meld before it is accepted, listed or used by the search; False refuses it."""
 
 AceRule = Literal["low", "high", "both"]
 
@@ -124,6 +129,8 @@ class MeldSearch:
     values: Sequence[int]
     """Deadwood value of each face (53 entries; index 52 is the joker)."""
     cache_limit: int = 200_000
+    accept: MeldCheck | None = None
+    """The game's own meld test (see :data:`MeldCheck`); None accepts every meld the rules allow."""
     _by_low: list[tuple[int, ...]] = field(init=False, repr=False)
     _cache: dict[int, tuple[int, tuple[int, ...]]] = field(init=False, repr=False)
     _gcache: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, tuple[tuple[int, ...], ...]]] = field(
@@ -141,7 +148,9 @@ class MeldSearch:
             self._slow_bits |= 1 << face
         self._lane_values = [self._lane_table(suit) for suit in range(4)]
         self._lane_max = [self._lane_max_table(suit) for suit in range(4)]
-        self._prune = self._pruning_table()
+        # The pruning bound assumes every meld of the rules is allowed; a game's own test may refuse some.
+        self._prune = self._pruning_table() if self.accept is None else None
+        self._solver = DeadwoodSolver(self.rules, self.values) if DeadwoodSolver.supports(self.rules) else None
 
     def _lane_table(self, suit: int) -> list[int]:
         """Deadwood value of every subset of one suit's 13 cards (a 13-bit lane), built once."""
@@ -271,6 +280,8 @@ class MeldSearch:
             if mask in seen:
                 continue
             seen.add(mask)
+            if self.accept is not None and self.meld([card_from_face(f) for f in faces]) is None:
+                continue
             by_low[min(faces)].append(mask)
         # Larger melds first: the search finds good arrangements early.
         return [tuple(sorted(masks, key=lambda m: -m.bit_count())) for masks in by_low]
@@ -282,6 +293,12 @@ class MeldSearch:
 
     def meld(self, cards: Sequence[Card], kind: str | None = None) -> Meld | None:
         """The meld these cards form, or None. ``kind`` restricts the answer (``set``/``run``/...)."""
+        found = self._rules_meld(cards, kind)
+        if found is not None and self.accept is not None and not self.accept(found):
+            return None
+        return found
+
+    def _rules_meld(self, cards: Sequence[Card], kind: str | None) -> Meld | None:
         cards = list(cards)
         if not cards:
             return None
@@ -689,17 +706,60 @@ class MeldSearch:
         result.sort(key=lambda m: (-len(m.cards), [c.face for c in m.cards]))
         return result[:limit] if limit is not None else result
 
-    def _realise(self, faces: tuple[int, ...], wilds: tuple[int, ...], by_face: dict[int, list[Card]]) -> Meld:
+    def _realise(self, faces: tuple[int, ...], wilds: tuple[int, ...], by_face: dict[int, list[Card]]) -> Meld | None:
         taken: Counter[int] = Counter()
         cards = []
         for face in list(faces) + list(wilds):
             cards.append(by_face[face][taken[face]])
             taken[face] += 1
-        return self._meld_from_faces(cards)
+        return self.meld(cards)  # None when the game's own test refuses it
 
     # -- general search (wild cards, duplicates) ---------------------------------------------------------
 
     def _arrange_general(self, cards: Sequence[Card]) -> Arrangement:
+        if self._solver is not None:
+            found = self._arrange_solver(cards)
+            if found is not None:
+                return found
+        return self._arrange_exhaustive(cards)
+
+    def _arrange_solver(self, cards: Sequence[Card]) -> Arrangement | None:
+        """The solver's arrangement (see :mod:`rummykit.solver`), or None when the game's own meld test
+        refuses one of its melds (the exhaustive search, which asks the test of every meld, then decides)."""
+        assert self._solver is not None
+        wild_faces = self.rules.wild_faces
+        counts = [0] * 52
+        wilds: list[int] = []
+        jokers = 0
+        for card in cards:
+            if card.face in wild_faces:
+                wilds.append(card.face)
+            elif card.face == JOKER_FACE:
+                jokers += 1
+            else:
+                counts[card.face] += 1
+        value, groups = self._solver.solve(counts, sorted(wilds), jokers)
+        by_face: dict[int, list[Card]] = {}
+        for card in sorted(cards):
+            by_face.setdefault(card.face, []).append(card)
+        taken: Counter[int] = Counter()
+        built = []
+        for faces in groups:
+            chosen = []
+            for face in faces:
+                chosen.append(by_face[face][taken[face]])
+                taken[face] += 1
+            meld = self.meld(chosen)
+            if meld is None:
+                if self.accept is None:  # pragma: no cover - the solver only forms melds the rules allow
+                    raise AssertionError(f"solver meld {format(' '.join(map(str, chosen)))} is not valid")
+                return None
+            built.append(meld)
+        dead = [card for face, group in by_face.items() for card in group[taken[face] :]]
+        return Arrangement(tuple(built), tuple(sorted(dead)), value)
+
+    def _arrange_exhaustive(self, cards: Sequence[Card]) -> Arrangement:
+        """Every meld containing the lowest card, memoised on what is left: exact, exponential in the hand."""
         wild_faces = self.rules.wild_faces
         naturals = tuple(sorted(c.face for c in cards if c.face not in wild_faces))
         wilds = tuple(sorted(c.face for c in cards if c.face in wild_faces))
@@ -733,6 +793,8 @@ class MeldSearch:
         if not naturals:
             best: tuple[int, tuple[tuple[int, ...], ...]] = (sum(values[w] for w in wilds), ())
             for faces in self._wild_only_melds(wilds):
+                if not self._faces_ok(faces):
+                    continue
                 rest = list(wilds)
                 for face in faces:
                     rest.remove(face)
@@ -746,6 +808,8 @@ class MeldSearch:
         best = (value + values[low], melds)  # the lowest card as deadwood
         counts = Counter(naturals)
         for faces, used_wilds in self._melds_with(low, counts, wilds):
+            if not self._faces_ok(faces + used_wilds):
+                continue
             rest_nat = Counter(naturals)
             rest_nat.subtract(faces)
             rest_wild = Counter(wilds)
@@ -755,6 +819,17 @@ class MeldSearch:
                 best = (value, (faces + used_wilds,) + melds)
         self._gcache[key] = best
         return best
+
+    def _faces_ok(self, faces: tuple[int, ...]) -> bool:
+        """Whether the game's own test accepts the meld of these faces (always, without a test)."""
+        if self.accept is None:
+            return True
+        seen: Counter[int] = Counter()
+        cards = []
+        for face in faces:
+            cards.append(card_from_face(face, seen[face]))
+            seen[face] += 1
+        return self.meld(cards) is not None
 
     def _wild_choices(self, wilds: tuple[int, ...], count: int) -> list[tuple[int, ...]]:
         if count == 0:
