@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .melds import MeldRules
@@ -31,14 +31,17 @@ __all__ = ["DeadwoodSolver", "Group"]
 
 JOKER = 52
 
-Run = tuple[int, int, int]
-"""An open run: (length capped at the shortest run, room below its start capped, wild cards in it)."""
+Run = tuple[int, int, int, int]
+"""An open run: (length capped at the shortest run, room below its start (capped), wild cards in it when
+a meld's wild cards are limited, 1 when its last position holds a wild card filling a gap)."""
 SuitRuns = tuple[Run, ...]
 Group = tuple[tuple[int, ...], int]
 """A meld found by the solver: its natural faces and how many wild cards it takes."""
 # A move of one suit at one position: new open runs, naturals melded in runs, wild cards used, naturals
-# sent to the sets of this rank, naturals kept back (aces), what each open run did, runs started.
-Move = tuple[SuitRuns, int, int, int, int, tuple[tuple[str, int], ...], int]
+# sent to the sets of this rank, naturals kept back (aces), room for more wild cards left by the runs
+# that ended, what each open run did, runs started.
+Move = tuple[SuitRuns, int, int, int, int, int, tuple[tuple[str, int, int], ...], int]
+Key = tuple[Any, ...]
 
 
 def _face(position: int, suit: int) -> int:
@@ -62,6 +65,7 @@ class DeadwoodSolver:
         self._ace_set_position = 14 if rules.runs and rules.ace in ("high", "both") else 1
         self._moves: dict[tuple[object, ...], list[Move]] = {}
         self._room_cap = 0
+        self._budget = 0
 
     @staticmethod
     def supports(rules: MeldRules) -> bool:
@@ -86,82 +90,127 @@ class DeadwoodSolver:
             position -= 1
         return position
 
+    def _region_length(self, position: int) -> int:
+        """How many positions a run through ``position`` may cover (never both aces: no K-A-2)."""
+        bottom = self._bottom(position)
+        top = position
+        while self._allowed(top + 1):
+            top += 1
+        return top - bottom + 1 - (1 if self._both and bottom == 1 and top == 14 else 0)
+
     # -- one suit at one position --------------------------------------------------------------------
 
-    def _suit_moves(self, runs: SuitRuns, naturals: int, budget: int, ctx: tuple[object, ...]) -> list[Move]:
+    def _suit_moves(self, runs: SuitRuns, naturals: int, budget: int, ctx: tuple[int, ...]) -> list[Move]:
+        """What one suit can do at one position: every open run ends (it ended at the position before),
+        takes the natural card here or a wild card filling a gap; the naturals left start runs, go to the
+        sets of this rank or stay deadwood."""
         key = (runs, naturals, budget, ctx)
         hit = self._moves.get(key)
         if hit is not None:
             return hit
-        cont, top_close, new_room, no_room0, close_adj, keep_back, sets_ok = ctx
+        cont, free_fixed, new_room, no_room0, keep_back, sets_ok = ctx
         length_min = self._run_min
         cap = self._max_wilds
         found: dict[tuple[object, ...], Move] = {}
-        actions: list[tuple[str, int]] = []
+        actions: list[tuple[str, int, int]] = []
         kept: list[Run] = []
 
-        def walk(i: int, avail: int, wilds: int, credit: int) -> None:
+        def walk(i: int, avail: int, wilds: int, credit: int, room_for: int) -> None:
             if i == len(runs):
-                finish(avail, wilds, credit)
+                finish(avail, wilds, credit, room_for)
                 return
-            length, room, held = runs[i]
-            # End the run here (it ended at the position before).
-            if length >= length_min:
-                actions.append(("end", 0))
-                walk(i + 1, avail, wilds, credit)
-                actions.pop()
-            if top_close:
-                need = max(1, length_min - length)
-                most = min(int(room) - int(close_adj), budget - wilds, budget if cap is None else cap - held)
-                for extra in range(need, most + 1):
-                    actions.append(("end", extra))
-                    walk(i + 1, avail, wilds + extra, credit)
+            length, room, held, gap = runs[i]
+            if not gap:
+                # End the run: wild cards it lacks go on either end, within the positions it may cover.
+                need = max(0, length_min - length)
+                free = free_fixed + room - need
+                spare = free if cap is None else min(free, cap - held - need)
+                if free >= 0 and spare >= 0 and wilds + need <= budget:
+                    actions.append(("end", need, spare))
+                    walk(i + 1, avail, wilds + need, credit, room_for + spare)
                     actions.pop()
             if cont and not (no_room0 and room == 0):
                 grown = min(length + 1, length_min)
                 if avail:
-                    kept.append((grown, room, held))
-                    actions.append(("natural", 0))
-                    walk(i + 1, avail - 1, wilds, credit + 1)
+                    kept.append((grown, room, held, 0))
+                    actions.append(("natural", 0, 0))
+                    walk(i + 1, avail - 1, wilds, credit + 1, room_for)
                     actions.pop()
                     kept.pop()
                 if wilds < budget and (cap is None or held < cap):
-                    kept.append((grown, room, held + (cap is not None)))
-                    actions.append(("wild", 0))
-                    walk(i + 1, avail, wilds + 1, credit)
+                    kept.append((grown, room, held + 1 if cap is not None else 0, 1))
+                    actions.append(("wild", 0, 0))
+                    walk(i + 1, avail, wilds + 1, credit, room_for)
                     actions.pop()
                     kept.pop()
 
-        def finish(avail: int, wilds: int, credit: int) -> None:
+        def finish(avail: int, wilds: int, credit: int, room_for: int) -> None:
+            room_for = min(room_for, budget)
             for started in range(avail + 1 if cont else 1):
                 rest = avail - started
-                new_runs = tuple(sorted(kept + [(1, int(new_room), 0)] * started))
+                new_runs = tuple(sorted(kept + [(1, new_room, 0, 0)] * started))
                 options = [(0, rest)] if keep_back else [(s, 0) for s in range(rest + 1 if sets_ok else 1)]
                 for to_sets, back in options:
-                    move_key = (new_runs, credit + started, wilds, to_sets, back)
+                    move_key = (new_runs, credit + started, wilds, to_sets, back, room_for)
                     if move_key not in found:
-                        found[move_key] = (new_runs, credit + started, wilds, to_sets, back, tuple(actions), started)
+                        found[move_key] = (
+                            new_runs,
+                            credit + started,
+                            wilds,
+                            to_sets,
+                            back,
+                            room_for,
+                            tuple(actions),
+                            started,
+                        )
 
-        walk(0, naturals, 0, 0)
+        walk(0, naturals, 0, 0, 0)
         result = list(found.values())
         self._moves[key] = result
         return result
 
     # -- sets ----------------------------------------------------------------------------------------
 
-    def _set_split(self, naturals: int, wilds: int) -> int:
-        """How many sets ``naturals`` cards of a rank and ``wilds`` wild cards make exactly (0: none)."""
+    def _split_sets(self, naturals: int, wilds: int, groups: int) -> list[tuple[int, int, int]] | None:
+        """``naturals`` cards of a rank and ``wilds`` wild cards cut into ``groups`` valid sets, sizes as
+        even as can be: (naturals, wild cards, room for more wild cards) per set, or None."""
         rules = self.rules
         total = naturals + wilds
-        for groups in range(1, naturals + 1):
-            if groups * rules.set_min > total:
-                break
-            if rules.set_max is not None and total > groups * rules.set_max:
+        if groups > naturals or groups * rules.set_min > total:
+            return None
+        result = []
+        for i in range(groups):
+            size = total // groups + (1 if i < total % groups else 0)
+            count = naturals // groups + (1 if i < naturals % groups else 0)
+            wild = size - count
+            room = self._budget if rules.set_max is None else rules.set_max - size
+            if self._max_wilds is not None:
+                room = min(room, self._max_wilds - wild)
+            if room < 0:
+                return None
+            result.append((count, wild, room))
+        return result
+
+    def _set_options(self, naturals: int) -> list[tuple[int, int, int]]:
+        """Ways to meld ``naturals`` cards of one rank as sets: (wild cards, room for more, sets).
+        A way that fewer wild cards plus room for more already covers is left out."""
+        if naturals == 0:
+            return [(0, 0, 0)]
+        options: list[tuple[int, int, int]] = []
+        for wilds in range(self._budget + 1):
+            best: tuple[int, int] | None = None
+            for groups in range(1, naturals + 1):
+                split = self._split_sets(naturals, wilds, groups)
+                if split is not None:
+                    room = min(sum(r for _, _, r in split), self._budget)
+                    if best is None or room > best[0]:
+                        best = (room, groups)
+            if best is None:
                 continue
-            if self._max_wilds is not None and wilds > groups * self._max_wilds:
+            if any(k + r >= wilds + best[0] for k, r, _ in options):
                 continue
-            return groups
-        return 0
+            options.append((wilds, best[0], best[1]))
+        return options
 
     # -- the programme -------------------------------------------------------------------------------
 
@@ -174,7 +223,7 @@ class DeadwoodSolver:
             self._moves.clear()
         natural_total = sum(values[face] * counts[face] for face in range(52))
         wild_total = sum(values[face] for face in wilds)
-        best, trace = self.best_by_wilds(counts, len(wilds))
+        best, trace = self._best_by_wilds(counts, len(wilds))
         choice: tuple[int, tuple[int, ...], list[tuple[int, ...]]] | None = None
         for used in sub_multisets(wilds):
             if len(used) not in best:
@@ -185,20 +234,24 @@ class DeadwoodSolver:
             wild_groups = self._wild_sets(rest) if rules.wild_sets else []
             cost = (
                 natural_total
-                - best[len(used)]
+                - best[len(used)][0]
                 + wild_total
                 - sum(values[face] for face in used)
                 - sum(values[face] for group in wild_groups for face in group)
             )
             if choice is None or cost < choice[0]:
                 choice = (cost, used, wild_groups)
-        assert choice is not None  # no wild card used is always possible
+        assert choice is not None  # using no wild card is always possible
         cost, used, wild_groups = choice
         melds: list[tuple[int, ...]] = []
         spare = list(used)
-        for naturals, wild_count in self.groups(trace, len(used)):
-            melds.append(naturals + tuple(spare[:wild_count]))
-            del spare[:wild_count]
+        end_key, extra = best[len(used)][1], len(used) - best[len(used)][2]
+        for naturals, wild_count, room in self._groups(trace, end_key):
+            more = min(room, extra)
+            extra -= more
+            melds.append(naturals + tuple(spare[: wild_count + more]))
+            del spare[: wild_count + more]
+        assert not spare
         melds.extend(wild_groups)
         if jokers and rules.joker_sets:
             melded = best_partition(jokers, rules.set_min, rules.set_max)
@@ -219,61 +272,62 @@ class DeadwoodSolver:
             result.extend(_even_groups(tuple(group[:melded]), rules.set_max))
         return result
 
-    def best_by_wilds(self, counts: Sequence[int], budget: int) -> tuple[dict[int, int], object]:
-        """For each number of wild cards used in sets and runs, the most natural value melded."""
+    def _best_by_wilds(
+        self, counts: Sequence[int], budget: int
+    ) -> tuple[dict[int, tuple[int, tuple[object, ...], int]], list[tuple[int, int, dict[Key, tuple[Key, object]]]]]:
+        """For each number of wild cards melded in sets and runs: the most natural value melded, the final
+        state that reaches it and the wild cards that state needs (the rest fill room it left)."""
         rules = self.rules
         values = self.values
+        self._budget = budget
+        room_cap = self._room_cap = budget + self._run_min
         empty: tuple[SuitRuns, SuitRuns, SuitRuns, SuitRuns] = ((), (), (), ())
-        start_key = (empty, 0, (0, 0, 0, 0))
-        states: dict[tuple[object, ...], int] = {start_key: 0}
-        steps: list[tuple[int, int, dict[tuple[object, ...], tuple[tuple[object, ...], object]]]] = []
-        room_cap = self._room_cap = budget + 2
-        max_rank = max((sum(counts[_face(r, s)] for s in range(4)) for r in range(1, 14)), default=0)
-        set_options = [
-            [k for k in range(budget + 1) if m == 0 and k == 0 or m and self._set_split(m, k)]
-            for m in range(max_rank + 1)
-        ]
+        # A state: open runs per suit, wild cards used, aces kept back per suit, room for more wild cards.
+        states: dict[Key, int] = {(empty, 0, (0, 0, 0, 0), 0): 0}
+        steps: list[tuple[int, int, dict[Key, tuple[Key, object]]]] = []
+        most = max((sum(counts[_face(r, s)] for s in range(4)) for r in range(1, 14)), default=0)
+        set_options = [self._set_options(m) for m in range(most + 1)]
         for position in range(self._lo, self._hi + 2):
             in_span = position <= self._hi
-            cont = self._allowed(position)
-            top_close = self._allowed(position - 1) and not cont
-            new_room = min(position - self._bottom(position), room_cap) if cont else 0
-            no_room0 = self._both and position == 14 and self._bottom(14) == 1
-            close_adj = self._both and position == 15 and self._bottom(14) == 1
-            keep_back = self._both and position == 1
             rank = self._rank(position) if in_span else 0
+            cont = self._allowed(position)
+            free_fixed = 0
+            if self._allowed(position - 1):
+                free_fixed = self._region_length(position - 1) - (position - self._bottom(position - 1))
+            keep_back = self._both and position == 1
+            take_back = self._both and position == 14
             sets_ok = bool(
                 in_span
                 and rules.sets
                 and rank not in rules.excluded_ranks
                 and (rank != 1 or position == self._ace_set_position)
             )
-            ctx = (cont, top_close, new_room, no_room0, close_adj, keep_back, sets_ok)
-            # Cards at this position, per suit (None: take the aces kept back at position 1).
+            ctx = (
+                int(cont),
+                free_fixed,
+                min(position - self._bottom(position), room_cap) if cont else 0,
+                int(self._both and position == 14 and self._bottom(14) == 1),
+                int(keep_back),
+                int(sets_ok),
+            )
             if not in_span or rank in rules.excluded_ranks:
-                here: list[int | None] = [0, 0, 0, 0]
-            elif self._both and position == 14:
-                here = [None, None, None, None]
+                here = [0, 0, 0, 0]
             else:
                 here = [counts[_face(position, s)] for s in range(4)]
-            layer: dict[tuple[object, ...], int] = {key + (0,): val for key, val in states.items()}
+            layer: dict[Key, int] = {key + (0,): val for key, val in states.items()}
             for suit in range(4):
                 worth = values[_face(position, suit)] if in_span else 0
-                nxt: dict[tuple[object, ...], int] = {}
-                back: dict[tuple[object, ...], tuple[tuple[object, ...], object]] = {}
+                nxt: dict[Key, int] = {}
+                back: dict[Key, tuple[Key, object]] = {}
                 for key, val in layer.items():
-                    runs4, used, kept, in_sets = key  # type: ignore[misc]
-                    n = here[suit]
-                    if n is None:
-                        n = kept[suit]  # type: ignore[index]
-                    for move in self._suit_moves(runs4[suit], n, budget - used, ctx):  # type: ignore[index, operator]
-                        new_runs, credit, wild_used, to_sets, held_back, _, _ = move
-                        runs_next = runs4[:suit] + (new_runs,) + runs4[suit + 1 :]  # type: ignore[index, operator]
-                        if keep_back or (self._both and position == 14):
-                            kept_next = kept[:suit] + (held_back,) + kept[suit + 1 :]  # type: ignore[index, operator]
-                        else:
-                            kept_next = kept
-                        nkey = (runs_next, used + wild_used, kept_next, in_sets + to_sets)  # type: ignore[operator]
+                    runs4, used, kept, room, in_sets = key
+                    n = kept[suit] if take_back else here[suit]
+                    for move in self._suit_moves(runs4[suit], n, budget - used, ctx):
+                        new_runs, credit, wild_used, to_sets, held_back, room_add, _, _ = move
+                        runs_next = runs4[:suit] + (new_runs,) + runs4[suit + 1 :]
+                        kept_next = kept[:suit] + (held_back,) + kept[suit + 1 :] if keep_back or take_back else kept
+                        used_next = used + wild_used
+                        nkey = (runs_next, used_next, kept_next, min(room + room_add, budget - used_next), in_sets + to_sets)
                         nval = val + worth * (credit + to_sets)
                         if nval > nxt.get(nkey, -1):
                             nxt[nkey] = nval
@@ -283,89 +337,72 @@ class DeadwoodSolver:
             states = {}
             back = {}
             for key, val in layer.items():
-                runs4, used, kept, in_sets = key  # type: ignore[misc]
-                if in_sets >= len(set_options):  # type: ignore[operator]
-                    continue
-                for k in set_options[in_sets]:  # type: ignore[index]
-                    if used + k > budget:  # type: ignore[operator]
+                runs4, used, kept, room, in_sets = key
+                for wilds, more, groups in set_options[in_sets]:
+                    if used + wilds > budget:
                         break
-                    nkey = (runs4, used + k, kept)  # type: ignore[operator]
+                    nkey = (runs4, used + wilds, kept, min(room + more, budget - used - wilds))
                     if val > states.get(nkey, -1):
                         states[nkey] = val
-                        back[nkey] = (key, k)
+                        back[nkey] = (key, (wilds, groups))
             steps.append((position, -1, back))
-        best: dict[int, int] = {}
-        ends: dict[int, tuple[object, ...]] = {}
+        best: dict[int, tuple[int, tuple[object, ...], int]] = {}
         for key, val in states.items():
-            runs4, used, kept = key  # type: ignore[misc]
-            if any(runs4) or any(kept):  # type: ignore[arg-type]
+            runs4, used, kept, room = key
+            if any(runs4) or any(kept):
                 continue
-            if val > best.get(used, -1):  # type: ignore[arg-type]
-                best[used] = val  # type: ignore[index]
-                ends[used] = key  # type: ignore[index]
-        return best, (steps, ends)
+            for total in range(used, used + room + 1):
+                if total not in best or val > best[total][0]:
+                    best[total] = (val, key, used)
+        return best, steps  # type: ignore[return-value]
 
-    def groups(self, trace: object, used: int) -> list[Group]:
-        """The melds of the best arrangement that uses ``used`` wild cards (from :meth:`best_by_wilds`)."""
-        steps, ends = trace  # type: ignore[misc]
-        key = ends[used]
-        chosen: list[tuple[int, int, tuple[object, ...], object]] = []
+    def _groups(self, steps: list[tuple[int, int, dict[Key, tuple[Key, object]]]], key: Key) -> list[tuple[tuple[int, ...], int, int]]:
+        """The melds on the way to final state ``key``: (natural faces, wild cards, room for more)."""
+        chosen: list[tuple[int, int, object]] = []
         for position, suit, back in reversed(steps):
             prev, info = back[key]
-            chosen.append((position, suit, prev, info))
-            key = prev[:3] if suit == 0 else prev  # a position's first suit starts from a state without sets
+            chosen.append((position, suit, info))
+            key = prev[:4] if suit == 0 else prev  # a position's first suit starts from a state without sets
         chosen.reverse()
-        found: list[Group] = []
-        # Open runs per suit: [canonical state, lowest position, cells (face or -1 for a wild card)].
-        open_runs: list[list[list[object]]] = [[], [], [], []]
+        found: list[tuple[tuple[int, ...], int, int]] = []
+        # Open runs per suit: [state, cells (a face, or -1 for a wild card)].
+        open_runs: list[list[list[Any]]] = [[], [], [], []]
         to_sets: list[int] = []
-        for position, suit, prev, info in chosen:
+        for position, suit, info in chosen:
             if suit < 0:
-                if to_sets:
-                    found.extend(self._split_sets(to_sets, int(info)))  # type: ignore[call-overload]
+                wilds, groups = info  # type: ignore[misc]
+                at = 0
+                for count, wild, room in self._split_sets(len(to_sets), wilds, groups) or ():
+                    found.append((tuple(to_sets[at : at + count]), wild, room))
+                    at += count
                 to_sets = []
                 continue
-            move: Move = info  # type: ignore[assignment]
-            new_runs, _, _, sets_here, _, actions, started = move
-            current = sorted(open_runs[suit], key=lambda r: r[0])  # type: ignore[arg-type, return-value]
+            new_runs, _, _, sets_here, _, _, actions, started = info  # type: ignore[misc]
+            current = sorted(open_runs[suit], key=lambda r: r[0])
             face = _face(position, suit) if position <= self._hi else -1
-            kept_runs: list[list[object]] = []
-            for run, (action, extra) in zip(current, actions):
-                state, low, cells = run
-                length, room, held = state  # type: ignore[misc]
+            kept_runs: list[list[Any]] = []
+            for run, (action, need, room) in zip(current, actions):
+                state, cells = run
+                length, start_room, held, _ = state
                 if action == "end":
-                    naturals = tuple(f for f in cells if f >= 0)  # type: ignore[attr-defined]
-                    wild_count = sum(1 for f in cells if f < 0) + extra  # type: ignore[attr-defined]
-                    found.append((naturals, wild_count))
+                    naturals = tuple(f for f in cells if f >= 0)
+                    found.append((naturals, sum(1 for f in cells if f < 0) + need, room))
                     continue
                 grown = min(length + 1, self._run_min)
                 if action == "natural":
-                    cells.append(face)  # type: ignore[attr-defined]
-                    run[0] = (grown, room, held)
+                    cells.append(face)
+                    run[0] = (grown, start_room, held, 0)
                 else:
-                    cells.append(-1)  # type: ignore[attr-defined]
-                    run[0] = (grown, room, held + (self._max_wilds is not None))
+                    cells.append(-1)
+                    run[0] = (grown, start_room, held + 1 if self._max_wilds is not None else 0, 1)
                 kept_runs.append(run)
             new_room = min(position - self._bottom(position), self._room_cap)
             for _ in range(started):
-                kept_runs.append([(1, new_room, 0), position, [face]])
+                kept_runs.append([(1, new_room, 0, 0), [face]])
             open_runs[suit] = kept_runs
-            assert tuple(sorted(r[0] for r in kept_runs)) == new_runs  # type: ignore[type-var]
+            assert tuple(sorted(r[0] for r in kept_runs)) == new_runs
             to_sets.extend([face] * sets_here)
         return found
-
-    def _split_sets(self, faces: list[int], wilds: int) -> list[Group]:
-        """Cut the naturals of one rank (and ``wilds`` wild cards) into valid sets, sizes as even as can be."""
-        groups = self._set_split(len(faces), wilds)
-        total = len(faces) + wilds
-        sizes = [total // groups + (1 if i < total % groups else 0) for i in range(groups)]
-        naturals = [len(faces) // groups + (1 if i < len(faces) % groups else 0) for i in range(groups)]
-        result: list[Group] = []
-        at = 0
-        for size, count in zip(sizes, naturals):
-            result.append((tuple(faces[at : at + count]), size - count))
-            at += count
-        return result
 
 
 def best_partition(count: int, low: int, high: int | None) -> int:
