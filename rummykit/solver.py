@@ -31,9 +31,9 @@ __all__ = ["DeadwoodSolver", "Group"]
 
 JOKER = 52
 
-Run = tuple[int, int, int, int]
-"""An open run: (length capped at the shortest run, room below its start (capped), wild cards in it when
-a meld's wild cards are limited, 1 when its last position holds a wild card filling a gap)."""
+Run = tuple[int, int, int]
+"""An open run: (positions from its first natural card to here, wild cards in it when a meld's wild cards
+are limited, 1 when its last position holds a wild card filling a gap)."""
 SuitRuns = tuple[Run, ...]
 Group = tuple[tuple[int, ...], int]
 """A meld found by the solver: its natural faces and how many wild cards it takes."""
@@ -64,8 +64,12 @@ class DeadwoodSolver:
         # Where sets of aces are formed: with the aces' other run position when it is the only one.
         self._ace_set_position = 14 if rules.runs and rules.ace in ("high", "both") else 1
         self._moves: dict[tuple[object, ...], list[Move]] = {}
-        self._room_cap = 0
         self._budget = 0
+
+    beam_from = 16
+    """Hands of this many cards or more get a quick first pass (see :meth:`solve`)."""
+    beams = (48, 400)
+    """States kept per step in those passes, one pass per width until one finds no deadwood."""
 
     @staticmethod
     def supports(rules: MeldRules) -> bool:
@@ -108,8 +112,9 @@ class DeadwoodSolver:
         hit = self._moves.get(key)
         if hit is not None:
             return hit
-        cont, free_fixed, new_room, no_room0, keep_back, sets_ok = ctx
+        cont, region, keep_back, sets_ok = ctx
         length_min = self._run_min
+        longest = 2 * length_min - 1
         cap = self._max_wilds
         found: dict[tuple[object, ...], Move] = {}
         actions: list[tuple[str, int, int]] = []
@@ -119,26 +124,26 @@ class DeadwoodSolver:
             if i == len(runs):
                 finish(avail, wilds, credit, room_for)
                 return
-            length, room, held, gap = runs[i]
+            length, held, gap = runs[i]
             if not gap:
                 # End the run: wild cards it lacks go on either end, within the positions it may cover.
                 need = max(0, length_min - length)
-                free = free_fixed + room - need
+                free = region - length - need
                 spare = free if cap is None else min(free, cap - held - need)
                 if free >= 0 and spare >= 0 and wilds + need <= budget:
                     actions.append(("end", need, spare))
                     walk(i + 1, avail, wilds + need, credit, room_for + spare)
                     actions.pop()
-            if cont and not (no_room0 and room == 0):
-                grown = min(length + 1, length_min)
+            if cont and length < longest:
+                grown = length + 1
                 if avail:
-                    kept.append((grown, room, held, 0))
+                    kept.append((grown, held, 0))
                     actions.append(("natural", 0, 0))
                     walk(i + 1, avail - 1, wilds, credit + 1, room_for)
                     actions.pop()
                     kept.pop()
                 if wilds < budget and (cap is None or held < cap):
-                    kept.append((grown, room, held + 1 if cap is not None else 0, 1))
+                    kept.append((grown, held + 1 if cap is not None else 0, 1))
                     actions.append(("wild", 0, 0))
                     walk(i + 1, avail, wilds + 1, credit, room_for)
                     actions.pop()
@@ -148,7 +153,7 @@ class DeadwoodSolver:
             room_for = min(room_for, budget)
             for started in range(avail + 1 if cont else 1):
                 rest = avail - started
-                new_runs = tuple(sorted(kept + [(1, new_room, 0, 0)] * started))
+                new_runs = tuple(sorted(kept + [(1, 0, 0)] * started))
                 options = [(0, rest)] if keep_back else [(s, 0) for s in range(rest + 1 if sets_ok else 1)]
                 for to_sets, back in options:
                     move_key = (new_runs, credit + started, wilds, to_sets, back, room_for)
@@ -221,9 +226,54 @@ class DeadwoodSolver:
         values = self.values
         if len(self._moves) > 200_000:
             self._moves.clear()
+        found = None
+        if sum(counts) + len(wilds) >= self.beam_from:
+            # Quick passes that keep only the most promising states give a deadwood to beat; no deadwood
+            # at all cannot be beaten (big hands with a few wild cards usually get there).
+            for width in self.beams:
+                best, trace = self._best_by_wilds(counts, len(wilds), beam=width)
+                if best:
+                    choice = self._choose(counts, wilds, best)
+                    if found is None or choice[0] < found[0][0]:
+                        found = (choice, best, trace)
+                    if found[0][0] == 0:
+                        break
+        if found is None or found[0][0] > 0:
+            # The exact pass drops every state that has already left out natural cards worth as much as
+            # the deadwood to beat: it cannot lead to anything better.
+            bound = None if found is None else found[0][0] - 1
+            best, trace = self._best_by_wilds(counts, len(wilds), bound=bound)
+            if best:
+                choice = self._choose(counts, wilds, best)
+                if found is None or choice[0] < found[0][0]:
+                    found = (choice, best, trace)
+        assert found is not None  # the exact pass without a bound always ends somewhere
+        (cost, used, wild_groups), best, trace = found
+        melds: list[tuple[int, ...]] = []
+        spare = list(used)
+        end_key, extra = best[len(used)][1], len(used) - best[len(used)][2]
+        for naturals, wild_count, room in self._groups(trace, end_key):
+            more = min(room, extra)
+            extra -= more
+            melds.append(naturals + tuple(spare[: wild_count + more]))
+            del spare[: wild_count + more]
+        assert not spare
+        melds.extend(wild_groups)
+        if jokers and rules.joker_sets:
+            melded = best_partition(jokers, rules.set_min, rules.set_max)
+            melds.extend(_even_groups((JOKER,) * melded, rules.set_max))
+            jokers -= melded
+        return cost + jokers * values[JOKER], melds
+
+    def _choose(
+        self, counts: Sequence[int], wilds: Sequence[int], best: dict[int, tuple[int, Key, int]]
+    ) -> tuple[int, tuple[int, ...], list[tuple[int, ...]]]:
+        """Which wild cards go into sets and runs (the rest may make sets of their own): the least
+        deadwood of naturals and wild cards, the wild cards used, and the sets of wild cards alone."""
+        rules = self.rules
+        values = self.values
         natural_total = sum(values[face] * counts[face] for face in range(52))
         wild_total = sum(values[face] for face in wilds)
-        best, trace = self._best_by_wilds(counts, len(wilds))
         choice: tuple[int, tuple[int, ...], list[tuple[int, ...]]] | None = None
         for used in sub_multisets(wilds):
             if len(used) not in best:
@@ -242,22 +292,7 @@ class DeadwoodSolver:
             if choice is None or cost < choice[0]:
                 choice = (cost, used, wild_groups)
         assert choice is not None  # using no wild card is always possible
-        cost, used, wild_groups = choice
-        melds: list[tuple[int, ...]] = []
-        spare = list(used)
-        end_key, extra = best[len(used)][1], len(used) - best[len(used)][2]
-        for naturals, wild_count, room in self._groups(trace, end_key):
-            more = min(room, extra)
-            extra -= more
-            melds.append(naturals + tuple(spare[: wild_count + more]))
-            del spare[: wild_count + more]
-        assert not spare
-        melds.extend(wild_groups)
-        if jokers and rules.joker_sets:
-            melded = best_partition(jokers, rules.set_min, rules.set_max)
-            melds.extend(_even_groups((JOKER,) * melded, rules.set_max))
-            jokers -= melded
-        return cost + jokers * values[JOKER], melds
+        return choice
 
     def _wild_sets(self, wilds: list[int]) -> list[tuple[int, ...]]:
         """The most valuable sets of wild cards alone (one rank each) that ``wilds`` make."""
@@ -273,27 +308,26 @@ class DeadwoodSolver:
         return result
 
     def _best_by_wilds(
-        self, counts: Sequence[int], budget: int
+        self, counts: Sequence[int], budget: int, beam: int | None = None, bound: int | None = None
     ) -> tuple[dict[int, tuple[int, tuple[object, ...], int]], list[tuple[int, int, dict[Key, tuple[Key, object]]]]]:
         """For each number of wild cards melded in sets and runs: the most natural value melded, the final
         state that reaches it and the wild cards that state needs (the rest fill room it left)."""
         rules = self.rules
         values = self.values
         self._budget = budget
-        room_cap = self._room_cap = budget + self._run_min
         empty: tuple[SuitRuns, SuitRuns, SuitRuns, SuitRuns] = ((), (), (), ())
         # A state: open runs per suit, wild cards used, aces kept back per suit, room for more wild cards.
         states: dict[Key, int] = {(empty, 0, (0, 0, 0, 0), 0): 0}
         steps: list[tuple[int, int, dict[Key, tuple[Key, object]]]] = []
         most = max((sum(counts[_face(r, s)] for s in range(4)) for r in range(1, 14)), default=0)
         set_options = [self._set_options(m) for m in range(most + 1)]
+        ace_worth = [values[_face(1, s)] for s in range(4)]
+        seen = 0  # value of the naturals the states have placed so far (aces kept back included)
         for position in range(self._lo, self._hi + 2):
             in_span = position <= self._hi
             rank = self._rank(position) if in_span else 0
             cont = self._allowed(position)
-            free_fixed = 0
-            if self._allowed(position - 1):
-                free_fixed = self._region_length(position - 1) - (position - self._bottom(position - 1))
+            region = self._region_length(position - 1) if self._allowed(position - 1) else 0
             keep_back = self._both and position == 1
             take_back = self._both and position == 14
             sets_ok = bool(
@@ -302,14 +336,7 @@ class DeadwoodSolver:
                 and rank not in rules.excluded_ranks
                 and (rank != 1 or position == self._ace_set_position)
             )
-            ctx = (
-                int(cont),
-                free_fixed,
-                min(position - self._bottom(position), room_cap) if cont else 0,
-                int(self._both and position == 14 and self._bottom(14) == 1),
-                int(keep_back),
-                int(sets_ok),
-            )
+            ctx = (int(cont), region, int(keep_back), int(sets_ok))
             if not in_span or rank in rules.excluded_ranks:
                 here = [0, 0, 0, 0]
             else:
@@ -333,6 +360,19 @@ class DeadwoodSolver:
                             nxt[nkey] = nval
                             back[nkey] = (key, move)
                 steps.append((position, suit, back))
+                if not take_back:
+                    seen += worth * here[suit]
+                if bound is not None or beam is not None:
+                    lost = {
+                        key: seen - val - sum(k * w for k, w in zip(key[2], ace_worth)) for key, val in nxt.items()
+                    }
+                    if bound is not None:
+                        nxt = {key: val for key, val in nxt.items() if lost[key] <= bound}
+                    if beam is not None and len(nxt) > beam:
+                        ranked = sorted(nxt, key=lost.__getitem__)
+                        # Keep one state with no open run and nothing for the sets: it can always end.
+                        safe = [k for k in ranked if k[4] == 0 and not any(k[0])][:1]
+                        nxt = {key: nxt[key] for key in ranked[:beam] + safe}
                 layer = nxt
             states = {}
             back = {}
@@ -383,22 +423,20 @@ class DeadwoodSolver:
             kept_runs: list[list[Any]] = []
             for run, (action, need, room) in zip(current, actions):
                 state, cells = run
-                length, start_room, held, _ = state
+                length, held, _ = state
                 if action == "end":
                     naturals = tuple(f for f in cells if f >= 0)
                     found.append((naturals, sum(1 for f in cells if f < 0) + need, room))
                     continue
-                grown = min(length + 1, self._run_min)
                 if action == "natural":
                     cells.append(face)
-                    run[0] = (grown, start_room, held, 0)
+                    run[0] = (length + 1, held, 0)
                 else:
                     cells.append(-1)
-                    run[0] = (grown, start_room, held + 1 if self._max_wilds is not None else 0, 1)
+                    run[0] = (length + 1, held + 1 if self._max_wilds is not None else 0, 1)
                 kept_runs.append(run)
-            new_room = min(position - self._bottom(position), self._room_cap)
             for _ in range(started):
-                kept_runs.append([(1, new_room, 0, 0), [face]])
+                kept_runs.append([(1, 0, 0), [face]])
             open_runs[suit] = kept_runs
             assert tuple(sorted(r[0] for r in kept_runs)) == new_runs
             to_sets.extend([face] * sets_here)
