@@ -941,6 +941,21 @@ class MeldSearch:
                 yield from sorted(set(itertools.combinations(sorted(group), size)))
 
 
+def check_copies(cards: Sequence[Card], decks: int, jokers: int, where: str) -> None:
+    """Refuse (ValueError naming ``where``) a hand that holds a card more often than a game with ``decks``
+    decks and ``jokers`` jokers has it, or the same physical card twice."""
+    seen: set[int] = set()
+    for card in cards:
+        limit = jokers if card.is_joker else decks
+        if card.id in seen or card.copy >= limit:
+            count = sum(1 for c in cards if c.face == card.face)
+            times = {1: "once", 2: "twice"}
+            named = times.get(count, f"{count} times")
+            held = "no such card" if limit == 0 else "it " + times.get(limit, f"{limit} times")
+            raise ValueError(f"{where}: the hand names {card} {named}, but the deck holds {held}")
+        seen.add(card.id)
+
+
 def _bits(mask: int) -> list[int]:
     faces = []
     while mask:

@@ -21,7 +21,7 @@ from . import hookspecs, standard
 from .cards import JOKER_FACE, RANKS, SUITS, Card, CardError, parse_card
 from .dispatch import PluginError, ResolvedHooks
 from .engine import Game
-from .melds import Arrangement, MeldRules, MeldSearch
+from .melds import Arrangement, MeldRules, MeldSearch, check_copies
 from .ruleset import (
     Document,
     Problem,
@@ -580,6 +580,9 @@ class Variant:
             items: list[Card] = parse(cards)
         else:
             items = [c if isinstance(c, Card) else parse_card(c) for c in cards]
+        seats = range(self.min_players, self.max_players + 1)
+        decks, jokers = max(map(self.deck_count, seats)), max(map(self.joker_count, seats))
+        check_copies(items, decks, jokers, f"{self.name}: arrange")
         return self.meld_search.arrange(items)
 
     def observe(self, game: Game, seat: int) -> dict[str, Any]:
