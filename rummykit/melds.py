@@ -697,12 +697,15 @@ class MeldSearch:
                 key = tuple(sorted(faces + used_wilds))
                 if key not in seen:
                     seen.add(key)
-                    result.append(self._realise(faces, used_wilds, by_face))
+                    meld = self._realise(faces, used_wilds, by_face)
+                    if meld is not None:
+                        result.append(meld)
         for faces in self._wild_only_melds(wilds):
             if faces not in seen:
                 seen.add(faces)
-                result.append(self._realise((), faces, by_face))
-        result = [m for m in result if m is not None]
+                meld = self._realise((), faces, by_face)
+                if meld is not None:
+                    result.append(meld)
         result.sort(key=lambda m: (-len(m.cards), [c.face for c in m.cards]))
         return result[:limit] if limit is not None else result
 
@@ -752,7 +755,7 @@ class MeldSearch:
             meld = self.meld(chosen)
             if meld is None:
                 if self.accept is None:  # pragma: no cover - the solver only forms melds the rules allow
-                    raise AssertionError(f"solver meld {format(' '.join(map(str, chosen)))} is not valid")
+                    raise AssertionError(f"solver meld {' '.join(map(str, chosen))} is not valid")
                 return None
             built.append(meld)
         dead = [card for face, group in by_face.items() for card in group[taken[face] :]]
