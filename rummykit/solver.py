@@ -240,15 +240,24 @@ class DeadwoodSolver:
                         found = (choice, best, trace)
                     if found[0][0] == 0:
                         break
-        if found is None or found[0][0] > 0:
-            # The exact pass drops every state that has already left out natural cards worth as much as
-            # the deadwood to beat: it cannot lead to anything better.
-            bound = None if found is None else found[0][0] - 1
+        # Exact passes that drop every state having already left out natural cards worth more than
+        # ``bound``: each finds the best arrangement that never leaves out more. Any arrangement better
+        # than one of deadwood ``d`` leaves out at most ``d - 1``, so a pass with ``bound >= d - 1``
+        # settles it; small bounds cost little, so they come first, growing until one settles it.
+        bound: int | None = 0
+        while found is None or found[0][0] > 0:
+            if found is None:
+                bound = None
+            elif bound is not None:
+                bound = min(bound, found[0][0] - 1)
             best, trace = self._best_by_wilds(counts, len(wilds), bound=bound)
             if best:
                 choice = self._choose(counts, wilds, best)
                 if found is None or choice[0] < found[0][0]:
                     found = (choice, best, trace)
+            if bound is None or (found is not None and found[0][0] <= bound + 1):
+                break
+            bound = 3 * bound + 9
         assert found is not None  # the exact pass without a bound always ends somewhere
         (cost, used, wild_groups), best, trace = found
         melds: list[tuple[int, ...]] = []
