@@ -333,6 +333,14 @@ class DeadwoodSolver:
         most = max((sum(counts[_face(r, s)] for s in range(4)) for r in range(1, 14)), default=0)
         set_options = [self._set_options(m) for m in range(most + 1)]
         ace_worth = [values[_face(1, s)] for s in range(4)]
+        worth_of_kept: dict[tuple[int, ...], int] = {}
+
+        def kept_worth(kept: tuple[int, ...]) -> int:
+            found = worth_of_kept.get(kept)
+            if found is None:
+                found = worth_of_kept[kept] = sum(k * w for k, w in zip(kept, ace_worth))
+            return found
+
         seen = 0  # value of the naturals the states have placed so far (aces kept back included)
         for position in range(self._lo, self._hi + 2):
             in_span = position <= self._hi
@@ -355,6 +363,11 @@ class DeadwoodSolver:
             layer: dict[Key, int] = {key + (0,): val for key, val in states.items()}
             for suit in range(4):
                 worth = values[_face(position, suit)] if in_span else 0
+                if not take_back:
+                    seen += worth * here[suit]
+                # A state that has left out more than ``bound`` is dropped at once: its value is below
+                # ``floor`` (aces kept back count as placed).
+                floor = None if bound is None else seen - bound
                 nxt: dict[Key, int] = {}
                 back: dict[Key, tuple[Key, object]] = {}
                 for key, val in layer.items():
@@ -362,32 +375,33 @@ class DeadwoodSolver:
                     n = kept[suit] if take_back else here[suit]
                     for move in self._suit_moves(runs4[suit], n, budget - used, ctx):
                         new_runs, credit, wild_used, to_sets, held_back, room_add, _, _ = move
-                        runs_next = runs4[:suit] + (new_runs,) + runs4[suit + 1 :]
+                        nval = val + worth * (credit + to_sets)
                         kept_next = kept[:suit] + (held_back,) + kept[suit + 1 :] if keep_back or take_back else kept
+                        if floor is not None:
+                            aces = worth_of_kept.get(kept_next)
+                            if nval + (kept_worth(kept_next) if aces is None else aces) < floor:
+                                continue
                         used_next = used + wild_used
+                        room_next = room + room_add
+                        if room_next > budget - used_next:
+                            room_next = budget - used_next
                         nkey = (
-                            runs_next,
+                            runs4[:suit] + (new_runs,) + runs4[suit + 1 :],
                             used_next,
                             kept_next,
-                            min(room + room_add, budget - used_next),
+                            room_next,
                             in_sets + to_sets,
                         )
-                        nval = val + worth * (credit + to_sets)
                         if nval > nxt.get(nkey, -1):
                             nxt[nkey] = nval
                             back[nkey] = (key, move)
                 steps.append((position, suit, back))
-                if not take_back:
-                    seen += worth * here[suit]
-                if bound is not None or beam is not None:
-                    lost = {key: seen - val - sum(k * w for k, w in zip(key[2], ace_worth)) for key, val in nxt.items()}
-                    if bound is not None:
-                        nxt = {key: val for key, val in nxt.items() if lost[key] <= bound}
-                    if beam is not None and len(nxt) > beam:
-                        ranked = sorted(nxt, key=lost.__getitem__)
-                        # Keep one state with no open run and nothing for the sets: it can always end.
-                        safe = [k for k in ranked if k[4] == 0 and not any(k[0])][:1]
-                        nxt = {key: nxt[key] for key in ranked[:beam] + safe}
+                if beam is not None and len(nxt) > beam:
+                    lost = {key: seen - val - kept_worth(key[2]) for key, val in nxt.items()}
+                    ranked = sorted(nxt, key=lost.__getitem__)
+                    # Keep one state with no open run and nothing for the sets: it can always end.
+                    safe = [k for k in ranked if k[4] == 0 and not any(k[0])][:1]
+                    nxt = {key: nxt[key] for key in ranked[:beam] + safe}
                 layer = nxt
             states = {}
             set_back: dict[Key, tuple[Key, object]] = {}
