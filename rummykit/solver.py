@@ -71,6 +71,7 @@ class DeadwoodSolver:
     beam_from = 16
     """Hands of this many cards or more get a quick first pass (see :meth:`solve`)."""
     beams = (48, 400)
+    beam_penalty = 10
     """States kept per step in those passes, one pass per width until one finds no deadwood."""
 
     @staticmethod
@@ -240,24 +241,16 @@ class DeadwoodSolver:
                         found = (choice, best, trace)
                     if found[0][0] == 0:
                         break
-        # Exact passes that drop every state having already left out natural cards worth more than
-        # ``bound``: each finds the best arrangement that never leaves out more. Any arrangement better
-        # than one of deadwood ``d`` leaves out at most ``d - 1``, so a pass with ``bound >= d - 1``
-        # settles it; small bounds cost little, so they come first, growing until one settles it.
-        bound: int | None = 0
-        while found is None or found[0][0] > 0:
-            if found is None:
-                bound = None
-            elif bound is not None:
-                bound = min(bound, found[0][0] - 1)
+        if found is None or found[0][0] > 0:
+            # The exact pass drops every state that has already left out natural cards worth as much as
+            # the deadwood to beat: it cannot lead to anything better. (Passes with smaller bounds first
+            # cost more than they saved: the quick passes are usually right or close.)
+            bound = None if found is None else found[0][0] - 1
             best, trace = self._best_by_wilds(counts, len(wilds), bound=bound)
             if best:
                 choice = self._choose(counts, wilds, best)
                 if found is None or choice[0] < found[0][0]:
                     found = (choice, best, trace)
-            if bound is None or (found is not None and found[0][0] <= bound + 1):
-                break
-            bound = 3 * bound + 9
         assert found is not None  # the exact pass without a bound always ends somewhere
         (cost, used, wild_groups), best, trace = found
         melds: list[tuple[int, ...]] = []
@@ -334,6 +327,11 @@ class DeadwoodSolver:
         set_options = [self._set_options(m) for m in range(most + 1)]
         ace_worth = [values[_face(1, s)] for s in range(4)]
         worth_of_kept: dict[tuple[int, ...], int] = {}
+        length_min = self._run_min
+
+        def deficit(runs4: tuple[SuitRuns, ...]) -> int:
+            """How far the open runs are from being melds (positions short, gaps open)."""
+            return sum(max(0, length_min - run[0]) + run[2] for runs in runs4 for run in runs)
 
         def kept_worth(kept: tuple[int, ...]) -> int:
             found = worth_of_kept.get(kept)
@@ -397,7 +395,10 @@ class DeadwoodSolver:
                             back[nkey] = (key, move)
                 steps.append((position, suit, back))
                 if beam is not None and len(nxt) > beam:
-                    lost = {key: seen - val - kept_worth(key[2]) for key, val in nxt.items()}
+                    lost = {
+                        key: seen - val - kept_worth(key[2]) + self.beam_penalty * deficit(key[0])
+                        for key, val in nxt.items()
+                    }
                     ranked = sorted(nxt, key=lost.__getitem__)
                     # Keep one state with no open run and nothing for the sets: it can always end.
                     safe = [k for k in ranked if k[4] == 0 and not any(k[0])][:1]
