@@ -5,9 +5,12 @@ from those rules and the card values, with every table the search needs. Two sea
 
 * the fast path, for hands with no wild card and no duplicate card (every game played with one deck):
   hands are 52-bit masks and every possible meld is a precomputed mask, indexed by its lowest card;
-* the general path, for wild cards and duplicates from several decks: hands are sorted tuples of faces.
+* the general path, for wild cards and duplicates from several decks: the dynamic programme of
+  :mod:`rummykit.solver` (milliseconds on 45 cards); rules it does not cover (special melds, sets
+  needing distinct suits, a longest run) and melds a game's own test (``accept``) refuses fall back
+  to an exhaustive search over sorted tuples of faces, exact but exponential in the hand.
 
-Both find the arrangement whose unmelded cards (deadwood) have the least total value.
+All find the arrangement whose unmelded cards (deadwood) have the least total value.
 """
 
 from __future__ import annotations
