@@ -108,12 +108,13 @@ def test_spare_wild_cards_go_on_melds_that_have_room() -> None:
 
 
 def test_a_run_never_goes_round_the_corner() -> None:
-    # A..K of one suit plus a wild: 13 positions with ace high or low, the wild cannot make it 14.
+    # K-A-2-3 would meld all four; with no going round the corner the best is Q-K-A (the 2 as QH), 3H left.
     ms = search(wild_faces=TWOS, ace="both", set_max=None)
-    hand = parse("AH 3H 4H 5H 6H 7H 8H 9H TH JH QH KH 2C 2D")
+    hand = parse("KH AH 3H 2C")
     found = ms.arrange(hand)
     assert_valid(found, hand, ms)
-    assert found.deadwood_value == 0  # e.g. A-2-3-...: the two wilds stand for 2H and one more card
+    assert found.deadwood_value == 3
+    assert [str(c) for c in found.deadwood] == ["3H"]
 
 
 # == big hands =============================================================================================
