@@ -5,9 +5,12 @@ from those rules and the card values, with every table the search needs. Two sea
 
 * the fast path, for hands with no wild card and no duplicate card (every game played with one deck):
   hands are 52-bit masks and every possible meld is a precomputed mask, indexed by its lowest card;
-* the general path, for wild cards and duplicates from several decks: hands are sorted tuples of faces.
+* the general path, for wild cards and duplicates from several decks: the dynamic programme of
+  :mod:`rummykit.solver` (milliseconds on 45 cards); rules it does not cover (special melds, sets
+  needing distinct suits, a longest run) and melds a game's own test (``accept``) refuses fall back
+  to an exhaustive search over sorted tuples of faces, exact but exponential in the hand.
 
-Both find the arrangement whose unmelded cards (deadwood) have the least total value.
+All find the arrangement whose unmelded cards (deadwood) have the least total value.
 """
 
 from __future__ import annotations
@@ -19,8 +22,13 @@ from dataclasses import dataclass, field, replace
 from typing import Literal
 
 from .cards import JOKER_FACE, Card, card_from_face
+from .solver import DeadwoodSolver
 
-__all__ = ["MeldRules", "SpecialMeld", "Meld", "Arrangement", "MeldSearch"]
+__all__ = ["MeldRules", "SpecialMeld", "Meld", "Arrangement", "MeldSearch", "MeldCheck", "check_copies"]
+
+MeldCheck = Callable[["Meld"], bool]
+"""A game's own test of a meld the rules allow (Arlington: a 2 stands for QS only in an otherwise natural
+meld). Called with every meld before it is accepted, listed or used by the search; False refuses it."""
 
 AceRule = Literal["low", "high", "both"]
 
@@ -60,10 +68,10 @@ class MeldRules:
     excluded_ranks: frozenset[int] = frozenset()
     """Ranks that never meld (Iceberg's aces)."""
     specials: tuple[SpecialMeld, ...] = ()
-    accept: Callable[[Meld], bool] | None = None
-    """The game's last word on a meld of sets and runs that the rules above allow (Arlington: a 2 may
-    stand for QS only in a meld otherwise natural). Set it from ``rummykit_meld_rules``; validation, the
-    listed actions and lay-offs honour it."""
+    accept: MeldCheck | None = None
+    """The game's last word on a meld that the rules above allow (Arlington: a 2 may stand for QS only in a
+    meld otherwise natural). Set it from ``rummykit_meld_rules``; validation, the listed actions, lay-offs
+    and the deadwood search all honour it (see :data:`MeldCheck`)."""
 
     @property
     def run_span(self) -> tuple[int, int]:
@@ -142,6 +150,8 @@ class MeldSearch:
     values: Sequence[int]
     """Deadwood value of each face (53 entries; index 52 is the joker)."""
     cache_limit: int = 200_000
+    accept: MeldCheck | None = None
+    """The game's own meld test (see :data:`MeldCheck`); None accepts every meld the rules allow."""
     _by_low: list[tuple[int, ...]] = field(init=False, repr=False)
     _cache: dict[int, tuple[int, tuple[int, ...]]] = field(init=False, repr=False)
     _gcache: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, tuple[tuple[int, ...], ...]]] = field(
@@ -151,6 +161,8 @@ class MeldSearch:
     def __post_init__(self) -> None:
         if len(self.values) != 53:
             raise ValueError("values needs 53 entries, one per face")
+        if self.accept is None:
+            self.accept = self.rules.accept  # a game sets its test on the rules (rummykit_meld_rules)
         self._by_low = self._build_tables()
         self._cache = {}
         self._gcache = {}
@@ -159,7 +171,9 @@ class MeldSearch:
             self._slow_bits |= 1 << face
         self._lane_values = [self._lane_table(suit) for suit in range(4)]
         self._lane_max = [self._lane_max_table(suit) for suit in range(4)]
-        self._prune = self._pruning_table()
+        # The pruning bound assumes every meld of the rules is allowed; a game's own test may refuse some.
+        self._prune = self._pruning_table() if self.accept is None else None
+        self._solver = DeadwoodSolver(self.rules, self.values) if DeadwoodSolver.supports(self.rules) else None
 
     def _lane_table(self, suit: int) -> list[int]:
         """Deadwood value of every subset of one suit's 13 cards (a 13-bit lane), built once."""
@@ -289,6 +303,8 @@ class MeldSearch:
             if mask in seen:
                 continue
             seen.add(mask)
+            if self.accept is not None and self.meld([card_from_face(f) for f in faces]) is None:
+                continue
             by_low[min(faces)].append(mask)
         # Larger melds first: the search finds good arrangements early.
         return [tuple(sorted(masks, key=lambda m: -m.bit_count())) for masks in by_low]
@@ -306,8 +322,17 @@ class MeldSearch:
         ``stands_for`` (parallel to ``cards``) names the card a wild card stands for (``2C=5H``): in a run
         that fixes its place, in a set its suit. A wild card left unnamed fills a gap, then extends a run
         upwards, then downwards; in a set it is of the first suit the set lacks. Naming a card for a natural
-        card, or one a wild card cannot be there, gives None.
+        card, or one a wild card cannot be there, gives None. The game's own test (:attr:`accept`) has the
+        last word.
         """
+        found = self._rules_meld(cards, kind, stands_for)
+        if found is not None and self.accept is not None and not self.accept(found):
+            return None
+        return found
+
+    def _rules_meld(
+        self, cards: Sequence[Card], kind: str | None, stands_for: Sequence[Card | None] | None = None
+    ) -> Meld | None:
         cards = list(cards)
         if not cards:
             return None
@@ -357,8 +382,6 @@ class MeldSearch:
             found = self._as_set(natural, wild, named)
         if found is None and kind in (None, "run") and rules.runs:
             found = self._as_run(natural, wild, named)
-        if found is not None and rules.accept is not None and not rules.accept(found):
-            return None
         return found
 
     def _set_size_ok(self, size: int) -> bool:
@@ -451,7 +474,7 @@ class MeldSearch:
         for up in range(len(wild) + 1):
             other = self._as_run(natural, wild, {}, up)
             if other is not None and other.ranks != meld.ranks:
-                if self.rules.accept is None or self.rules.accept(other):
+                if self.accept is None or self.accept(other):
                     found.append(other)
         return found
 
@@ -765,26 +788,72 @@ class MeldSearch:
                 key = tuple(sorted(faces + used_wilds))
                 if key not in seen:
                     seen.add(key)
-                    result.append(self._realise(faces, used_wilds, by_face))
+                    meld = self._realise(faces, used_wilds, by_face)
+                    if meld is not None:
+                        result.append(meld)
         for faces in self._wild_only_melds(wilds):
             if faces not in seen:
                 seen.add(faces)
-                result.append(self._realise((), faces, by_face))
-        result = [m for m in result if m is not None]
+                meld = self._realise((), faces, by_face)
+                if meld is not None:
+                    result.append(meld)
         result.sort(key=lambda m: (-len(m.cards), [c.face for c in m.cards]))
         return result[:limit] if limit is not None else result
 
-    def _realise(self, faces: tuple[int, ...], wilds: tuple[int, ...], by_face: dict[int, list[Card]]) -> Meld:
+    def _realise(self, faces: tuple[int, ...], wilds: tuple[int, ...], by_face: dict[int, list[Card]]) -> Meld | None:
         taken: Counter[int] = Counter()
         cards = []
         for face in list(faces) + list(wilds):
             cards.append(by_face[face][taken[face]])
             taken[face] += 1
-        return self._meld_from_faces(cards)
+        return self.meld(cards)  # None when the game's own test refuses it
 
     # -- general search (wild cards, duplicates) ---------------------------------------------------------
 
     def _arrange_general(self, cards: Sequence[Card]) -> Arrangement:
+        if self._solver is not None:
+            found = self._arrange_solver(cards)
+            if found is not None:
+                return found
+        return self._arrange_exhaustive(cards)
+
+    def _arrange_solver(self, cards: Sequence[Card]) -> Arrangement | None:
+        """The solver's arrangement (see :mod:`rummykit.solver`), or None when the game's own meld test
+        refuses one of its melds (the exhaustive search, which asks the test of every meld, then decides)."""
+        assert self._solver is not None
+        wild_faces = self.rules.wild_faces
+        counts = [0] * 52
+        wilds: list[int] = []
+        jokers = 0
+        for card in cards:
+            if card.face in wild_faces:
+                wilds.append(card.face)
+            elif card.face == JOKER_FACE:
+                jokers += 1
+            else:
+                counts[card.face] += 1
+        value, groups = self._solver.solve(counts, sorted(wilds), jokers)
+        by_face: dict[int, list[Card]] = {}
+        for card in sorted(cards):
+            by_face.setdefault(card.face, []).append(card)
+        taken: Counter[int] = Counter()
+        built = []
+        for faces in groups:
+            chosen = []
+            for face in faces:
+                chosen.append(by_face[face][taken[face]])
+                taken[face] += 1
+            meld = self.meld(chosen)
+            if meld is None:
+                if self.accept is None:  # pragma: no cover - the solver only forms melds the rules allow
+                    raise AssertionError(f"solver meld {' '.join(map(str, chosen))} is not valid")
+                return None
+            built.append(meld)
+        dead = [card for face, group in by_face.items() for card in group[taken[face] :]]
+        return Arrangement(tuple(built), tuple(sorted(dead)), value)
+
+    def _arrange_exhaustive(self, cards: Sequence[Card]) -> Arrangement:
+        """Every meld containing the lowest card, memoised on what is left: exact, exponential in the hand."""
         wild_faces = self.rules.wild_faces
         naturals = tuple(sorted(c.face for c in cards if c.face not in wild_faces))
         wilds = tuple(sorted(c.face for c in cards if c.face in wild_faces))
@@ -818,6 +887,8 @@ class MeldSearch:
         if not naturals:
             best: tuple[int, tuple[tuple[int, ...], ...]] = (sum(values[w] for w in wilds), ())
             for faces in self._wild_only_melds(wilds):
+                if not self._faces_ok(faces):
+                    continue
                 rest = list(wilds)
                 for face in faces:
                     rest.remove(face)
@@ -831,6 +902,8 @@ class MeldSearch:
         best = (value + values[low], melds)  # the lowest card as deadwood
         counts = Counter(naturals)
         for faces, used_wilds in self._melds_with(low, counts, wilds):
+            if not self._faces_ok(faces + used_wilds):
+                continue
             rest_nat = Counter(naturals)
             rest_nat.subtract(faces)
             rest_wild = Counter(wilds)
@@ -840,6 +913,17 @@ class MeldSearch:
                 best = (value, (faces + used_wilds,) + melds)
         self._gcache[key] = best
         return best
+
+    def _faces_ok(self, faces: tuple[int, ...]) -> bool:
+        """Whether the game's own test accepts the meld of these faces (always, without a test)."""
+        if self.accept is None:
+            return True
+        seen: Counter[int] = Counter()
+        cards = []
+        for face in faces:
+            cards.append(card_from_face(face, seen[face]))
+            seen[face] += 1
+        return self.meld(cards) is not None
 
     def _wild_choices(self, wilds: tuple[int, ...], count: int) -> list[tuple[int, ...]]:
         if count == 0:
@@ -949,6 +1033,21 @@ class MeldSearch:
             top = len(group) if self.rules.set_max is None else min(len(group), self.rules.set_max)
             for size in range(self.rules.set_min, top + 1):
                 yield from sorted(set(itertools.combinations(sorted(group), size)))
+
+
+def check_copies(cards: Sequence[Card], decks: int, jokers: int, where: str) -> None:
+    """Refuse (ValueError naming ``where``) a hand that holds a card more often than a game with ``decks``
+    decks and ``jokers`` jokers has it, or the same physical card twice."""
+    seen: set[int] = set()
+    for card in cards:
+        limit = jokers if card.is_joker else decks
+        if card.id in seen or card.copy >= limit:
+            count = sum(1 for c in cards if c.face == card.face)
+            times = {1: "once", 2: "twice"}
+            named = times.get(count, f"{count} times")
+            held = "no such card" if limit == 0 else "it " + times.get(limit, f"{limit} times")
+            raise ValueError(f"{where}: the hand names {card} {named}, but the deck holds {held}")
+        seen.add(card.id)
 
 
 def _bits(mask: int) -> list[int]:

@@ -36,7 +36,7 @@ from .loader import (
     local_plugin_name,
     plugin_problems,
 )
-from .melds import Arrangement, MeldRules, MeldSearch
+from .melds import Arrangement, MeldRules, MeldSearch, check_copies
 from .ruleset import Document, Problem, RulesetError, dotted, kernel_schema, leaf_paths, merge, schema_problems
 from .settings import RANK_KEYS, KernelSettings, per_players
 
@@ -216,6 +216,9 @@ class Variant:
             items: list[Card] = parse(cards)
         else:
             items = [c if isinstance(c, Card) else parse_card(c) for c in cards]
+        seats = range(self.min_players, self.max_players + 1)
+        decks, jokers = max(map(self.deck_count, seats)), max(map(self.joker_count, seats))
+        check_copies(items, decks, jokers, f"{self.name}: arrange")
         return self.meld_search.arrange(items)
 
     def observe(self, game: Game, seat: int) -> dict[str, Any]:

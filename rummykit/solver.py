@@ -1,0 +1,506 @@
+"""Exact least deadwood for big hands with wild cards and cards from several decks.
+
+The general path of :class:`rummykit.melds.MeldSearch` for the usual meld rules (sets and runs, wild
+cards, duplicates; no special melds, no sets needing distinct suits, no longest run). A dynamic
+programme over run positions (ace low, 2 .. K, ace high), suit by suit within a position:
+
+* a state holds, per suit, the runs still open (each as the positions from its first natural card, its
+  wild cards when a meld's wild cards are limited, and whether it ends in a wild card filling a gap),
+  the wild cards used so far, the room for more wild cards that finished melds leave, and with "ace high
+  or low" the aces kept back for the top of the runs;
+* at a position every open run takes the natural card there, a wild card filling a gap, or ends; the
+  cards left start runs, go to the sets of that rank (which take wild cards too), or stay deadwood.
+
+Three facts keep the states few without losing any arrangement. A run of twice the shortest length or
+more is two runs. Wild cards at a run's ends are only counted when it ends: as many as it lacks, and
+the rest of its room is room for spare wild cards. Deadwood values depend only on the cards, so the
+programme maximises the value of the natural cards melded for each number of wild cards used; which
+wild cards those are (the dearest, or those better melded as a set of wild cards alone) is settled at
+the end. Big hands first get quick passes that keep only the most promising states; their deadwood
+bounds the exact pass, which drops every state that has already left out as much.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    from .melds import MeldRules
+
+__all__ = ["DeadwoodSolver", "Group"]
+
+JOKER = 52
+
+Run = tuple[int, int, int]
+"""An open run: (positions from its first natural card to here, wild cards in it when a meld's wild cards
+are limited, 1 when its last position holds a wild card filling a gap)."""
+SuitRuns = tuple[Run, ...]
+Group = tuple[tuple[int, ...], int]
+"""A meld found by the solver: its natural faces and how many wild cards it takes."""
+# A move of one suit at one position: new open runs, naturals melded in runs, wild cards used, naturals
+# sent to the sets of this rank, naturals kept back (aces), room for more wild cards left by the runs
+# that ended, what each open run did, runs started.
+Move = tuple[SuitRuns, int, int, int, int, int, tuple[tuple[str, int, int], ...], int]
+Key = tuple[Any, ...]
+
+
+def _face(position: int, suit: int) -> int:
+    return suit * 13 + (0 if position == 14 else position - 1)
+
+
+class DeadwoodSolver:
+    """Least deadwood of a hand given as counts of natural faces and a list of wild faces."""
+
+    def __init__(self, rules: MeldRules, values: Sequence[int]) -> None:
+        self.rules = rules
+        self.values = values
+        self._run_min = rules.run_min
+        self._max_wilds = rules.max_wilds
+        if rules.runs:
+            self._lo, self._hi = rules.run_span
+        else:
+            self._lo, self._hi = 1, 13
+        self._both = rules.runs and rules.ace == "both"
+        # Where sets of aces are formed: with the aces' other run position when it is the only one.
+        self._ace_set_position = 14 if rules.runs and rules.ace in ("high", "both") else 1
+        self._moves: dict[tuple[object, ...], list[Move]] = {}
+        self._budget = 0
+
+    beam_from = 16
+    """Hands of this many cards or more get a quick first pass (see :meth:`solve`)."""
+    beams = (48, 400)
+    beam_penalty = 10
+    """States kept per step in those passes, one pass per width until one finds no deadwood."""
+
+    @staticmethod
+    def supports(rules: MeldRules) -> bool:
+        """Whether the rules are within what the programme handles (the rest use the exhaustive search)."""
+        return not rules.specials and not rules.set_distinct_suits and rules.run_max is None
+
+    # -- positions ---------------------------------------------------------------------------------
+
+    def _rank(self, position: int) -> int:
+        return 1 if position == 14 else position
+
+    def _allowed(self, position: int) -> bool:
+        """Whether a run may pass through ``position`` (within the ace rule, not an excluded rank)."""
+        return (
+            self.rules.runs
+            and self._lo <= position <= self._hi
+            and self._rank(position) not in self.rules.excluded_ranks
+        )
+
+    def _bottom(self, position: int) -> int:
+        while self._allowed(position - 1):
+            position -= 1
+        return position
+
+    def _region_length(self, position: int) -> int:
+        """How many positions a run through ``position`` may cover (never both aces: no K-A-2)."""
+        bottom = self._bottom(position)
+        top = position
+        while self._allowed(top + 1):
+            top += 1
+        return top - bottom + 1 - (1 if self._both and bottom == 1 and top == 14 else 0)
+
+    # -- one suit at one position --------------------------------------------------------------------
+
+    def _suit_moves(self, runs: SuitRuns, naturals: int, budget: int, ctx: tuple[int, ...]) -> list[Move]:
+        """What one suit can do at one position: every open run ends (it ended at the position before),
+        takes the natural card here or a wild card filling a gap; the naturals left start runs, go to the
+        sets of this rank or stay deadwood."""
+        key = (runs, naturals, budget, ctx)
+        hit = self._moves.get(key)
+        if hit is not None:
+            return hit
+        cont, region, keep_back, sets_ok = ctx
+        length_min = self._run_min
+        longest = 2 * length_min - 1
+        cap = self._max_wilds
+        found: dict[tuple[object, ...], Move] = {}
+        actions: list[tuple[str, int, int]] = []
+        kept: list[Run] = []
+
+        def walk(i: int, avail: int, wilds: int, credit: int, room_for: int) -> None:
+            if i == len(runs):
+                finish(avail, wilds, credit, room_for)
+                return
+            length, held, gap = runs[i]
+            if not gap:
+                # End the run: wild cards it lacks go on either end, within the positions it may cover.
+                need = max(0, length_min - length)
+                free = region - length - need
+                spare = free if cap is None else min(free, cap - held - need)
+                if free >= 0 and spare >= 0 and wilds + need <= budget:
+                    actions.append(("end", need, spare))
+                    walk(i + 1, avail, wilds + need, credit, room_for + spare)
+                    actions.pop()
+            if cont and length < longest:
+                grown = length + 1
+                if avail:
+                    kept.append((grown, held, 0))
+                    actions.append(("natural", 0, 0))
+                    walk(i + 1, avail - 1, wilds, credit + 1, room_for)
+                    actions.pop()
+                    kept.pop()
+                if wilds < budget and (cap is None or held < cap):
+                    kept.append((grown, held + 1 if cap is not None else 0, 1))
+                    actions.append(("wild", 0, 0))
+                    walk(i + 1, avail, wilds + 1, credit, room_for)
+                    actions.pop()
+                    kept.pop()
+
+        def finish(avail: int, wilds: int, credit: int, room_for: int) -> None:
+            room_for = min(room_for, budget)
+            for started in range(avail + 1 if cont else 1):
+                rest = avail - started
+                new_runs = tuple(sorted(kept + [(1, 0, 0)] * started))
+                options = [(0, rest)] if keep_back else [(s, 0) for s in range(rest + 1 if sets_ok else 1)]
+                for to_sets, back in options:
+                    move_key = (new_runs, credit + started, wilds, to_sets, back, room_for)
+                    if move_key not in found:
+                        found[move_key] = (
+                            new_runs,
+                            credit + started,
+                            wilds,
+                            to_sets,
+                            back,
+                            room_for,
+                            tuple(actions),
+                            started,
+                        )
+
+        walk(0, naturals, 0, 0, 0)
+        result = list(found.values())
+        self._moves[key] = result
+        return result
+
+    # -- sets ----------------------------------------------------------------------------------------
+
+    def _split_sets(self, naturals: int, wilds: int, groups: int) -> list[tuple[int, int, int]] | None:
+        """``naturals`` cards of a rank and ``wilds`` wild cards cut into ``groups`` valid sets, sizes as
+        even as can be: (naturals, wild cards, room for more wild cards) per set, or None."""
+        rules = self.rules
+        total = naturals + wilds
+        if groups > naturals or groups * rules.set_min > total:
+            return None
+        result = []
+        for i in range(groups):
+            size = total // groups + (1 if i < total % groups else 0)
+            count = naturals // groups + (1 if i < naturals % groups else 0)
+            wild = size - count
+            room = self._budget if rules.set_max is None else rules.set_max - size
+            if self._max_wilds is not None:
+                room = min(room, self._max_wilds - wild)
+            if room < 0:
+                return None
+            result.append((count, wild, room))
+        return result
+
+    def _set_options(self, naturals: int) -> list[tuple[int, int, int]]:
+        """Ways to meld ``naturals`` cards of one rank as sets: (wild cards, room for more, sets).
+        A way that fewer wild cards plus room for more already covers is left out."""
+        if naturals == 0:
+            return [(0, 0, 0)]
+        options: list[tuple[int, int, int]] = []
+        for wilds in range(self._budget + 1):
+            best: tuple[int, int] | None = None
+            for groups in range(1, naturals + 1):
+                split = self._split_sets(naturals, wilds, groups)
+                if split is not None:
+                    room = min(sum(r for _, _, r in split), self._budget)
+                    if best is None or room > best[0]:
+                        best = (room, groups)
+            if best is None:
+                continue
+            if any(k + r >= wilds + best[0] for k, r, _ in options):
+                continue
+            options.append((wilds, best[0], best[1]))
+        return options
+
+    # -- the programme -------------------------------------------------------------------------------
+
+    def solve(self, counts: Sequence[int], wilds: Sequence[int], jokers: int = 0) -> tuple[int, list[tuple[int, ...]]]:
+        """Least deadwood and its melds (as faces) of a hand: ``counts[face]`` natural cards of each face
+        0..51 (wild faces count 0), the wild cards' faces, and ``jokers`` jokers that are not wild."""
+        rules = self.rules
+        values = self.values
+        if len(self._moves) > 200_000:
+            self._moves.clear()
+        found = None
+        if sum(counts) + len(wilds) >= self.beam_from:
+            # Quick passes that keep only the most promising states give a deadwood to beat; no deadwood
+            # at all cannot be beaten (big hands with a few wild cards usually get there).
+            for width in self.beams:
+                best, trace = self._best_by_wilds(counts, len(wilds), beam=width)
+                if best:
+                    choice = self._choose(counts, wilds, best)
+                    if found is None or choice[0] < found[0][0]:
+                        found = (choice, best, trace)
+                    if found[0][0] == 0:
+                        break
+        if found is None or found[0][0] > 0:
+            # The exact pass drops every state that has already left out natural cards worth as much as
+            # the deadwood to beat: it cannot lead to anything better. (Passes with smaller bounds first
+            # cost more than they saved: the quick passes are usually right or close.)
+            bound = None if found is None else found[0][0] - 1
+            best, trace = self._best_by_wilds(counts, len(wilds), bound=bound)
+            if best:
+                choice = self._choose(counts, wilds, best)
+                if found is None or choice[0] < found[0][0]:
+                    found = (choice, best, trace)
+        assert found is not None  # the exact pass without a bound always ends somewhere
+        (cost, used, wild_groups), best, trace = found
+        melds: list[tuple[int, ...]] = []
+        spare = list(used)
+        end_key, extra = best[len(used)][1], len(used) - best[len(used)][2]
+        for naturals, wild_count, room in self._groups(trace, end_key):
+            more = min(room, extra)
+            extra -= more
+            melds.append(naturals + tuple(spare[: wild_count + more]))
+            del spare[: wild_count + more]
+        assert not spare
+        melds.extend(wild_groups)
+        if jokers and rules.joker_sets:
+            melded = best_partition(jokers, rules.set_min, rules.set_max)
+            melds.extend(_even_groups((JOKER,) * melded, rules.set_max))
+            jokers -= melded
+        return cost + jokers * values[JOKER], melds
+
+    def _choose(
+        self, counts: Sequence[int], wilds: Sequence[int], best: dict[int, tuple[int, Key, int]]
+    ) -> tuple[int, tuple[int, ...], list[tuple[int, ...]]]:
+        """Which wild cards go into sets and runs (the rest may make sets of their own): the least
+        deadwood of naturals and wild cards, the wild cards used, and the sets of wild cards alone."""
+        rules = self.rules
+        values = self.values
+        natural_total = sum(values[face] * counts[face] for face in range(52))
+        wild_total = sum(values[face] for face in wilds)
+        choice: tuple[int, tuple[int, ...], list[tuple[int, ...]]] | None = None
+        for used in sub_multisets(wilds):
+            if len(used) not in best:
+                continue
+            rest = list(wilds)
+            for face in used:
+                rest.remove(face)
+            wild_groups = self._wild_sets(rest) if rules.wild_sets else []
+            cost = (
+                natural_total
+                - best[len(used)][0]
+                + wild_total
+                - sum(values[face] for face in used)
+                - sum(values[face] for group in wild_groups for face in group)
+            )
+            if choice is None or cost < choice[0]:
+                choice = (cost, used, wild_groups)
+        assert choice is not None  # using no wild card is always possible
+        return choice
+
+    def _wild_sets(self, wilds: list[int]) -> list[tuple[int, ...]]:
+        """The most valuable sets of wild cards alone (one rank each) that ``wilds`` make."""
+        rules = self.rules
+        by_rank: dict[int, list[int]] = {}
+        for face in wilds:
+            by_rank.setdefault(0 if face == JOKER else face % 13 + 1, []).append(face)
+        result: list[tuple[int, ...]] = []
+        for group in by_rank.values():
+            group.sort(key=lambda f: -self.values[f])
+            melded = best_partition(len(group), rules.set_min, rules.set_max)
+            result.extend(_even_groups(tuple(group[:melded]), rules.set_max))
+        return result
+
+    def _best_by_wilds(
+        self, counts: Sequence[int], budget: int, beam: int | None = None, bound: int | None = None
+    ) -> tuple[dict[int, tuple[int, tuple[object, ...], int]], list[tuple[int, int, dict[Key, tuple[Key, object]]]]]:
+        """For each number of wild cards melded in sets and runs: the most natural value melded, the final
+        state that reaches it and the wild cards that state needs (the rest fill room it left)."""
+        rules = self.rules
+        values = self.values
+        self._budget = budget
+        empty: tuple[SuitRuns, SuitRuns, SuitRuns, SuitRuns] = ((), (), (), ())
+        # A state: open runs per suit, wild cards used, aces kept back per suit, room for more wild cards.
+        states: dict[Key, int] = {(empty, 0, (0, 0, 0, 0), 0): 0}
+        steps: list[tuple[int, int, dict[Key, tuple[Key, object]]]] = []
+        most = max((sum(counts[_face(r, s)] for s in range(4)) for r in range(1, 14)), default=0)
+        set_options = [self._set_options(m) for m in range(most + 1)]
+        ace_worth = [values[_face(1, s)] for s in range(4)]
+        worth_of_kept: dict[tuple[int, ...], int] = {}
+        length_min = self._run_min
+
+        def deficit(runs4: tuple[SuitRuns, ...]) -> int:
+            """How far the open runs are from being melds (positions short, gaps open)."""
+            return sum(max(0, length_min - run[0]) + run[2] for runs in runs4 for run in runs)
+
+        def kept_worth(kept: tuple[int, ...]) -> int:
+            found = worth_of_kept.get(kept)
+            if found is None:
+                found = worth_of_kept[kept] = sum(k * w for k, w in zip(kept, ace_worth))
+            return found
+
+        seen = 0  # value of the naturals the states have placed so far (aces kept back included)
+        for position in range(self._lo, self._hi + 2):
+            in_span = position <= self._hi
+            rank = self._rank(position) if in_span else 0
+            cont = self._allowed(position)
+            region = self._region_length(position - 1) if self._allowed(position - 1) else 0
+            keep_back = self._both and position == 1
+            take_back = self._both and position == 14
+            sets_ok = bool(
+                in_span
+                and rules.sets
+                and rank not in rules.excluded_ranks
+                and (rank != 1 or position == self._ace_set_position)
+            )
+            ctx = (int(cont), region, int(keep_back), int(sets_ok))
+            if not in_span or rank in rules.excluded_ranks:
+                here = [0, 0, 0, 0]
+            else:
+                here = [counts[_face(position, s)] for s in range(4)]
+            layer: dict[Key, int] = {key + (0,): val for key, val in states.items()}
+            for suit in range(4):
+                worth = values[_face(position, suit)] if in_span else 0
+                if not take_back:
+                    seen += worth * here[suit]
+                # A state that has left out more than ``bound`` is dropped at once: its value is below
+                # ``floor`` (aces kept back count as placed).
+                floor = None if bound is None else seen - bound
+                nxt: dict[Key, int] = {}
+                back: dict[Key, tuple[Key, object]] = {}
+                for key, val in layer.items():
+                    runs4, used, kept, room, in_sets = key
+                    n = kept[suit] if take_back else here[suit]
+                    for move in self._suit_moves(runs4[suit], n, budget - used, ctx):
+                        new_runs, credit, wild_used, to_sets, held_back, room_add, _, _ = move
+                        nval = val + worth * (credit + to_sets)
+                        kept_next = kept[:suit] + (held_back,) + kept[suit + 1 :] if keep_back or take_back else kept
+                        if floor is not None:
+                            aces = worth_of_kept.get(kept_next)
+                            if nval + (kept_worth(kept_next) if aces is None else aces) < floor:
+                                continue
+                        used_next = used + wild_used
+                        room_next = room + room_add
+                        if room_next > budget - used_next:
+                            room_next = budget - used_next
+                        nkey = (
+                            runs4[:suit] + (new_runs,) + runs4[suit + 1 :],
+                            used_next,
+                            kept_next,
+                            room_next,
+                            in_sets + to_sets,
+                        )
+                        if nval > nxt.get(nkey, -1):
+                            nxt[nkey] = nval
+                            back[nkey] = (key, move)
+                steps.append((position, suit, back))
+                if beam is not None and len(nxt) > beam:
+                    lost = {
+                        key: seen - val - kept_worth(key[2]) + self.beam_penalty * deficit(key[0])
+                        for key, val in nxt.items()
+                    }
+                    ranked = sorted(nxt, key=lost.__getitem__)
+                    # Keep one state with no open run and nothing for the sets: it can always end.
+                    safe = [k for k in ranked if k[4] == 0 and not any(k[0])][:1]
+                    nxt = {key: nxt[key] for key in ranked[:beam] + safe}
+                layer = nxt
+            states = {}
+            set_back: dict[Key, tuple[Key, object]] = {}
+            for key, val in layer.items():
+                runs4, used, kept, room, in_sets = key
+                for wilds, more, groups in set_options[in_sets]:
+                    if used + wilds > budget:
+                        break
+                    state = (runs4, used + wilds, kept, min(room + more, budget - used - wilds))
+                    if val > states.get(state, -1):
+                        states[state] = val
+                        set_back[state] = (key, (wilds, groups))
+            steps.append((position, -1, set_back))
+        best: dict[int, tuple[int, tuple[object, ...], int]] = {}
+        for state, val in states.items():
+            runs4, used, kept, room = state
+            if any(runs4) or any(kept):
+                continue
+            for total in range(used, used + room + 1):
+                if total not in best or val > best[total][0]:
+                    best[total] = (val, state, used)
+        return best, steps
+
+    def _groups(
+        self, steps: list[tuple[int, int, dict[Key, tuple[Key, object]]]], key: Key
+    ) -> list[tuple[tuple[int, ...], int, int]]:
+        """The melds on the way to final state ``key``: (natural faces, wild cards, room for more)."""
+        chosen: list[tuple[int, int, object]] = []
+        for position, suit, back in reversed(steps):
+            prev, info = back[key]
+            chosen.append((position, suit, info))
+            key = prev[:4] if suit == 0 else prev  # a position's first suit starts from a state without sets
+        chosen.reverse()
+        found: list[tuple[tuple[int, ...], int, int]] = []
+        # Open runs per suit: [state, cells (a face, or -1 for a wild card)].
+        open_runs: list[list[list[Any]]] = [[], [], [], []]
+        to_sets: list[int] = []
+        for position, suit, info in chosen:
+            if suit < 0:
+                set_wilds, set_groups = cast(tuple[int, int], info)
+                at = 0
+                for count, wild, room in self._split_sets(len(to_sets), set_wilds, set_groups) or ():
+                    found.append((tuple(to_sets[at : at + count]), wild, room))
+                    at += count
+                to_sets = []
+                continue
+            move: Move = info  # type: ignore[assignment]
+            new_runs, _, _, sets_here, _, _, actions, started = move
+            current = sorted(open_runs[suit], key=lambda r: r[0])
+            face = _face(position, suit) if position <= self._hi else -1
+            kept_runs: list[list[Any]] = []
+            for run, (action, need, room) in zip(current, actions):
+                state, cells = run
+                length, held, _ = state
+                if action == "end":
+                    naturals = tuple(f for f in cells if f >= 0)
+                    found.append((naturals, sum(1 for f in cells if f < 0) + need, room))
+                    continue
+                if action == "natural":
+                    cells.append(face)
+                    run[0] = (length + 1, held, 0)
+                else:
+                    cells.append(-1)
+                    run[0] = (length + 1, held + 1 if self._max_wilds is not None else 0, 1)
+                kept_runs.append(run)
+            for _ in range(started):
+                kept_runs.append([(1, 0, 0), [face]])
+            open_runs[suit] = kept_runs
+            assert tuple(sorted(r[0] for r in kept_runs)) == new_runs
+            to_sets.extend([face] * sets_here)
+        return found
+
+
+def best_partition(count: int, low: int, high: int | None) -> int:
+    """The most of ``count`` cards that can be cut into groups of ``low`` to ``high`` cards."""
+    for used in range(count, 0, -1):
+        groups_needed = -(-used // high) if high is not None else 1
+        if groups_needed * low <= used:
+            return used
+    return 0
+
+
+def _even_groups(faces: tuple[int, ...], high: int | None) -> list[tuple[int, ...]]:
+    """``faces`` cut into the fewest groups of at most ``high``, sizes as even as can be."""
+    if not faces:
+        return []
+    groups = -(-len(faces) // high) if high is not None else 1
+    result = []
+    at = 0
+    for i in range(groups):
+        size = len(faces) // groups + (1 if i < len(faces) % groups else 0)
+        result.append(faces[at : at + size])
+        at += size
+    return result
+
+
+def sub_multisets(items: Sequence[int]) -> list[tuple[int, ...]]:
+    """Every sub-multiset of ``items`` (sorted tuples, each once)."""
+    distinct = sorted(set(items))
+    ranges = [range(items.count(face) + 1) for face in distinct]
+    return [tuple(face for face, n in zip(distinct, pick) for _ in range(n)) for pick in itertools.product(*ranges)]
