@@ -360,7 +360,10 @@ def cards_from_hand(hand: Sequence[Card], wanted: Sequence[Card]) -> list[Card] 
 
 @hookimpl
 def rummykit_check_action(deal: Deal, action: Action) -> Action | None:
-    """Accept a valid meld or lay-off that ``legal_actions`` did not list (the listed melds are capped)."""
+    """Accept a valid meld, lay-off or pile take with a meld that ``legal_actions`` did not list (the listed
+    melds are capped)."""
+    if action.kind == TAKE_PILE_WITH:
+        return _check_pile_take(deal, action)
     if deal.phase not in ("play", USE) or action.kind not in ("meld", "layoff") or not action.cards:
         return None
     seat = deal.current
@@ -412,6 +415,27 @@ def rummykit_check_action(deal: Deal, action: Action) -> Action | None:
         named = tuple(card_from_face(faces[c.id]) if c.face in wild else None for c in cards)
         return Action("layoff", tuple(cards), target, stands_for=named)
     return Action("layoff", tuple(cards), target)
+
+
+def _check_pile_take(deal: Deal, action: Action) -> Action | None:
+    """``take pile with C1 C2 ...`` when the pile's top card melds with those cards from hand."""
+    variant = deal.variant
+    if deal.phase != "draw" or variant.draw_from_pile != "whole" or variant.must_use != "top" or not deal.discard:
+        return None
+    if len(action.cards) < 2 or action.groups or action.target is not None or variant.discard_pile == "none":
+        return None
+    top = deal.discard[-1]
+    cards = cards_from_hand(deal.hands[deal.current], action.cards)
+    if cards is None or top.id in deal.face_down:
+        return None
+    meant = list(action.stands_for) + [None] if action.stands_for else None
+    meld = variant.meld_search.meld(cards + [top], stands_for=meant)
+    if meld is None:
+        return None
+    laid = meld_action(variant.meld_search, meld)
+    keep = [i for i, c in enumerate(laid.cards) if c is not top]
+    named = tuple(laid.stands_for[i] for i in keep) if laid.stands_for and not variant.meld_search.is_wild(top) else ()
+    return Action(TAKE_PILE_WITH, tuple(laid.cards[i] for i in keep), stands_for=named)
 
 
 DISCARDS = OneCardActions("discard")

@@ -220,3 +220,25 @@ def test_greedy_bots_only_play_legal_moves_in_a_game_with_a_contract(players: in
             steps += 1
             assert steps < 20_000
         assert game.end_reason in ("target", "hands")
+
+
+def test_a_pile_take_left_out_of_a_long_list_is_accepted_when_named() -> None:
+    from rummykit import standard
+
+    deal = {
+        "dealer": 1,
+        "hands": ["7S 7D 8H 9H 5H 6H TH JH 3C 4D".split(), "7C 9C 4S 5S 6C 8S TD JD QS KC".split()],
+        "discard": ["7H"],
+    }
+    game = toy().new_game(layout=deal, seed=2)
+    listed = {str(a) for a in game.legal_actions()}
+    limit = standard.MELD_ACTION_LIMIT
+    try:
+        standard.MELD_ACTION_LIMIT = 1  # only the longest meld with the 7H is listed
+        game.deal._legal = None
+        short = {str(a) for a in game.legal_actions()}
+        assert len(short) < len(listed)
+        game.apply("take pile with 7S 7D")  # not listed now, still legal
+    finally:
+        standard.MELD_ACTION_LIMIT = limit
+    assert sorted(str(c) for c in game.deal.table[0].meld.cards) == ["7D", "7H", "7S"]
