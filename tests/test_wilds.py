@@ -152,3 +152,91 @@ def test_meld_rules_accept_is_the_games_last_word() -> None:
     assert run is not None
     assert plain.extend(run, parse("2D"), [parse_card("TS")]) is not None
     assert strict.extend(run, parse("2D"), [parse_card("TS")]) is None
+
+
+def exchange_game(mode: str, layout: dict[str, object]) -> Game:
+    options = {**DEUCES_WILD, "table": {"melds": True, "layoff": "any", "exchange": mode}}
+    return rummykit.load_variant("500-rum", options=options).new_game(layout=layout, seed=1)
+
+
+SWAP_LAYOUT = {
+    "dealer": 1,
+    "hands": ["5H 2C 7H 9S 9D 2D 6H 4S 8C TC".split(), "QS QD 2S 6S KD 3D 4H JC 9H TD".split()],
+    "discard": ["KC"],
+    "stock": ["AC", "AD", "5C"],
+}
+
+
+def test_a_wild_card_on_the_table_is_exchanged_for_the_card_it_stands_for() -> None:
+    game = exchange_game("any", SWAP_LAYOUT)
+    game.apply("draw stock")
+    game.apply("meld 5H 2C=6H 7H")
+    assert "swap 6H on 0" in {str(a) for a in game.legal_actions()}
+    game.apply("swap 6H on 0")
+    meld = game.deal.table[0].meld
+    assert [str(c) for c in meld.cards] == ["5H", "6H", "7H"] and meld.wilds == 0
+    assert parse_card("2C") in game.deal.hands[0]
+    assert str(parse_card("2C")) in game.observation(1)["known"]["0"]  # everyone saw it come off the table
+
+
+def test_in_a_set_any_card_of_its_rank_takes_the_wild_cards_place() -> None:
+    game = exchange_game("any", SWAP_LAYOUT)
+    game.apply("draw stock")
+    game.apply("meld 9S 9D 2D")
+    legal = {str(a) for a in game.legal_actions()}
+    game.apply("discard 4S")
+    game.apply("draw stock")
+    assert "swap 9H on 0" in {str(a) for a in game.legal_actions()}
+    game.apply("swap 9H on 0")
+    assert sorted(str(c) for c in game.deal.table[0].meld.cards) == ["9D", "9H", "9S"]
+    assert "swap 6H on 0" not in legal
+
+
+@pytest.mark.parametrize(("mode", "own", "other"), [("opponents", False, True), ("own-side", True, False)])
+def test_who_may_exchange_is_a_ruleset_choice(mode: str, own: bool, other: bool) -> None:
+    game = exchange_game(mode, SWAP_LAYOUT)
+    game.apply("draw stock")
+    game.apply("meld 5H 2C=6H 7H")  # seat 0's meld; seat 0 still holds the 6H
+    assert ("swap 6H on 0" in {str(a) for a in game.legal_actions()}) is own
+    if not own:
+        before = game.to_json(), [list(h) for h in game.deal.hands]
+        with pytest.raises(IllegalAction):
+            game.apply("swap 6H on 0")
+        assert (game.to_json(), [list(h) for h in game.deal.hands]) == before
+    game.apply("discard 8C")
+    game.apply("draw stock")
+    # Seat 1 (the other side) with a 6H of its own: may it take seat 0's wild card?
+    hand0, hand1 = game.deal.hands
+    hand1.append(hand0.pop(hand0.index(parse_card("6H"))))
+    game.deal._legal = None
+    assert ("swap 6H on 0" in {str(a) for a in game.legal_actions()}) is other
+
+
+def test_a_set_of_wild_cards_alone_is_never_exchanged_from() -> None:
+    options = {
+        **DEUCES_WILD,
+        "melds": {**DEUCES_WILD["melds"], "wild_sets": True},
+        "table": {"melds": True, "exchange": "any"},
+    }
+    layout = {"dealer": 1, "hands": ["2C 2D 2H 7H 9S".split(), "2S 3S 4S QD KD".split()], "discard": ["KC"]}
+    game = rummykit.load_variant("500-rum", options=options).new_game(layout=layout, seed=1)
+    game.apply("draw stock")
+    game.apply("meld 2C 2D 2H")
+    assert not any(a.kind == "swap" for a in game.legal_actions())
+    with pytest.raises(IllegalAction):
+        game.apply("swap 2S on 0")
+
+
+def test_a_hidden_zone_shows_its_cards_only_to_the_seats_that_saw_them() -> None:
+    game = rummykit.load_variant("gin").new_game(seed=1)
+    deal = game.deal
+    zone = deal.add_zone("passed", visibility="hidden")
+    card = deal.stock.pop()
+    zone.cards[1].append(card)
+    deal.seen[card.id] = {0, 1}
+    game.check_cards()
+    assert game.observation(0)["zones"]["passed"][1] == {"count": 1, "cards": [str(card)]}
+    shown = game.observation(1)["zones"]["passed"][1]
+    assert shown == {"count": 1, "cards": [str(card)]}
+    deal.seen[card.id] = {0}
+    assert game.observation(1)["zones"]["passed"][1] == {"count": 1, "cards": []}
