@@ -326,9 +326,14 @@ class MeldSearch:
         last word.
         """
         found = self._rules_meld(cards, kind, stands_for)
-        if found is not None and self.accept is not None and not self.accept(found):
-            return None
-        return found
+        if found is None or self.accept is None or self.accept(found):
+            return found
+        if found.kind == "run" and found.wilds and not (stands_for and any(stands_for)):
+            # The game refuses where the wild cards went by default: another place may do (placements
+            # lists only those the game accepts).
+            others = self.placements(found)[1:]
+            return others[0] if others else None
+        return None
 
     def _rules_meld(
         self, cards: Sequence[Card], kind: str | None, stands_for: Sequence[Card | None] | None = None

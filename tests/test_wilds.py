@@ -240,3 +240,17 @@ def test_a_hidden_zone_shows_its_cards_only_to_the_seats_that_saw_them() -> None
     assert shown == {"count": 1, "cards": [str(card)]}
     deal.seen[card.id] = {0}
     assert game.observation(1)["zones"]["passed"][1] == {"count": 1, "cards": []}
+
+
+def test_a_refused_default_place_gives_way_to_one_the_game_accepts() -> None:
+    variant = rummykit.load_variant("500-rum", options=DEUCES_WILD)
+    queen = parse_card("QS").face
+
+    def no_queen_stand_in(meld: Meld) -> bool:
+        return not any(f == queen and c.face != queen for c, f in zip(meld.cards, meld.faces))
+
+    strict = MeldSearch(replace(variant.meld_search.rules, accept=no_queen_stand_in), variant.meld_search.values)
+    # 9S 2C JS 2D: by default 9-T-J-Q with a 2 as QS, refused; 8-9-T-J is fine.
+    meld = strict.meld(parse("9S 2C JS 2D"))
+    assert meld is not None and meld.ranks == (8, 9, 10, 11)
+    assert strict.meld(parse("9S 2C JS 2D"), stands_for=[None, parse_card("TS"), None, parse_card("QS")]) is None
