@@ -838,24 +838,16 @@ class MeldSearch:
             else:
                 counts[card.face] += 1
         value, groups = self._solver.solve(counts, sorted(wilds), jokers)
-        by_face: dict[int, list[Card]] = {}
-        for card in sorted(cards):
-            by_face.setdefault(card.face, []).append(card)
-        taken: Counter[int] = Counter()
+        chosen_groups, dead = _cards_for(groups, cards)
         built = []
-        for faces in groups:
-            chosen = []
-            for face in faces:
-                chosen.append(by_face[face][taken[face]])
-                taken[face] += 1
+        for chosen in chosen_groups:
             meld = self.meld(chosen)
             if meld is None:
                 if self.accept is None:  # pragma: no cover - the solver only forms melds the rules allow
                     raise AssertionError(f"solver meld {' '.join(map(str, chosen))} is not valid")
                 return None
             built.append(meld)
-        dead = [card for face, group in by_face.items() for card in group[taken[face] :]]
-        return Arrangement(tuple(built), tuple(sorted(dead)), value)
+        return Arrangement(tuple(built), dead, value)
 
     def _arrange_exhaustive(self, cards: Sequence[Card]) -> Arrangement:
         """Every meld containing the lowest card, memoised on what is left: exact, exponential in the hand."""
@@ -863,21 +855,8 @@ class MeldSearch:
         naturals = tuple(sorted(c.face for c in cards if c.face not in wild_faces))
         wilds = tuple(sorted(c.face for c in cards if c.face in wild_faces))
         value, melds = self._best_general(naturals, wilds)
-        by_face: dict[int, list[Card]] = {}
-        for card in sorted(cards):
-            by_face.setdefault(card.face, []).append(card)
-        taken: Counter[int] = Counter()
-        built = []
-        for faces in melds:
-            chosen = []
-            for face in faces:
-                chosen.append(by_face[face][taken[face]])
-                taken[face] += 1
-            built.append(self._meld_from_faces(chosen))
-        dead = []
-        for face, group in by_face.items():
-            dead.extend(group[taken[face] :])
-        return Arrangement(tuple(built), tuple(sorted(dead)), value)
+        chosen_groups, dead = _cards_for(melds, cards)
+        return Arrangement(tuple(self._meld_from_faces(chosen) for chosen in chosen_groups), dead, value)
 
     def _best_general(
         self, naturals: tuple[int, ...], wilds: tuple[int, ...]
@@ -1053,6 +1032,23 @@ def check_copies(cards: Sequence[Card], decks: int, jokers: int, where: str) -> 
             held = "no such card" if limit == 0 else "it " + times.get(limit, f"{limit} times")
             raise ValueError(f"{where}: the hand names {card} {named}, but the deck holds {held}")
         seen.add(card.id)
+
+
+def _cards_for(groups: Iterable[Sequence[int]], cards: Sequence[Card]) -> tuple[list[list[Card]], tuple[Card, ...]]:
+    """The cards of ``cards`` that make up each group of faces (each card used once), and the rest, sorted."""
+    by_face: dict[int, list[Card]] = {}
+    for card in sorted(cards):
+        by_face.setdefault(card.face, []).append(card)
+    taken: Counter[int] = Counter()
+    chosen_groups = []
+    for faces in groups:
+        chosen = []
+        for face in faces:
+            chosen.append(by_face[face][taken[face]])
+            taken[face] += 1
+        chosen_groups.append(chosen)
+    dead = tuple(sorted(card for face, group in by_face.items() for card in group[taken[face] :]))
+    return chosen_groups, dead
 
 
 def _bits(mask: int) -> list[int]:
