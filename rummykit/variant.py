@@ -67,6 +67,14 @@ class VariantInfo:
 # -- finding rulesets and plugins -----------------------------------------------------------------
 
 
+def _is_file(path: str | Path) -> bool:
+    """Whether ``path`` is a file; False (not an OSError) for a name too long or otherwise impossible."""
+    try:
+        return Path(path).is_file()
+    except (OSError, ValueError):  # ENAMETOOLONG; a NUL in the name
+        return False
+
+
 def _variant_files() -> list[Path]:
     folder = resources.files("rummykit.variants")
     return sorted(Path(str(p)) for p in folder.iterdir() if p.name.endswith((".yaml", ".yml")))
@@ -119,8 +127,8 @@ def find_ruleset(name: str) -> str:
         return names[key]
     if key in aliases:
         return aliases[key]
-    if name.endswith((".yaml", ".yml")) or "/" in name or Path(name).is_file():
-        if Path(name).is_file():
+    if name.endswith((".yaml", ".yml")) or "/" in name or _is_file(name):
+        if _is_file(name):
             return str(Path(name))
         raise KeyError(f"no ruleset file {name!r}")
     known = sorted(list(names) + list(aliases))
@@ -280,7 +288,7 @@ def local_plugin_name(path: str | Path) -> str:
 def _load_local_plugin_cached(path: str, _mtime: int) -> tuple[str, ModuleType]:
     name = local_plugin_name(path)
     file = Path(path)
-    if not file.is_file():
+    if not _is_file(file):
         raise RulesetError([Problem(path, 0, 0, "", f"plugin file {path!r} does not exist")])
     if file.suffix != ".py":
         raise RulesetError([Problem(path, 0, 0, "", "a plugin is a Python file (.py); rulesets are never executed")])
@@ -313,7 +321,7 @@ def load_local_plugin(path: str | Path) -> tuple[str, ModuleType]:
     :func:`plugin_problems`); raises :class:`RulesetError` naming the file otherwise. Reloaded when the
     file changes."""
     resolved = Path(path).resolve()
-    mtime = resolved.stat().st_mtime_ns if resolved.is_file() else 0
+    mtime = resolved.stat().st_mtime_ns if _is_file(resolved) else 0
     try:
         return _load_local_plugin_cached(str(resolved), mtime)
     except RulesetError as exc:
@@ -378,8 +386,8 @@ def _read_chain(path: str) -> _Merged:
         if not isinstance(parent, str):
             raise RulesetError([doc.problem(("extends",), "expected a variant name or a path to a ruleset file")])
         candidate = Path(current).parent / parent
-        if parent.endswith((".yaml", ".yml")) or candidate.is_file():
-            if not candidate.is_file():
+        if parent.endswith((".yaml", ".yml")) or _is_file(candidate):
+            if not _is_file(candidate):
                 raise RulesetError([doc.problem(("extends",), f"no ruleset file {parent!r} next to this one")])
             current = str(candidate)
         else:
@@ -425,6 +433,12 @@ def _locator(merged: _Merged, fallback: str) -> Any:
 
     return locate
 
+
+MAX_DECKS = 20
+"""The most 52-card decks a ruleset may use (the largest rummy games use three or four)."""
+
+MAX_JOKERS = 100
+"""The most jokers a ruleset may add."""
 
 PER_PLAYER_DEFAULTS: dict[tuple[str, str], int] = {
     ("decks", "count"): 1,
@@ -696,7 +710,7 @@ def _house_rule_specs(
 def house_rules_for(variant_name: str, plugins: Iterable[PluginSource] = ()) -> dict[str, dict[str, Any]]:
     """Every house rule the variant ``variant_name`` accepts, by name (summary, set, plugins, conflicts);
     ``plugins`` are local plugins (files or modules) offering more."""
-    merged = _read_chain(find_ruleset(variant_name) if not Path(variant_name).is_file() else variant_name)
+    merged = _read_chain(find_ruleset(variant_name) if not _is_file(variant_name) else variant_name)
     modules = [(name, _load_plugin(name)) for name in merged.data.get("plugins", [])]
     return _house_rule_specs(merged.data, modules + _local_plugins(plugins))
 
@@ -707,7 +721,7 @@ def _build(
     options: Mapping[str, Any] | None,
     local: Sequence[tuple[str, ModuleType]] = (),
 ) -> Variant:
-    path = find_ruleset(source) if not Path(source).is_file() else source
+    path = find_ruleset(source) if not _is_file(source) else source
     merged = _read_chain(path)
     locate = _locator(merged, path)
     problems = schema_problems(merged.data, kernel_schema(), locate)
@@ -867,6 +881,10 @@ def _semantic_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
         if decks < 1:
             problems.append(locate(("decks", "count"), f"expected at least 1 deck for {count} players, got {decks}"))
             continue
+        if decks > MAX_DECKS or jokers > MAX_JOKERS:  # a deck is built card by card: bound it before play
+            key, value, most = ("count", decks, MAX_DECKS) if decks > MAX_DECKS else ("jokers", jokers, MAX_JOKERS)
+            problems.append(locate(("decks", key), f"expected at most {most} for {count} players, got {value:,}"))
+            continue
         size = per_players(data, "deal", "hand_size", count)
         needed = size * count + (1 if data.get("deal", {}).get("upcard", True) else 0)
         available = 52 * decks + jokers
@@ -958,7 +976,7 @@ def load_variant(
     :class:`KeyError` for an unknown name.
     """
     source = str(name_or_path)
-    if Path(source).is_file():
+    if _is_file(source):
         source = str(Path(source).resolve())
     options_json = json.dumps(options, sort_keys=True) if options else ""
     return _load_cached(source, tuple(house_rules), options_json, tuple(_local_plugins(plugins)))
@@ -984,7 +1002,7 @@ def _house_rule_problems(path: str, variant: Variant, local: Sequence[tuple[str,
     """Each house rule the ruleset itself defines, tried on its own: conflicts that name house rules the
     variant has, plugins that are installed, and values that validate once merged. House rules inherited
     through ``extends`` are checked when their own file is validated."""
-    merged = _read_chain(find_ruleset(path) if not Path(path).is_file() else path)
+    merged = _read_chain(find_ruleset(path) if not _is_file(path) else path)
     locate = _locator(merged, path)
     own = {
         name: spec
