@@ -25,7 +25,7 @@ import yaml
 from .bots import BOTS, Bot
 from .cards import CardError, parse_card
 from .dispatch import PluginError
-from .engine import Action, Deal, Game, HandResult
+from .engine import Action, Deal, Game, HandResult, UntrustedPlugins
 from .ruleset import Problem, RulesetError, kernel_schema
 from .simulate import BACKENDS, ProgressBar, make_bots, play_game, replay_record, simulate
 from .variant import Variant, house_rules_for, list_variants, load_variant, validate
@@ -653,9 +653,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise CliError(f"cannot read {args.file}: {exc.strerror or exc}") from None
     printer = TurnPrinter(_out, show_hands=True)
     try:
-        game = replay_record(text, on_action=printer, on_start=printer.start)
-    except (KeyError, TypeError, AttributeError) as exc:
-        raise CliError(f"{args.file} is not a rummykit record: {exc}") from None
+        game = replay_record(
+            text, on_action=printer, on_start=printer.start, plugins=args.plugin or (), trust_plugins=args.trust_plugins
+        )
+    except UntrustedPlugins as exc:
+        raise CliError(
+            f"{args.file} was played with local plugins, code that replaying would run: {', '.join(exc.files)}; "
+            "if you trust them, add --plugin FILE for each (or --trust-plugins to load the files the record names)"
+        ) from None
     except RulesetError:
         raise
     except ValueError as exc:
@@ -749,8 +754,16 @@ def build_parser() -> argparse.ArgumentParser:
     _plugin_option(sub)
     sub.set_defaults(run=cmd_simulate)
 
-    sub = commands.add_parser("replay", help="show a saved game turn by turn")
+    sub = commands.add_parser(
+        "replay", help="show a saved game turn by turn",
+        description="Replay a game record (play --save) turn by turn. A record played with local plugins "
+                    "replays only with those plugins given (--plugin FILE) or trusted (--trust-plugins): "
+                    "loading a plugin runs its code.")  # fmt: skip
     sub.add_argument("file", metavar="FILE")
+    _plugin_option(sub)
+    sub.add_argument(
+        "--trust-plugins", action="store_true", help="load the local plugin files the record names (runs their code)"
+    )
     sub.set_defaults(run=cmd_replay)
     return parser
 

@@ -115,7 +115,7 @@ class _Loader(yaml.SafeLoader):
         self.depth += 1
         try:
             if self.depth > MAX_DEPTH:
-                raise _Refused(self.peek_event().start_mark, f"nested more than {MAX_DEPTH} levels deep")
+                raise _Refused(self.peek_event().start_mark, f"nested more than {MAX_DEPTH} levels deep")  # type: ignore[no-untyped-call]
             return super().compose_node(parent, index)
         finally:
             self.depth -= 1
@@ -256,7 +256,7 @@ def _build(
         if budget[0] < 0:
             top = positions.get(path[:1], (node.start_mark.line + 1, node.start_mark.column + 1))
             message = f"expands to more than {MAX_VALUES:,} values (YAML aliases repeat what they name)"
-            problems.append(Problem(name, *top, dotted(path[:1]), message))
+            problems.append(Problem(name, top[0], top[1], dotted(path[:1]), message))
             raise _Refused(node.start_mark, message)
     positions[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
     if isinstance(node, yaml.CollectionNode) and node.tag != _PLAIN_TAGS.get(type(node)):

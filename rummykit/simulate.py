@@ -33,11 +33,13 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from importlib import metadata
+from pathlib import Path
+from types import ModuleType
 from typing import Any, TextIO
 
 from .bots import Bot, make_bot
 from .dispatch import PluginError
-from .engine import Action, Deal, Game, IllegalAction
+from .engine import Action, Deal, Game, load_record, play_record
 from .variant import ENTRY_POINT_GROUP, Variant, load_variant
 
 __all__ = [
@@ -581,29 +583,20 @@ def _duration(seconds: float) -> str:
     return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
 
 
-def replay_record(text: str, on_action: OnAction | None = None, on_start: Callable[[Game], None] | None = None) -> Game:
+def replay_record(
+    text: str,
+    on_action: OnAction | None = None,
+    on_start: Callable[[Game], None] | None = None,
+    plugins: Iterable[str | Path | ModuleType] = (),
+    trust_plugins: bool = False,
+) -> Game:
     """Replay a :meth:`Game.to_json` record on a fresh game, calling ``on_start(game)`` before the first
     action and ``on_action`` after every action.
 
-    The record is first checked with :meth:`Game.from_json` (which raises ValueError when it does not
-    replay); the returned game is the fresh one.
+    The record is checked first, on the same variant (its house rules, options and plugins), so nothing
+    is shown of a record that does not replay (ValueError). Its local plugins are loaded only when passed
+    in ``plugins`` or trusted with ``trust_plugins``, as for :meth:`Game.from_json`.
     """
-    Game.from_json(text)
-    record = json.loads(text)
-    variant = load_variant(
-        record["variant"], house_rules=record.get("house_rules", ()), options=record.get("options") or None
-    )
-    game = variant.new_game(players=record["players"], seed=record["seed"], deal=record.get("deal"))
-    if on_start is not None:
-        on_start(game)
-    for actions in record["actions"]:
-        for text_action in actions:
-            if game.is_over:
-                raise IllegalAction("record does not replay: the game ended before its last action")
-            deal = game.deal
-            seat = deal.current
-            action = game.resolve(text_action)
-            game.apply(action)
-            if on_action is not None:
-                on_action(game, deal, seat, action)
-    return game
+    record, variant = load_record(text, plugins, trust_plugins)
+    play_record(record, variant)
+    return play_record(record, variant, on_start, on_action)

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import difflib
+import hashlib
 import importlib.util
 import inspect
 import json
+import re
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -292,7 +294,10 @@ def _load_local_plugin_cached(path: str, _mtime: int) -> tuple[str, ModuleType]:
         raise RulesetError([Problem(path, 0, 0, "", f"plugin file {path!r} does not exist")])
     if file.suffix != ".py":
         raise RulesetError([Problem(path, 0, 0, "", "a plugin is a Python file (.py); rulesets are never executed")])
-    module_name = name.replace("-", "_")
+    # A private module name: a plugin file named json.py must not replace the json module, nor a file
+    # named like an installed plugin's module be taken for it (by worker processes, for one).
+    digest = hashlib.sha256(path.encode("utf-8")).hexdigest()[:12]
+    module_name = f"_rummykit_local_{digest}_" + re.sub(r"\W", "_", name)
     package = file.name == "__init__.py"
     spec = importlib.util.spec_from_file_location(
         module_name, file, submodule_search_locations=[str(file.parent)] if package else None
@@ -313,7 +318,12 @@ def _load_local_plugin_cached(path: str, _mtime: int) -> tuple[str, ModuleType]:
     problems = plugin_problems(name, module)
     if problems:
         raise RulesetError(problems)
+    _LOCAL_NAMES[module_name] = name
     return name, module
+
+
+_LOCAL_NAMES: dict[str, str] = {}
+"""Plugin name of each local plugin module, by its private module name."""
 
 
 def load_local_plugin(path: str | Path) -> tuple[str, ModuleType]:
@@ -342,7 +352,7 @@ def _local_plugins(plugins: Iterable[PluginSource]) -> list[tuple[str, ModuleTyp
     problems: list[Problem] = []
     for item in plugins:
         if isinstance(item, ModuleType):
-            name = item.__name__.rsplit(".", 1)[-1].replace("_", "-")
+            name = _LOCAL_NAMES.get(item.__name__) or item.__name__.rsplit(".", 1)[-1].replace("_", "-")
             found = plugin_problems(name, item)
             problems += found
             if not found:
@@ -995,7 +1005,35 @@ def validate(path: str | Path, plugins: Iterable[PluginSource] = ()) -> list[Pro
         return [Problem(str(path), 0, 0, "", str(exc.args[0]))]
     except PluginError as exc:
         return [_plugin_error_problem(str(path), exc)]
-    return _house_rule_problems(str(path), variant, local)
+    problems = _house_rule_problems(str(path), variant, local)
+    if not problems and local:
+        problems = _play_problems(variant, local)
+    return problems
+
+
+PLAY_CHECK = (("greedy", 1), ("greedy", 2), ("random", 3))
+"""The games ``validate`` plays with local plugins (bot, seed), a few hands each, every card counted after
+every action: a plugin that fails, or loses or creates a card, is found before anyone plays it."""
+
+
+def _play_problems(variant: Variant, local: Sequence[tuple[str, ModuleType]]) -> list[Problem]:
+    from .simulate import make_bots
+
+    names = ", ".join(repr(name) for name, _ in local)
+    file = str(getattr(local[0][1], "__file__", None) or f"plugin {local[0][0]!r}")
+    for bot, seed in PLAY_CHECK:
+        game = variant.new_game(seed=seed)
+        bots = make_bots([bot], game.num_players, seed)
+        try:
+            while not game.is_over and len(game.hands) < 3:
+                game.apply(bots[game.deal.current].choose(game))
+                game.check_cards()
+        except PluginError as exc:
+            return [_plugin_error_problem(file, exc)]
+        except AssertionError as exc:
+            message = f"with plugin {names}, a {bot} game (seed {seed}) loses or creates cards: {exc}"
+            return [Problem(file, 0, 0, "", message)]
+    return []
 
 
 def _house_rule_problems(path: str, variant: Variant, local: Sequence[tuple[str, ModuleType]]) -> list[Problem]:

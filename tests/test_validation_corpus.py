@@ -153,6 +153,8 @@ def test_huge_generated_rulesets_are_refused(tmp_path: Path) -> None:
     big.write_text("name: big\ntitle: Big\nextends: gin\nsummary: " + "x" * 2_000_000 + "\n", encoding="utf-8")
     assert [p.message for p in rummykit.validate(big)] == ["the file is larger than 1,000,000 bytes"]
     deep = tmp_path / "deep.yaml"
-    deep.write_text("name: deep\ntitle: Deep\nextends: gin\nrules:\n" + "".join(f"{' ' * i}k:\n" for i in range(1, 300)))
+    deep.write_text(
+        "name: deep\ntitle: Deep\nextends: gin\nrules:\n" + "".join(f"{' ' * i}k:\n" for i in range(1, 300))
+    )
     [problem] = rummykit.validate(deep)
     assert problem.message == "nested more than 64 levels deep" and problem.line == 67
