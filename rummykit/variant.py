@@ -7,11 +7,12 @@ import hashlib
 import importlib.util
 import inspect
 import json
+import os
 import re
 import sys
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache, partial
+from functools import cache, lru_cache, partial
 from importlib import metadata, resources
 from pathlib import Path
 from types import ModuleType
@@ -377,6 +378,21 @@ class _Merged:
     chain: list[Document]
 
 
+def _document(path: str) -> Document:
+    """The ruleset file ``path``, read once while it is unchanged (validation builds a variant once per
+    house rule: reading the file each time made it quadratic in the number of house rules)."""
+    try:
+        status = os.stat(path)
+    except (OSError, ValueError):
+        return load_document(path)  # the error, located
+    return _document_cached(str(Path(path).resolve()), path, status.st_mtime_ns, status.st_size)
+
+
+@lru_cache(maxsize=64)
+def _document_cached(_resolved: str, path: str, _mtime: int, _size: int) -> Document:
+    return load_document(path)
+
+
 def _read_chain(path: str) -> _Merged:
     chain: list[Document] = []
     seen: list[str] = []
@@ -388,7 +404,7 @@ def _read_chain(path: str) -> _Merged:
             doc = chain[-1]
             raise RulesetError([doc.problem(("extends",), f"'extends' makes a cycle: {cycle}")])
         seen.append(resolved)
-        doc = load_document(current)
+        doc = _document(current)
         chain.append(doc)
         parent = doc.data.get("extends")
         if parent is None:
@@ -734,7 +750,7 @@ def _build(
     path = find_ruleset(source) if not _is_file(source) else source
     merged = _read_chain(path)
     locate = _locator(merged, path)
-    problems = schema_problems(merged.data, kernel_schema(), locate)
+    problems = _chain_schema_problems(merged, locate)
     if problems:
         raise RulesetError(problems)
     modules: list[tuple[str, ModuleType]] = []
@@ -811,7 +827,11 @@ def _build(
         for leaf in leaf_paths(dict(options)):
             merged.origins[leaf] = Document("options", {})
     merged.data = data
-    problems += schema_problems(data, kernel_schema(), locate)
+    if "house_rules" not in (options or {}):  # the house rules block was checked above, with the chain
+        data_checked = {k: v for k, v in data.items() if k != "house_rules"}
+    else:
+        data_checked = data
+    problems += schema_problems(data_checked, kernel_schema(), locate)
     if problems:
         raise RulesetError(problems)
     problems += _rules_problems(data, modules, locate)
@@ -823,6 +843,21 @@ def _build(
         str(Path(str(m.__file__)).resolve()) for _, m in local if getattr(m, "__file__", None)
     )
     return variant
+
+
+_CHAIN_PROBLEMS: dict[tuple[int, ...], tuple[list[Document], list[Problem]]] = {}
+
+
+def _chain_schema_problems(merged: _Merged, locate: Any) -> list[Problem]:
+    """The schema's problems with a ruleset's ``extends`` chain, found once per chain of (cached) files:
+    a ruleset with many house rules is otherwise checked whole again for each."""
+    key = tuple(id(doc) for doc in merged.chain)
+    if key not in _CHAIN_PROBLEMS:
+        if len(_CHAIN_PROBLEMS) > 64:
+            _CHAIN_PROBLEMS.clear()
+        # the documents are kept with the answer, so their ids cannot be reused while it is cached
+        _CHAIN_PROBLEMS[key] = (merged.chain, schema_problems(merged.data, kernel_schema(), locate))
+    return list(_CHAIN_PROBLEMS[key][1])
 
 
 def _rules_problems(data: Mapping[str, Any], modules: Sequence[tuple[str, ModuleType]], locate: Any) -> list[Problem]:

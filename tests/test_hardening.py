@@ -374,3 +374,29 @@ def test_a_plugin_file_is_used_by_every_worker_even_when_an_installed_plugin_has
         outputs
         == [(1, "rummykit: plugin 'same-name' failed in hook rummykit_game_over: RuntimeError: the local file ran")] * 2
     )
+
+
+# -- 4. validation is linear in the number of house rules ---------------------------------------------------
+
+
+def test_validating_many_house_rules_reads_and_checks_each_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import rummykit.variant as variant_module
+
+    count = 120
+    ruleset = tmp_path / "many.yaml"
+    rules = [f"  rule-{i}: {{summary: 'rule {i}', set: {{target: {100 + i}}}}}" for i in range(count)]
+    ruleset.write_text("\n".join(["name: many", "title: Many", "extends: gin", "house_rules:", *rules]) + "\n")
+    reads: list[str] = []
+    checked: list[int] = []
+    load, check = variant_module.load_document, variant_module.schema_problems
+    monkeypatch.setattr(variant_module, "load_document", lambda path, *a: reads.append(str(path)) or load(path, *a))
+    monkeypatch.setattr(
+        variant_module,
+        "schema_problems",
+        lambda data, *a: checked.append(len(data.get("house_rules", {}))) or check(data, *a),
+    )
+    assert rummykit.validate(ruleset) == []
+    assert reads.count(str(ruleset)) == 1
+    assert sum(checked) <= 2 * count  # the house rules block is checked once, not once per house rule
