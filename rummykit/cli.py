@@ -27,7 +27,7 @@ from .cards import CardError, parse_card
 from .dispatch import PluginError
 from .engine import Action, Deal, Game, HandResult, UntrustedPlugins
 from .ruleset import Problem, RulesetError, kernel_schema
-from .simulate import BACKENDS, ProgressBar, make_bots, play_game, replay_record, simulate
+from .simulate import BACKENDS, ProgressBar, WorkerLost, make_bots, play_game, replay_record, simulate
 from .variant import Variant, house_rules_for, list_variants, load_variant, validate
 
 __all__ = ["main", "TurnPrinter", "play_interactive", "describe_position"]
@@ -615,6 +615,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     except ConnectionError as exc:  # no Ray cluster at --ray-address
         raise CliError(f"cannot connect to Ray: {exc}") from None
+    except WorkerLost as exc:
+        print(f"rummykit: {exc}", file=sys.stderr)
+        return EXIT_PLUGIN
     except KeyboardInterrupt:
         if bar is not None:
             bar.close()
@@ -819,6 +822,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _error([str(exc.args[0]) if exc.args else "not found"])
     except ValueError as exc:  # a wrong number of players, a bad seed...
         return _error([str(exc)])
+    except KeyboardInterrupt:  # ^C while loading a variant, starting workers...: one line, no traceback
+        print("rummykit: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:  # the output was piped to a command that stopped reading (| head)
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())

@@ -27,10 +27,12 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
@@ -59,6 +61,7 @@ __all__ = [
     "ProgressBar",
     "VariantSpec",
     "chunks",
+    "WorkerLost",
 ]
 
 OnAction = Callable[[Game, Deal, int, Action], None]
@@ -358,8 +361,24 @@ def _pool_context() -> Any:
 
 
 def _ignore_interrupts() -> None:
-    """Workers leave ^C to the parent, which stops handing out chunks (no traceback from every worker)."""
+    """Workers leave ^C to the parent, which stops handing out chunks (no traceback from every worker).
+    They start with SIGINT blocked (see :func:`_in_pool`), so a ^C while they start is ignored too."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+class WorkerLost(RuntimeError):
+    """A worker process stopped before finishing its games (killed, or out of memory)."""
+
+
+def _blocking_interrupts(block: bool) -> bool:
+    """Block (or unblock) SIGINT in this thread when it can be; whether it could. A ^C that comes while
+    it is blocked is raised when it is unblocked."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        return False
+    signal.pthread_sigmask(signal.SIG_BLOCK if block else signal.SIG_UNBLOCK, {signal.SIGINT})
+    return True
 
 
 def _in_pool(
@@ -377,8 +396,15 @@ def _in_pool(
             return
 
     try:
-        for _ in range(2 * jobs):  # a few chunks queued per worker: no worker waits, and memory stays flat
-            submit()
+        # Workers start with SIGINT blocked (they inherit the mask): a ^C while they import would print
+        # a traceback from each. The parent gets the ^C once they have started.
+        blocked = _blocking_interrupts(True)
+        try:
+            for _ in range(2 * jobs):  # a few chunks queued per worker: no worker waits, and memory stays flat
+                submit()
+        finally:
+            if blocked:
+                _blocking_interrupts(False)
         while pending:
             finished, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in finished:
@@ -389,11 +415,13 @@ def _in_pool(
                 except _RemotePluginError as exc:
                     raise exc.local() from None
                 yield number, result
-    except BaseException:  # ^C or an error: stop at once rather than after the chunks being played
+    except BaseException as exc:  # ^C or an error: stop at once rather than after the chunks being played
         processes: dict[int, Any] = getattr(pool, "_processes", None) or {}
         for process in list(processes.values()):
             process.terminate()
         pool.shutdown(wait=False, cancel_futures=True)
+        if isinstance(exc, BrokenProcessPool):  # when a result is awaited, or a chunk handed out
+            raise WorkerLost("a worker process stopped before finishing its games (killed, or out of memory)") from None
         raise
     pool.shutdown()
 

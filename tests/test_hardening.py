@@ -400,3 +400,60 @@ def test_validating_many_house_rules_reads_and_checks_each_once(
     assert rummykit.validate(ruleset) == []
     assert reads.count(str(ruleset)) == 1
     assert sum(checked) <= 2 * count  # the house rules block is checked once, not once per house rule
+
+
+# -- 9. simulate: ^C and a killed worker are one line each ---------------------------------------------------
+
+KILLER = """
+import multiprocessing
+import os
+import signal
+
+import rummykit
+
+
+@rummykit.hookimpl
+def rummykit_start_hand(deal):
+    if multiprocessing.parent_process() is not None:  # in a worker process: die as if killed
+        os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+def test_a_killed_worker_is_one_line_and_exit_1(tmp_path: Path) -> None:
+    killer = tmp_path / "killer.py"
+    killer.write_text(KILLER)
+    result = subprocess.run(
+        [sys.executable, "-m", "rummykit.cli", "simulate", "gin", "--games", "20", "--jobs", "2", "--quiet",
+         "--plugin", str(killer)],
+        capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert (result.returncode, result.stderr) == (
+        1,
+        "rummykit: a worker process stopped before finishing its games (killed, or out of memory)\n",
+    )
+
+
+def test_ctrl_c_while_starting_up_is_one_line_and_exit_130(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import rummykit.cli as cli
+
+    def interrupted(*args: Any, **kwargs: Any) -> Any:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "load_variant", interrupted)
+    assert main(["simulate", "gin", "--games", "10", "--jobs", "2"]) == 130
+    assert capsys.readouterr().err == "rummykit: interrupted\n"
+
+
+def test_workers_start_with_interrupts_blocked_and_ignore_them_once_started() -> None:
+    import signal
+
+    import rummykit.simulate as simulate_module
+
+    assert simulate_module._blocking_interrupts(True)
+    try:
+        assert signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, set())
+    finally:
+        simulate_module._blocking_interrupts(False)
+    assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, set())
