@@ -457,3 +457,53 @@ def test_workers_start_with_interrupts_blocked_and_ignore_them_once_started() ->
     finally:
         simulate_module._blocking_interrupts(False)
     assert signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, set())
+
+
+# -- the fuzzing that found these: random and garbage actions against every variant ------------------------
+
+GARBAGE_WORDS = ["draw", "stock", "discard", "knock", "meld", "layoff", "pass", "done", "gin", "big", "on", "x", ""]
+
+
+def garbage(game: Game, rng: Any) -> Any:
+    """Something that is rarely a legal action: text, Actions with odd cards or targets, other types."""
+    cards = [str(c) for c in rng.sample(game.deck, rng.randint(0, 4))]
+    roll = rng.random()
+    if roll < 0.4:
+        words = rng.sample(GARBAGE_WORDS, rng.randint(1, 3)) + cards
+        if rng.random() < 0.3:
+            words += ["on", str(rng.randint(-2, 12))]
+        rng.shuffle(words)
+        return " ".join(words)
+    if roll < 0.8:
+        legal = game.legal_actions()
+        kind = rng.choice(legal).kind if legal else "discard"
+        target = rng.choice([None, None, -1, 0, 1, 7, 99])
+        return Action(kind, tuple(rummykit.cards.parse_card(c) for c in cards), target)
+    return rng.choice([None, 7, 3.5, b"discard 7H", ("discard", "7H"), Action("discard", ("7H",))])  # type: ignore[arg-type]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [info.name for info in rummykit.list_variants()])
+def test_fuzz_random_and_garbage_actions_never_change_the_state_nor_lose_a_card(name: str) -> None:
+    import random
+
+    variant = rummykit.load_variant(name)
+    refused = accepted = 0
+    for seed in range(40):  # about a minute for every variant together, on one core
+        rng = random.Random(seed)
+        game = variant.new_game(seed=seed)
+        bots = [rummykit.bots.make_bot("random", seed * 10 + seat) for seat in range(game.num_players)]
+        while not game.is_over and len(game.hands) < 4:
+            if rng.random() < 0.35:
+                before = state(game)
+                try:
+                    game.apply(garbage(game, rng))
+                except (IllegalAction, TypeError):
+                    refused += 1
+                    assert state(game) == before
+                    continue
+            else:
+                game.apply(bots[game.deal.current].choose(game))
+            accepted += 1
+            game.check_cards()
+    assert refused > 100 and accepted > 100
