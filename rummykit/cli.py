@@ -562,7 +562,7 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.bots:
         names = _bot_names(args.bots)
         players = args.players or (len(names) if len(names) > 1 else variant.min_players)
-        labels = names * players if len(names) == 1 else names
+        labels = names * min(players, variant.max_players) if len(names) == 1 else names  # the count is checked later
         printer = TurnPrinter(_out, show_hands=True, labels=labels)
         game = play_game(variant, seed, names, players, on_action=printer, max_hands=args.max_hands,
                          on_start=printer.start)  # fmt: skip

@@ -127,8 +127,8 @@ def play_game(
     """
     variant = _as_variant(variant)
     seats = _seat_count(variant, bots, players)
+    game = variant.new_game(players=players if players is not None else seats, seed=seed)  # checks the count first
     chosen = make_bots(bots, seats, seed)
-    game = variant.new_game(players=players if players is not None else seats, seed=seed)
     if on_start is not None:
         on_start(game)
     if on_action is None and max_hands is None:

@@ -136,6 +136,15 @@ def test_a_huge_player_count_is_refused_at_once() -> None:
     assert time.perf_counter() - start < 0.5
 
 
+@pytest.mark.parametrize("command", [["play", "gin", "--bots", "greedy"], ["simulate", "gin", "--games", "1"]])
+def test_a_huge_player_count_on_the_command_line_is_one_line(
+    command: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    start = time.perf_counter()
+    assert main([*command, "--players", str(10**9)]) == 2
+    assert capsys.readouterr().err.count("\n") == 1 and time.perf_counter() - start < 1.0
+
+
 # -- 7. a caller's mistake is the caller's, never a plugin's ---------------------------------------------
 
 
