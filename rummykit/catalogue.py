@@ -4,9 +4,10 @@ keeping where each value comes from."""
 from __future__ import annotations
 
 import difflib
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,14 @@ class VariantInfo:
     max_players: int
     summary: str
     path: str
+
+
+def _is_file(path: str | Path) -> bool:
+    """Whether ``path`` is a file; False (not an OSError) for a name too long or otherwise impossible."""
+    try:
+        return Path(path).is_file()
+    except (OSError, ValueError):  # ENAMETOOLONG; a NUL in the name
+        return False
 
 
 def _variant_files() -> list[Path]:
@@ -89,8 +98,8 @@ def find_ruleset(name: str) -> str:
         return names[key]
     if key in aliases:
         return aliases[key]
-    if name.endswith((".yaml", ".yml")) or "/" in name or Path(name).is_file():
-        if Path(name).is_file():
+    if name.endswith((".yaml", ".yml")) or "/" in name or _is_file(name):
+        if _is_file(name):
             return str(Path(name))
         raise KeyError(f"no ruleset file {name!r}")
     known = sorted(list(names) + list(aliases))
@@ -106,6 +115,21 @@ class _Merged:
     chain: list[Document]
 
 
+def _document(path: str) -> Document:
+    """The ruleset file ``path``, read once while it is unchanged (validation builds a variant once per
+    house rule: reading the file each time made it quadratic in the number of house rules)."""
+    try:
+        status = os.stat(path)
+    except (OSError, ValueError):
+        return load_document(path)  # the error, located
+    return _document_cached(str(Path(path).resolve()), path, status.st_mtime_ns, status.st_size)
+
+
+@lru_cache(maxsize=64)
+def _document_cached(_resolved: str, path: str, _mtime: int, _size: int) -> Document:
+    return load_document(path)
+
+
 def _read_chain(path: str) -> _Merged:
     chain: list[Document] = []
     seen: list[str] = []
@@ -117,7 +141,7 @@ def _read_chain(path: str) -> _Merged:
             doc = chain[-1]
             raise RulesetError([doc.problem(("extends",), f"'extends' makes a cycle: {cycle}")])
         seen.append(resolved)
-        doc = load_document(current)
+        doc = _document(current)
         chain.append(doc)
         parent = doc.data.get("extends")
         if parent is None:
@@ -125,8 +149,8 @@ def _read_chain(path: str) -> _Merged:
         if not isinstance(parent, str):
             raise RulesetError([doc.problem(("extends",), "expected a variant name or a path to a ruleset file")])
         candidate = Path(current).parent / parent
-        if parent.endswith((".yaml", ".yml")) or candidate.is_file():
-            if not candidate.is_file():
+        if parent.endswith((".yaml", ".yml")) or _is_file(candidate):
+            if not _is_file(candidate):
                 raise RulesetError([doc.problem(("extends",), f"no ruleset file {parent!r} next to this one")])
             current = str(candidate)
         else:

@@ -13,7 +13,7 @@ from .ruleset import (
     Problem,
     schema_problems,
 )
-from .settings import PER_PLAYER_DEFAULTS, RANK_KEYS, KernelSettings, per_players
+from .settings import MAX_DECKS, MAX_JOKERS, PER_PLAYER_DEFAULTS, RANK_KEYS, KernelSettings, per_players
 
 
 def _rules_problems(data: Mapping[str, Any], modules: Sequence[tuple[str, ModuleType]], locate: Any) -> list[Problem]:
@@ -78,6 +78,10 @@ def _semantic_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
         jokers_dealt = jokers_dealt or jokers > 0
         if decks < 1:
             problems.append(locate(("decks", "count"), f"expected at least 1 deck for {count} players, got {decks}"))
+            continue
+        if decks > MAX_DECKS or jokers > MAX_JOKERS:  # a deck is built card by card: bound it before play
+            key, value, most = ("count", decks, MAX_DECKS) if decks > MAX_DECKS else ("jokers", jokers, MAX_JOKERS)
+            problems.append(locate(("decks", key), f"expected at most {most} for {count} players, got {value:,}"))
             continue
         size = per_players(data, "deal", "hand_size", count)
         needed = size * count + (1 if KernelSettings.read(data).upcard else 0)

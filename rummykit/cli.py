@@ -27,9 +27,9 @@ from .actions import action_words, position_words
 from .bots import BOTS, Bot
 from .cards import CardError, parse_card
 from .dispatch import PluginError
-from .engine import DEFAULT_MAX_HANDS, Action, Deal, Game, HandResult
+from .engine import DEFAULT_MAX_HANDS, Action, Deal, Game, HandResult, UntrustedPlugins
 from .ruleset import Problem, RulesetError, kernel_schema
-from .simulate import BACKENDS, ProgressBar, make_bots, play_game, replay_record, simulate
+from .simulate import BACKENDS, ProgressBar, WorkerLost, make_bots, play_game, replay_record, simulate
 from .variant import Variant, house_rules_for, list_variants, load_variant, validate
 
 __all__ = ["main", "TurnPrinter", "play_interactive", "describe_position"]
@@ -680,7 +680,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**63)
         names = _bot_names(args.bots)
         players = args.players if args.players is not None else (len(names) if len(names) > 1 else variant.min_players)
-        labels = names * players if len(names) == 1 else names
+        labels = names * min(players, variant.max_players) if len(names) == 1 else names  # the count is checked later
         printer = TurnPrinter(_out, show_hands=True, labels=labels)
         game = play_game(variant, seed, names, players, on_action=printer, max_hands=args.max_hands,
                          on_start=printer.start)  # fmt: skip
@@ -747,6 +747,9 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     except ConnectionError as exc:  # no Ray cluster at --ray-address
         raise CliError(f"cannot connect to Ray: {exc}") from None
+    except WorkerLost as exc:
+        print(f"rummykit: {exc}", file=sys.stderr)
+        return EXIT_PLUGIN
     except KeyboardInterrupt:
         if bar is not None:
             bar.close()
@@ -788,9 +791,14 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise CliError(f"cannot read {args.file}: {exc.strerror or exc}") from None
     printer = TurnPrinter(_out, show_hands=True)
     try:
-        game = replay_record(text, on_action=printer, on_start=printer.start)
-    except (KeyError, TypeError, AttributeError) as exc:
-        raise CliError(f"{args.file} is not a rummykit record: {exc}") from None
+        game = replay_record(
+            text, on_action=printer, on_start=printer.start, plugins=args.plugin or (), trust_plugins=args.trust_plugins
+        )
+    except UntrustedPlugins as exc:
+        raise CliError(
+            f"{args.file} was played with local plugins, code that replaying would run: {', '.join(exc.files)}; "
+            "if you trust them, add --plugin FILE for each (or --trust-plugins to load the files the record names)"
+        ) from None
     except RulesetError:
         raise
     except ValueError as exc:
@@ -887,8 +895,16 @@ def build_parser() -> argparse.ArgumentParser:
     _plugin_option(sub)
     sub.set_defaults(run=cmd_simulate)
 
-    sub = commands.add_parser("replay", help="show a saved game turn by turn")
+    sub = commands.add_parser(
+        "replay", help="show a saved game turn by turn",
+        description="Replay a game record (play --save) turn by turn. A record played with local plugins "
+                    "replays only with those plugins given (--plugin FILE) or trusted (--trust-plugins): "
+                    "loading a plugin runs its code.")  # fmt: skip
     sub.add_argument("file", metavar="FILE")
+    _plugin_option(sub)
+    sub.add_argument(
+        "--trust-plugins", action="store_true", help="load the local plugin files the record names (runs their code)"
+    )
     sub.set_defaults(run=cmd_replay)
     return parser
 
@@ -944,6 +960,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _error([str(exc.args[0]) if exc.args else "not found"])
     except ValueError as exc:  # a wrong number of players, a bad seed...
         return _error([str(exc)])
+    except KeyboardInterrupt:  # ^C while loading a variant, starting workers...: one line, no traceback
+        print("rummykit: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:  # the output was piped to a command that stopped reading (| head)
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())

@@ -64,6 +64,58 @@ def _wrong_type(name: str, result: Any) -> TypeError | None:
     return TypeError(f"returned {type(result).__name__} {result!r:.60} where {names} (or None) was expected")
 
 
+def _seat_problem(value: Any, seats: int, what: str) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < seats:
+        return f"{what} {value!r:.40}, but the seats are 0 to {seats - 1}"
+    return None
+
+
+def _hand_problem(result: HandResult, kwargs: dict[str, Any]) -> str | None:
+    seats = kwargs["deal"].game.num_players
+    scores = result.scores
+    if not isinstance(scores, (tuple, list)) or len(scores) != seats:
+        return f"a HandResult with scores {scores!r:.60}: expected one whole number per seat ({seats})"
+    if any(isinstance(s, bool) or not isinstance(s, int) for s in scores):
+        return f"a HandResult with scores {scores!r:.60}: expected whole numbers"
+    if result.winner is not None:
+        return _seat_problem(result.winner, seats, "a HandResult with winner")
+    return None
+
+
+def _bonus_problem(bonuses: list[Any], kwargs: dict[str, Any]) -> str | None:
+    seats = kwargs["game"].num_players
+    for item in bonuses:
+        if not (isinstance(item, (tuple, list)) and len(item) == 3 and isinstance(item[1], str)):
+            return f"the bonus {item!r:.60}: expected (seat, name, points)"
+        problem = _seat_problem(item[0], seats, "a bonus for seat")
+        if problem or isinstance(item[2], bool) or not isinstance(item[2], int):
+            return problem or f"the bonus {item!r:.60}: expected whole points"
+    return None
+
+
+def _seats_problem(seats: list[Any], kwargs: dict[str, Any]) -> str | None:
+    count = kwargs["game"].num_players
+    if not seats or len(set(seats)) != len(seats):
+        return f"the seats {seats!r:.60}: expected distinct seats, at least one"
+    return next((p for s in seats if (p := _seat_problem(s, count, "the seat"))), None)
+
+
+VALUE_CHECKS: dict[str, Callable[[Any, dict[str, Any]], str | None]] = {
+    "rummykit_next_dealer": lambda seat, kwargs: _seat_problem(seat, kwargs["game"].num_players, "the dealer"),
+    "rummykit_score_hand": _hand_problem,
+    "rummykit_score_game": _bonus_problem,
+    "rummykit_seats_in_play": _seats_problem,
+}
+"""Range checks of first-result hooks called once a deal (never per action): a plugin that returns a
+value out of range is blamed at once, not by a traceback far from its cause."""
+
+
+def _wrong_value(name: str, result: Any, kwargs: dict[str, Any]) -> ValueError | None:
+    check = VALUE_CHECKS.get(name)
+    problem = check(result, kwargs) if check is not None else None
+    return ValueError(f"returned {problem}") if problem else None
+
+
 def _culprit(impls: list[Any], traceback: TracebackType | None) -> str:
     """The plugin whose implementation appears deepest in ``traceback``."""
     codes = {impl.function.__code__: impl.plugin_name for impl in impls if hasattr(impl.function, "__code__")}
@@ -109,7 +161,7 @@ def resolve(pm: pluggy.PluginManager, name: str) -> Callable[..., Any]:
             except Exception as exc:
                 raise PluginError(_culprit(impls, exc.__traceback__), name, exc) from exc
             if firstresult and result is not None:
-                wrong = _wrong_type(name, result)
+                wrong = _wrong_type(name, result) or _wrong_value(name, result, kwargs)
                 if wrong is not None:
                     raise PluginError(
                         ", ".join(impl.plugin_name for impl in impls if impl.wrapper or impl.hookwrapper), name, wrong
@@ -118,6 +170,7 @@ def resolve(pm: pluggy.PluginManager, name: str) -> Callable[..., Any]:
 
         return through_pluggy
 
+    checked = name in VALUE_CHECKS
     every_arg = set(caller.spec.argnames) if caller.spec is not None else set()
     # None: the implementation takes every argument, so it is called with the caller's keywords as they are.
     ordered = [
@@ -139,8 +192,8 @@ def resolve(pm: pluggy.PluginManager, name: str) -> Callable[..., Any]:
             if not firstresult:
                 results.append(result)
                 continue
-            wrong = _wrong_type(name, result)
-            if wrong is not None:
+            wrong = _wrong_type(name, result) or (checked and _wrong_value(name, result, kwargs))
+            if wrong:
                 raise PluginError(plugin, name, wrong)
             return result
         return None if firstresult else results

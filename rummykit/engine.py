@@ -13,12 +13,14 @@ import json
 import random
 import warnings
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 from .actions import Action, IllegalAction
-from .cards import Card, build_deck, parse_card
+from .cards import Card, CardError, build_deck, parse_card
 from .melds import Meld
 
 if TYPE_CHECKING:
@@ -35,6 +37,9 @@ __all__ = [
     "Game",
     "RECORD_FORMAT",
     "DEFAULT_MAX_HANDS",
+    "UntrustedPlugins",
+    "load_record",
+    "play_record",
 ]
 
 RECORD_FORMAT = "rummykit-record/1"
@@ -172,6 +177,9 @@ class Deal:
         self.probe: Action | None = None
         """While :meth:`allows` runs: an action that was not listed, which the kernel lists too so that every
         plugin's ``rummykit_legal_actions`` may keep or remove it."""
+        self._start: Any = None
+        """The random generator's state before this deal was dealt: a failed action is undone by dealing
+        it again and playing its log again (nothing is copied while actions succeed)."""
 
     # -- seats ----------------------------------------------------------------------------------
 
@@ -308,16 +316,21 @@ class Game:
         ``"max-hands"``)."""
         if players is None:
             players = variant.min_players
+        if isinstance(players, bool) or not isinstance(players, (int, Sequence)) or isinstance(players, str):
+            raise TypeError(f"players is a number or a list of names, not {_clip(repr(players))}")
+        count = players if isinstance(players, int) else len(players)
+        if not variant.min_players <= count <= variant.max_players:  # before building names: players=10**9
+            raise ValueError(
+                f"{variant.name} is for {variant.min_players} to {variant.max_players} players, not {count}"
+            )
         if isinstance(players, int):
             names = [f"Player {i + 1}" for i in range(players)]
         else:
             names = [str(p) for p in players]
-        if not variant.min_players <= len(names) <= variant.max_players:
-            low, high = variant.min_players, variant.max_players
-            allowed = f"{low}" if low == high else f"{low} to {high}"
-            raise ValueError(f"{variant.name} is for {allowed} players, not {len(names)}")
         self.names = names
         self.num_players = len(names)
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int)):
+            raise TypeError(f"seed is a whole number (or None for a random one), not {_clip(repr(seed))}")
         self.seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
         self.rng = random.Random(self.seed)
         self.first_deal = _deal_to_text(deal) if deal is not None else None
@@ -341,9 +354,13 @@ class Game:
         self._actions: list[list[Action]] = []
         self._automatic: list[set[int]] = []
         """Per deal, the indexes in ``_actions`` of the moves the rules made by themselves."""
-        dealer = int(deal.get("dealer", 0)) if deal is not None else self.rng.randrange(self.num_players)
+        dealer = self.first_deal["dealer"] if self.first_deal is not None else self.rng.randrange(self.num_players)
+        if self.first_deal is not None and not 0 <= dealer < self.num_players:
+            raise ValueError(f"deal: 'dealer' is seat {dealer}, but the seats are 0 to {self.num_players - 1}")
         self.deal = self._new_deal(dealer, self.first_deal)
         self._automatic_moves()
+        if self.first_deal is not None and not self.is_over and not self.deal.legal_actions():
+            raise ValueError(f"deal: seat {self.deal.actor} has no legal action at the start of this deal")
 
     @property
     def hands(self) -> list[HandResult]:
@@ -366,6 +383,7 @@ class Game:
         return self.variant.seats_in_play(self, dealer)
 
     def _new_deal(self, dealer: int, given: Mapping[str, Any] | None) -> Deal:
+        start = self.rng.getstate()
         deal = Deal(self, len(self.results) + 1, dealer, self.seats_for_deal(dealer))
         if given is not None:
             self._place(deal, given)
@@ -376,6 +394,7 @@ class Game:
         self._actions.append([])
         self._automatic.append(set())
         self.variant.hook.rummykit_start_hand(deal=deal)
+        deal._start = start
         self.variant.hook.rummykit_turn_started(deal=deal, seat=deal.current)
         return deal
 
@@ -396,6 +415,10 @@ class Game:
         if len(hands) != self.num_players:
             raise ValueError(f"deal: 'hands' has {len(hands)} hands for {self.num_players} players")
         for seat, cards in enumerate(hands):
+            if not cards and seat in deal.seats:
+                raise ValueError(f"deal: hand {seat} is empty, but seat {seat} plays this deal")
+            if cards and seat not in deal.seats:
+                raise ValueError(f"deal: hand {seat} holds cards, but seat {seat} sits out this deal")
             deal.hands[seat] = [take(t, f"hand {seat}") for t in cards]
         deal.discard = [take(t, "discard") for t in given.get("discard", [])]
         named_stock = [take(t, "stock") for t in given.get("stock", [])]
@@ -501,7 +524,7 @@ class Game:
             for candidate in legal:
                 if candidate.same_as(wanted):
                     return candidate
-        else:
+        elif isinstance(action, Action):
             wanted = action
             for candidate in legal:  # bots hand back the very objects listed
                 if candidate is wanted:
@@ -509,19 +532,35 @@ class Game:
             for candidate in legal:
                 if candidate == wanted:
                     return candidate
+            _check_fields(wanted)  # a malformed Action is the caller's mistake, not a plugin's failure
+        else:
+            raise TypeError(f"an action is an Action or its text, not {type(action).__name__} {_clip(repr(action))}")
         checked = self.variant.hook.rummykit_check_action(deal=self.deal, action=wanted)
         if isinstance(checked, Action) and self.deal.allows(checked):
             return checked
         reason = self.variant.hook.rummykit_explain_illegal(deal=self.deal, action=wanted)
         names = ", ".join(sorted({str(a) for a in legal})[:12])
         more = "" if len(legal) <= 12 else f" (and {len(legal) - 12} more)"
-        raise IllegalAction(f"{wanted} is not allowed: {reason or 'not a legal action now'}. Legal now: {names}{more}")
+        raise IllegalAction(
+            f"{_clip(str(wanted))} is not allowed: {_clip(reason or 'not a legal action now')}. "
+            f"Legal now: {_clip(names, 400)}{more}"
+        )
 
     def apply(self, action: Action | str) -> None:
-        """Apply a legal action (or its text) for the current player."""
+        """Apply a legal action (or its text) for the current player.
+
+        Raises :class:`IllegalAction` (a ValueError) for an action that is not legal now and TypeError for
+        something that is no action; :class:`~rummykit.dispatch.PluginError` when a plugin fails while
+        carrying it out, or loses or creates a card. Either way the game is left exactly as it was."""
         chosen = self.resolve(action)
-        self._carry_out(chosen)
-        self._automatic_moves()
+        deal = self.deal
+        hands_before, done = len(self.results), len(deal.log)
+        try:
+            self._carry_out(chosen)
+            self._automatic_moves()
+        except Exception:
+            self._roll_back(deal, hands_before, done)
+            raise
 
     def _carry_out(self, chosen: Action, automatic: bool = False) -> None:
         deal = self.deal
@@ -534,8 +573,42 @@ class Game:
         if automatic:
             self._automatic[-1].add(len(self._actions[-1]))
         self._actions[-1].append(chosen)
+        if deal.card_count() != len(self.deck):  # cheap: a few len() calls, no card-by-card count
+            self._lost_cards(deal, chosen)
         if deal.result is not None:
             self._finish_deal()
+
+    def _lost_cards(self, deal: Deal, action: Action) -> None:
+        from .dispatch import PluginError
+
+        plugins = ", ".join(self.variant.plugin_names) or "rummykit.standard"
+        held = deal.card_count()
+        error = AssertionError(f"after {_clip(str(action))} the deal holds {held} cards; the deck has {len(self.deck)}")
+        raise PluginError(plugins, "rummykit_apply_action", error)
+
+    def _roll_back(self, deal: Deal, hands_before: int, done: int) -> None:
+        """Put the game back as it was before a failed action: the deal dealt again from the random
+        generator's state it started with, and the first ``done`` actions of its log played again (the moves
+        the rules made by themselves among them, as they were made)."""
+        log = deal.log[:done]
+        automatic = (
+            {i for i in self._automatic[hands_before] if i < done} if hands_before < len(self._automatic) else set()
+        )
+        del self.results[hands_before:]
+        del self._actions[hands_before:]
+        del self._automatic[hands_before:]
+        self.scores = [sum(r.scores[s] for r in self.results) for s in range(self.num_players)]
+        self.bonuses, self.is_over, self.winner, self.end_reason = [], False, None, None
+        self.rng.setstate(deal._start)
+        again = self._new_deal(deal.dealer, self.first_deal if deal.number == 1 else None)
+        vars(deal).update(vars(again))  # the same Deal object: callers may hold it
+        self.deal = deal
+        self._automatic[hands_before] = automatic
+        for seat, action in log:
+            self.variant.hook.rummykit_apply_action(deal=deal, action=action)
+            deal._legal = None
+            deal.log.append((seat, action))
+            self._actions[hands_before].append(action)
 
     def _automatic_moves(self) -> None:
         """Carry out the moves the rules make by themselves, as ``rummykit_automatic_action`` names them."""
@@ -583,37 +656,16 @@ class Game:
         return json.dumps(record, indent=1)
 
     @staticmethod
-    def from_json(text: str) -> Game:
-        """Rebuild a game from :meth:`to_json` by replaying every action."""
-        from .variant import load_variant
+    def from_json(text: str, plugins: Iterable[str | Path | ModuleType] = (), trust_plugins: bool = False) -> Game:
+        """Rebuild a game from :meth:`to_json` by replaying every action.
 
-        record = json.loads(text)
-        if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
-            found = record.get("format") if isinstance(record, dict) else None
-            if isinstance(found, str) and found.startswith("rummykit-record/"):
-                raise ValueError(f"a record in format {found[:60]!r}: this rummykit reads {RECORD_FORMAT!r}")
-            raise ValueError(f"not a rummykit record: expected 'format': {RECORD_FORMAT!r}")
-        variant = load_variant(
-            record["variant"],
-            house_rules=record.get("house_rules", ()),
-            options=record.get("options") or None,
-            plugins=record.get("plugins", ()),
-        )
-        game = variant.new_game(
-            players=record["players"], seed=record["seed"], layout=record.get("deal"), max_hands=record.get("max_hands")
-        )
-        for number, actions in enumerate(record["actions"], start=1):
-            for text_action in actions:
-                if text_action.startswith(AUTO_PREFIX):
-                    continue  # the rules make it again by themselves; checked below
-                if game.is_over or game.deal.number != number:
-                    raise ValueError(f"record does not replay: deal {number} has more actions than it can take")
-                game.apply(text_action)
-        if game.history != record["actions"]:
-            raise ValueError("record does not replay: the moves made by the rules differ from the record's")
-        if record.get("scores") is not None and record["scores"] != game.scores:
-            raise ValueError(f"record does not replay: scores {game.scores} differ from {record['scores']}")
-        return game
+        A record names the local plugins (Python files) its game was played with. Loading one runs its
+        code, so a record's plugins are loaded only when the caller passes them in ``plugins`` (files or
+        modules, matched by plugin name: the file may be elsewhere now) or sets ``trust_plugins`` to load
+        the files the record names; otherwise :class:`UntrustedPlugins` names them. Raises ValueError
+        (TypeError never) naming what is wrong with a record that is malformed or does not replay."""
+        record, variant = load_record(text, plugins, trust_plugins)
+        return play_record(record, variant)
 
     def check_cards(self) -> None:
         """Raise AssertionError unless every card of the deck is in exactly one place."""
@@ -631,19 +683,200 @@ class Game:
 
 
 def _deal_to_text(deal: Mapping[str, Any]) -> dict[str, Any]:
-    """A prearranged deal with its cards as text (for the record)."""
-    result: dict[str, Any] = {"dealer": int(deal.get("dealer", 0))}
-    result["hands"] = [[str(c) for c in _cards(h)] for h in deal.get("hands", [])]
-    for key in ("discard", "stock"):
-        if key in deal:
-            result[key] = [str(c) for c in _cards(deal[key])]
+    """A prearranged deal with its cards as text (for the record); ValueError or TypeError, naming the
+    part of the deal, when it is not one."""
+    if not isinstance(deal, Mapping):
+        raise TypeError(f"deal is a mapping (dealer, hands, discard, stock), not {_clip(repr(deal))}")
     unknown = set(deal) - {"dealer", "hands", "discard", "stock"}
     if unknown:
-        raise ValueError(f"deal: unknown keys {sorted(unknown)}; expected dealer, hands, discard, stock")
+        raise ValueError(
+            f"deal: unknown keys {_clip(str(sorted(map(str, unknown))))}; expected dealer, hands, discard, stock"
+        )
+    dealer = deal.get("dealer", 0)
+    if isinstance(dealer, bool) or not isinstance(dealer, int):
+        raise ValueError(f"deal: 'dealer' is a seat number, not {_clip(repr(dealer))}")
+    hands = deal.get("hands", [])
+    if isinstance(hands, str) or not isinstance(hands, Sequence):
+        raise ValueError(f"deal: 'hands' is a list of hands, not {_clip(repr(hands))}")
+    result: dict[str, Any] = {"dealer": dealer}
+    result["hands"] = [[str(c) for c in _cards(h, f"hand {seat}")] for seat, h in enumerate(hands)]
+    for key in ("discard", "stock"):
+        if key in deal:
+            result[key] = [str(c) for c in _cards(deal[key], key)]
     return result
 
 
-def _cards(items: Any) -> list[Card]:
+def _cards(items: Any, where: str) -> list[Card]:
     if isinstance(items, str):
         items = items.replace(",", " ").split()
-    return [c if isinstance(c, Card) else parse_card(str(c)) for c in items]
+    if not isinstance(items, Sequence):
+        raise ValueError(f"deal: {where} is a list of cards, not {_clip(repr(items))}")
+    cards = []
+    for item in items:
+        if isinstance(item, Card):
+            cards.append(item)
+        elif not isinstance(item, str):
+            raise ValueError(f"deal: {where} names {_clip(repr(item))}, not a card such as '7H'")
+        else:
+            try:
+                cards.append(parse_card(item))
+            except CardError as exc:
+                raise ValueError(f"deal: {where}: {_clip(str(exc))}") from None
+    return cards
+
+
+class UntrustedPlugins(ValueError):
+    """A record names local plugins that the caller did not pass: replaying would run their code."""
+
+    def __init__(self, files: Sequence[str]):
+        self.files = list(files)
+        super().__init__(
+            f"the record was played with local plugins, code that replaying would run: {_clip(', '.join(files), 400)}; "
+            "if you trust them, pass them as plugins=[...] (rummykit replay --plugin FILE), or trust the files "
+            "the record names with trust_plugins=True (rummykit replay --trust-plugins)"
+        )
+
+
+def _record_problem(record: Any) -> str | None:
+    """What makes ``record`` (parsed JSON) malformed, or None."""
+    from .ruleset import MAX_DEPTH
+
+    if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
+        found = record.get("format") if isinstance(record, dict) else None
+        if isinstance(found, str) and found.startswith("rummykit-record/"):
+            return f"not a record this rummykit reads: its format is {_clip(repr(found), 60)}, not {RECORD_FORMAT!r}"
+        return f"not a rummykit record: expected 'format': {RECORD_FORMAT!r}"
+
+    def texts(value: Any) -> bool:
+        return isinstance(value, list) and all(isinstance(v, str) for v in value)
+
+    def whole(value: Any) -> bool:
+        return isinstance(value, int) and not isinstance(value, bool)
+
+    checks: list[tuple[str, bool, str]] = [
+        ("variant", isinstance(record.get("variant"), str), "a variant name or ruleset file"),
+        ("house_rules", texts(record.get("house_rules", [])), "a list of house rule names"),
+        ("options", isinstance(record.get("options") or {}, dict), "a mapping of ruleset values"),
+        ("plugins", texts(record.get("plugins", [])), "a list of plugin files"),
+        ("players", whole(record.get("players")) or texts(record.get("players")), "a list of names"),
+        ("seed", whole(record.get("seed")), "a whole number"),
+        ("deal", isinstance(record.get("deal") or {}, dict), "a mapping (dealer, hands, discard, stock)"),
+        ("actions", isinstance(record.get("actions"), list) and all(map(texts, record["actions"])),
+         "a list of deals, each a list of actions as text"),
+        ("max_hands", record.get("max_hands") is None or (whole(record["max_hands"]) and record["max_hands"] >= 1),
+         "a whole number of hands, 1 or more"),
+        ("scores", record.get("scores") is None or (isinstance(record["scores"], list)
+                                                     and all(map(whole, record["scores"]))), "a list of whole numbers"),
+    ]  # fmt: skip
+    for key, good, expected in checks:
+        if not good:
+            return f"'{key}' is {expected}, not {_clip(json.dumps(record.get(key)), 60)}"
+    if _depth(record.get("options")) > MAX_DEPTH:
+        return f"'options' nests more than {MAX_DEPTH} levels deep"
+    return None
+
+
+def _depth(value: Any) -> int:
+    """How deeply lists and mappings nest in ``value`` (without recursion)."""
+    deepest, level = 0, [(value, 1)]
+    while level:
+        item, depth = level.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, depth)
+            level.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
+def load_record(
+    text: str, plugins: Iterable[str | Path | ModuleType] = (), trust_plugins: bool = False
+) -> tuple[dict[str, Any], Variant]:
+    """A record (:meth:`Game.to_json`) checked, and the variant it was played with: see :meth:`Game.from_json`."""
+    from .loader import _local_plugins, local_plugin_name
+    from .variant import load_variant
+
+    try:
+        record = json.loads(text)
+    except RecursionError:
+        raise ValueError("not a rummykit record: it nests too deeply to be read") from None
+    except ValueError as exc:
+        raise ValueError(f"not a rummykit record: not JSON ({exc})") from None
+    problem = _record_problem(record)
+    if problem is not None:
+        raise ValueError(problem if problem.startswith("not a") else f"not a valid rummykit record: {problem}")
+    given = list(plugins)
+    names = {name for name, _ in _local_plugins(given)}
+    named = [file for file in record.get("plugins", []) if local_plugin_name(file) not in names]
+    if named and not trust_plugins:
+        raise UntrustedPlugins(named)
+    variant = load_variant(
+        record["variant"],
+        house_rules=record.get("house_rules", ()),
+        options=record.get("options") or None,
+        plugins=given + named,
+    )
+    return record, variant
+
+
+def play_record(
+    record: Mapping[str, Any],
+    variant: Variant,
+    on_start: Callable[[Game], None] | None = None,
+    on_action: Callable[[Game, Deal, int, Action], None] | None = None,
+) -> Game:
+    """Replay a record checked by :func:`load_record` on ``variant``, calling ``on_start(game)`` before the
+    first action and ``on_action(game, deal, seat, action)`` after each. Raises ValueError when the record
+    does not replay (an action refused, more actions than a deal takes, other scores)."""
+    game = variant.new_game(
+        players=record["players"], seed=record["seed"], layout=record.get("deal"), max_hands=record.get("max_hands")
+    )
+    if on_start is not None:
+        on_start(game)
+    for number, actions in enumerate(record["actions"], start=1):
+        for text_action in actions:
+            if text_action.startswith(AUTO_PREFIX):
+                continue  # the rules make it again by themselves; checked below
+            if game.is_over or game.deal.number != number:
+                raise ValueError(f"record does not replay: deal {number} has more actions than it can take")
+            deal, seat = game.deal, game.deal.actor
+            try:
+                action = game.resolve(text_action)
+            except IllegalAction as exc:
+                raise IllegalAction(f"record does not replay: deal {number}: {exc}") from None
+            game.apply(action)
+            if on_action is not None:
+                on_action(game, deal, seat, action)
+    if game.history != record["actions"]:
+        raise ValueError("record does not replay: the moves made by the rules differ from the record's")
+    if record.get("scores") is not None and record["scores"] != game.scores:
+        raise ValueError(f"record does not replay: scores {game.scores} differ from {record['scores']}")
+    return game
+
+
+def _clip(text: str, limit: int = 120) -> str:
+    """``text`` cut to about ``limit`` characters: messages stay one readable line whatever the input."""
+    return text if len(text) <= limit else f"{text[: limit - 15]}... ({len(text):,} characters)"
+
+
+def _check_fields(action: Action) -> None:
+    """Raise TypeError unless ``action`` holds a text kind, a tuple of Cards and an int (or None) target."""
+    if not isinstance(action.kind, str):
+        raise TypeError(f"Action.kind is text such as 'discard', not {_clip(repr(action.kind))}")
+    if not isinstance(action.cards, tuple) or not all(isinstance(c, Card) for c in action.cards):
+        raise TypeError(
+            f"Action.cards is a tuple of Card (parse_card('7H')), not {_clip(repr(action.cards))}; "
+            "or pass the action's text: 'discard 7H'"
+        )
+    if action.target is not None and (isinstance(action.target, bool) or not isinstance(action.target, int)):
+        raise TypeError(f"Action.target is a meld number or None, not {_clip(repr(action.target))}")
+    groups = action.groups
+    if not isinstance(groups, tuple) or not all(
+        isinstance(g, int) and not isinstance(g, bool) and g > 0 for g in groups
+    ):
+        raise TypeError(f"Action.groups is a tuple of meld sizes, not {_clip(repr(groups))}")
+    if groups and sum(groups) != len(action.cards):
+        raise TypeError(f"Action.groups {_clip(repr(groups))} do not add up to the {len(action.cards)} cards named")
+    meant = action.stands_for
+    if not isinstance(meant, tuple) or not all(m is None or isinstance(m, Card) for m in meant):
+        raise TypeError(f"Action.stands_for is a tuple of Card or None, not {_clip(repr(meant))}")
+    if meant and len(meant) != len(action.cards):
+        raise TypeError(f"Action.stands_for names {len(meant)} cards for the {len(action.cards)} cards of the action")

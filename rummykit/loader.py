@@ -4,8 +4,10 @@ before use (every ``rummykit_*`` function a marked hook with the hook's argument
 from __future__ import annotations
 
 import difflib
+import hashlib
 import importlib.util
 import inspect
+import re
 import sys
 from collections.abc import Iterable
 from functools import cache
@@ -17,6 +19,7 @@ from typing import Any
 import pluggy
 
 from . import hookspecs
+from .catalogue import _is_file
 from .ruleset import (
     Problem,
     RulesetError,
@@ -180,11 +183,14 @@ def local_plugin_name(path: str | Path) -> str:
 def _load_local_plugin_cached(path: str, _mtime: int) -> tuple[str, ModuleType]:
     name = local_plugin_name(path)
     file = Path(path)
-    if not file.is_file():
+    if not _is_file(file):
         raise RulesetError([Problem(path, 0, 0, "", f"plugin file {path!r} does not exist")])
     if file.suffix != ".py":
         raise RulesetError([Problem(path, 0, 0, "", "a plugin is a Python file (.py); rulesets are never executed")])
-    module_name = name.replace("-", "_")
+    # A private module name: a plugin file named json.py must not replace the json module, nor a file
+    # named like an installed plugin's module be taken for it (by worker processes, for one).
+    digest = hashlib.sha256(path.encode("utf-8")).hexdigest()[:12]
+    module_name = f"_rummykit_local_{digest}_" + re.sub(r"\W", "_", name)
     package = file.name == "__init__.py"
     spec = importlib.util.spec_from_file_location(
         module_name, file, submodule_search_locations=[str(file.parent)] if package else None
@@ -205,7 +211,12 @@ def _load_local_plugin_cached(path: str, _mtime: int) -> tuple[str, ModuleType]:
     problems = plugin_problems(name, module)
     if problems:
         raise RulesetError(problems)
+    _LOCAL_NAMES[module_name] = name
     return name, module
+
+
+_LOCAL_NAMES: dict[str, str] = {}
+"""Plugin name of each local plugin module, by its private module name."""
 
 
 def load_local_plugin(path: str | Path) -> tuple[str, ModuleType]:
@@ -213,7 +224,7 @@ def load_local_plugin(path: str | Path) -> tuple[str, ModuleType]:
     :func:`plugin_problems`); raises :class:`RulesetError` naming the file otherwise. Reloaded when the
     file changes."""
     resolved = Path(path).resolve()
-    mtime = resolved.stat().st_mtime_ns if resolved.is_file() else 0
+    mtime = resolved.stat().st_mtime_ns if _is_file(resolved) else 0
     try:
         return _load_local_plugin_cached(str(resolved), mtime)
     except RulesetError as exc:
@@ -234,7 +245,7 @@ def _local_plugins(plugins: Iterable[PluginSource]) -> list[tuple[str, ModuleTyp
     problems: list[Problem] = []
     for item in plugins:
         if isinstance(item, ModuleType):
-            name = item.__name__.rsplit(".", 1)[-1].replace("_", "-")
+            name = _LOCAL_NAMES.get(item.__name__) or item.__name__.rsplit(".", 1)[-1].replace("_", "-")
             found = plugin_problems(name, item)
             problems += found
             if not found:

@@ -19,6 +19,7 @@ import itertools
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Literal
 
 from .cards import JOKER_FACE, Card, card_from_face
@@ -142,6 +143,19 @@ def _face(rank: int, suit: int) -> int:
     return suit * 13 + (0 if rank == 14 else rank - 1)
 
 
+@lru_cache(maxsize=32)
+def _lane_tables(values: tuple[int, ...]) -> tuple[list[int], list[int]]:
+    """(sum, highest) of the values of every subset of one suit's 13 cards: shared (never changed) by
+    every variant with those values, as building them takes most of the time a variant takes to load."""
+    total, highest = [0] * 8192, [0] * 8192
+    for subset in range(1, 8192):
+        low = subset & -subset
+        value = values[low.bit_length() - 1]
+        total[subset] = total[subset ^ low] + value
+        highest[subset] = max(highest[subset ^ low], value)
+    return total, highest
+
+
 @dataclass
 class MeldSearch:
     """Meld validation and search for one game's rules and deadwood values (tables built once)."""
@@ -177,19 +191,11 @@ class MeldSearch:
 
     def _lane_table(self, suit: int) -> list[int]:
         """Deadwood value of every subset of one suit's 13 cards (a 13-bit lane), built once."""
-        table = [0] * 8192
-        for subset in range(1, 8192):
-            low = subset & -subset
-            table[subset] = table[subset ^ low] + self.values[suit * 13 + low.bit_length() - 1]
-        return table
+        return _lane_tables(tuple(self.values[suit * 13 : suit * 13 + 13]))[0]
 
     def _lane_max_table(self, suit: int) -> list[int]:
         """Highest single card value in every subset of one suit's cards."""
-        table = [0] * 8192
-        for subset in range(1, 8192):
-            low = subset & -subset
-            table[subset] = max(table[subset ^ low], self.values[suit * 13 + low.bit_length() - 1])
-        return table
+        return _lane_tables(tuple(self.values[suit * 13 : suit * 13 + 13]))[1]
 
     def _pruning_table(self) -> tuple[int, int, int, int, int] | None:
         """Masks for :meth:`_meldable`, or None when the rules need the full search (pairs, specials).

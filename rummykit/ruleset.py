@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import difflib
 import json
+import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
@@ -85,15 +86,95 @@ class Document:
         return Problem(self.file, line, column, dotted(path), message)
 
 
+MAX_DEPTH = 64
+"""The deepest nesting of lists and mappings a ruleset may have (real ones need four or five levels)."""
+
+MAX_VALUES = 20_000
+"""The most values a ruleset may expand to, YAML aliases counted each time they are used (real ones
+hold a few hundred): an alias bomb is refused before it fills the memory."""
+
+MAX_BYTES = 1_000_000
+"""The largest ruleset file read."""
+
+
+class _Refused(Exception):
+    """Reading stopped at ``mark`` for ``reason`` (the document is too deep or too large)."""
+
+    def __init__(self, mark: Any, reason: str):
+        super().__init__(reason)
+        self.mark, self.reason = mark, reason
+
+
+class _Loader(yaml.SafeLoader):
+    """The safe loader with a bound on nesting: PyYAML composes recursively, and a deep document would
+    end in a RecursionError."""
+
+    depth = 0
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        self.depth += 1
+        try:
+            if self.depth > MAX_DEPTH:
+                raise _Refused(self.peek_event().start_mark, f"nested more than {MAX_DEPTH} levels deep")  # type: ignore[no-untyped-call]
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
+
+
+def _position(text: str, index: int) -> tuple[int, int]:
+    """(line, column), 1-based, of character ``index`` of ``text``."""
+    line = text.count("\n", 0, index) + 1
+    return line, index - (text.rfind("\n", 0, index) + 1) + 1
+
+
+def _flow_too_deep(text: str) -> int | None:
+    """Where ``[`` and ``{`` first nest deeper than :data:`MAX_DEPTH`, if they do. PyYAML's scanner takes
+    time quadratic in the depth of flow collections, so they are measured before it reads them."""
+    depth = 0
+    for match in _BRACKETS.finditer(text):
+        if match.group() in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return match.start()
+        elif depth:
+            depth -= 1
+    return None
+
+
+_BRACKETS = re.compile(r"[\[\]{}]")
+
+
 def load_document(source: str | Path, text: str | None = None) -> Document:
-    """Read a YAML mapping safely, keeping positions. Mapping keys become strings."""
+    """Read a YAML mapping safely, keeping positions. Mapping keys become strings.
+
+    Raises :class:`RulesetError` with a located problem for a file that cannot be read, is not UTF-8,
+    holds characters YAML does not allow, is not valid YAML, nests deeper than :data:`MAX_DEPTH` or
+    expands (through aliases) to more than :data:`MAX_VALUES` values."""
     name = str(source)
     if text is None:
         try:
-            text = Path(source).read_text(encoding="utf-8")
+            with open(source, "rb") as stream:
+                raw = stream.read(MAX_BYTES + 1)
         except OSError as exc:
             raise RulesetError([Problem(name, 0, 0, "", f"cannot read the file: {exc.strerror or exc}")]) from None
-    loader = yaml.SafeLoader(text)
+        if len(raw) > MAX_BYTES:
+            raise RulesetError([Problem(name, 0, 0, "", f"the file is larger than {MAX_BYTES:,} bytes")])
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            line = raw.count(b"\n", 0, exc.start) + 1
+            column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
+            message = f"not UTF-8 text: byte 0x{raw[exc.start]:02x} cannot be read (save the file as UTF-8)"
+            raise RulesetError([Problem(name, line, column, "", message)]) from None
+    deep = _flow_too_deep(text)
+    if deep is not None:
+        raise RulesetError([Problem(name, *_position(text, deep), "", f"nested more than {MAX_DEPTH} levels deep")])
+    try:
+        loader = _Loader(text)
+    except yaml.reader.ReaderError as exc:  # a NUL or another control character
+        line, column = _position(text, exc.position)
+        message = f"the character #x{exc.character:04x} is not allowed in YAML text (is this a text file?)"
+        raise RulesetError([Problem(name, line, column, "", message)]) from None
     try:
         node = loader.get_single_node()
     except yaml.YAMLError as exc:
@@ -101,6 +182,8 @@ def load_document(source: str | Path, text: str | None = None) -> Document:
         line, column = (mark.line + 1, mark.column + 1) if mark else (0, 0)
         reason = getattr(exc, "problem", None) or str(exc)
         raise RulesetError([Problem(name, line, column, "", f"not valid YAML: {reason}")]) from None
+    except _Refused as exc:
+        raise RulesetError([Problem(name, exc.mark.line + 1, exc.mark.column + 1, "", exc.reason)]) from None
     finally:
         loader.dispose()
     if node is None:
@@ -108,7 +191,10 @@ def load_document(source: str | Path, text: str | None = None) -> Document:
     positions: dict[Path_, tuple[int, int]] = {}
     problems: list[Problem] = []
     keys: dict[Path_, tuple[int, int]] = {}
-    data = _build(node, (), positions, problems, name, yaml.SafeLoader(""), keys)
+    try:
+        data = _build(node, (), positions, problems, name, yaml.SafeLoader(""), keys, [MAX_VALUES])
+    except _Refused:
+        raise RulesetError(problems[-1:]) from None
     if problems:
         raise RulesetError(problems)
     if not isinstance(data, dict):
@@ -147,6 +233,12 @@ def _scalar(node: yaml.Node, path: Path_, problems: list[Problem], name: str, co
     except yaml.YAMLError:
         problems.append(_tag_problem(node, path, name))
         return None
+    except ValueError:  # a number of thousands of digits: Python refuses to convert it
+        line, column = node.start_mark.line + 1, node.start_mark.column + 1
+        digits = len(str(node.value))
+        message = f"expected a number of at most 4300 digits, got one of {digits:,} characters"
+        problems.append(Problem(name, line, column, dotted(path), message))
+        return None
 
 
 def _build(
@@ -157,7 +249,15 @@ def _build(
     name: str,
     constructor: yaml.SafeLoader,
     keys: dict[Path_, tuple[int, int]] | None = None,
+    budget: list[int] | None = None,
 ) -> Any:
+    if budget is not None:  # aliases make a small file expand to billions of values: count each use
+        budget[0] -= 1
+        if budget[0] < 0:
+            top = positions.get(path[:1], (node.start_mark.line + 1, node.start_mark.column + 1))
+            message = f"expands to more than {MAX_VALUES:,} values (YAML aliases repeat what they name)"
+            problems.append(Problem(name, top[0], top[1], dotted(path[:1]), message))
+            raise _Refused(node.start_mark, message)
     positions[path] = (node.start_mark.line + 1, node.start_mark.column + 1)
     if isinstance(node, yaml.CollectionNode) and node.tag != _PLAIN_TAGS.get(type(node)):
         problems.append(_tag_problem(node, path, name))  # e.g. !!python/object on a mapping
@@ -189,14 +289,15 @@ def _build(
                 )
             if keys is not None:
                 keys[path + (key,)] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
-            result[key] = _build(value_node, path + (key,), positions, problems, name, constructor, keys)
+            result[key] = _build(value_node, path + (key,), positions, problems, name, constructor, keys, budget)
             if value_node.start_mark.line > key_node.start_mark.line:
                 # A block mapping or list starts on the next line: a problem with it belongs at its key.
                 positions[path + (key,)] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
         return result
     if isinstance(node, yaml.SequenceNode):
         return [
-            _build(item, path + (i,), positions, problems, name, constructor, keys) for i, item in enumerate(node.value)
+            _build(item, path + (i,), positions, problems, name, constructor, keys, budget)
+            for i, item in enumerate(node.value)
         ]
     return _scalar(node, path, problems, name, constructor)
 
@@ -290,6 +391,8 @@ def _describe(error: jsonschema.ValidationError) -> str:
         return f"expected a number {words} {error.validator_value}, got {_show(error.instance)}"
     if validator == "required":
         return f"missing required key {error.message.split(chr(39))[1]!r}"
+    if validator == "maxLength":
+        return f"expected at most {error.validator_value} characters, got {len(str(error.instance)):,}"
     if validator == "pattern":
         wanted = schema.get("description") or error.validator_value
         return f"expected text matching {wanted}, got {_show(error.instance)}"

@@ -9,7 +9,13 @@ from typing import Any
 
 from .cards import RANKS
 
-__all__ = ["PER_PLAYER_DEFAULTS", "RANK_KEYS", "KernelSettings", "per_players"]
+__all__ = ["MAX_DECKS", "MAX_JOKERS", "PER_PLAYER_DEFAULTS", "RANK_KEYS", "KernelSettings", "per_players"]
+
+MAX_DECKS = 20
+"""The most 52-card decks a ruleset may use (the largest rummy games use three or four)."""
+
+MAX_JOKERS = 100
+"""The most jokers a ruleset may add."""
 
 PER_PLAYER_DEFAULTS: dict[tuple[str, str], int] = {
     ("decks", "count"): 1,

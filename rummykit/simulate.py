@@ -27,17 +27,21 @@ import multiprocessing
 import os
 import signal
 import sys
+import threading
 import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from importlib import metadata
+from pathlib import Path
+from types import ModuleType
 from typing import Any, TextIO
 
 from .bots import Bot, make_bot
 from .dispatch import PluginError
-from .engine import AUTO_PREFIX, Action, Deal, Game, IllegalAction
+from .engine import Action, Deal, Game, load_record, play_record
 from .variant import ENTRY_POINT_GROUP, Variant, load_variant
 
 __all__ = [
@@ -57,6 +61,7 @@ __all__ = [
     "ProgressBar",
     "VariantSpec",
     "chunks",
+    "WorkerLost",
 ]
 
 OnAction = Callable[[Game, Deal, int, Action], None]
@@ -122,8 +127,8 @@ def play_game(
     """
     variant = _as_variant(variant)
     seats = _seat_count(variant, bots, players)
+    game = variant.new_game(players=players if players is not None else seats, seed=seed)  # checks the count first
     chosen = make_bots(bots, seats, seed)
-    game = variant.new_game(players=players if players is not None else seats, seed=seed)
     if on_start is not None:
         on_start(game)
     if on_action is None and max_hands is None:
@@ -362,8 +367,24 @@ def _pool_context() -> Any:
 
 
 def _ignore_interrupts() -> None:
-    """Workers leave ^C to the parent, which stops handing out chunks (no traceback from every worker)."""
+    """Workers leave ^C to the parent, which stops handing out chunks (no traceback from every worker).
+    They start with SIGINT blocked (see :func:`_in_pool`), so a ^C while they start is ignored too."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+class WorkerLost(RuntimeError):
+    """A worker process stopped before finishing its games (killed, or out of memory)."""
+
+
+def _blocking_interrupts(block: bool) -> bool:
+    """Block (or unblock) SIGINT in this thread when it can be; whether it could. A ^C that comes while
+    it is blocked is raised when it is unblocked."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        return False
+    signal.pthread_sigmask(signal.SIG_BLOCK if block else signal.SIG_UNBLOCK, {signal.SIGINT})
+    return True
 
 
 def _in_pool(
@@ -381,8 +402,15 @@ def _in_pool(
             return
 
     try:
-        for _ in range(2 * jobs):  # a few chunks queued per worker: no worker waits, and memory stays flat
-            submit()
+        # Workers start with SIGINT blocked (they inherit the mask): a ^C while they import would print
+        # a traceback from each. The parent gets the ^C once they have started.
+        blocked = _blocking_interrupts(True)
+        try:
+            for _ in range(2 * jobs):  # a few chunks queued per worker: no worker waits, and memory stays flat
+                submit()
+        finally:
+            if blocked:
+                _blocking_interrupts(False)
         while pending:
             finished, _ = wait(pending, return_when=FIRST_COMPLETED)
             for future in finished:
@@ -393,11 +421,13 @@ def _in_pool(
                 except _RemotePluginError as exc:
                     raise exc.local() from None
                 yield number, result
-    except BaseException:  # ^C or an error: stop at once rather than after the chunks being played
+    except BaseException as exc:  # ^C or an error: stop at once rather than after the chunks being played
         processes: dict[int, Any] = getattr(pool, "_processes", None) or {}
         for process in list(processes.values()):
             process.terminate()
         pool.shutdown(wait=False, cancel_futures=True)
+        if isinstance(exc, BrokenProcessPool):  # when a result is awaited, or a chunk handed out
+            raise WorkerLost("a worker process stopped before finishing its games (killed, or out of memory)") from None
         raise
     pool.shutdown()
 
@@ -587,33 +617,20 @@ def _duration(seconds: float) -> str:
     return f"{hours}:{rest // 60:02d}:{rest % 60:02d}" if hours else f"{rest // 60}:{rest % 60:02d}"
 
 
-def replay_record(text: str, on_action: OnAction | None = None, on_start: Callable[[Game], None] | None = None) -> Game:
+def replay_record(
+    text: str,
+    on_action: OnAction | None = None,
+    on_start: Callable[[Game], None] | None = None,
+    plugins: Iterable[str | Path | ModuleType] = (),
+    trust_plugins: bool = False,
+) -> Game:
     """Replay a :meth:`Game.to_json` record on a fresh game, calling ``on_start(game)`` before the first
     action and ``on_action`` after every action.
 
-    The record is first checked with :meth:`Game.from_json` (which raises ValueError when it does not
-    replay); the returned game is the fresh one.
+    The record is checked first, on the same variant (its house rules, options and plugins), so nothing
+    is shown of a record that does not replay (ValueError). Its local plugins are loaded only when passed
+    in ``plugins`` or trusted with ``trust_plugins``, as for :meth:`Game.from_json`.
     """
-    Game.from_json(text)
-    record = json.loads(text)
-    variant = load_variant(
-        record["variant"], house_rules=record.get("house_rules", ()), options=record.get("options") or None
-    )
-    game = variant.new_game(
-        players=record["players"], seed=record["seed"], layout=record.get("deal"), max_hands=record.get("max_hands")
-    )
-    if on_start is not None:
-        on_start(game)
-    for actions in record["actions"]:
-        for text_action in actions:
-            if text_action.startswith(AUTO_PREFIX):
-                continue  # a move the rules make by themselves: the game makes it again
-            if game.is_over:
-                raise IllegalAction("record does not replay: the game ended before its last action")
-            deal = game.deal
-            seat = deal.actor
-            action = game.resolve(text_action)
-            game.apply(action)
-            if on_action is not None:
-                on_action(game, deal, seat, action)
-    return game
+    record, variant = load_record(text, plugins, trust_plugins)
+    play_record(record, variant)
+    return play_record(record, variant, on_start, on_action)

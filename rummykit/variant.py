@@ -21,7 +21,7 @@ import pluggy
 
 from . import hookspecs, standard
 from .cards import JOKER_FACE, RANKS, SUITS, Card, card_from_face, parse_card
-from .catalogue import VariantInfo, _locator, _Merged, _read_chain, find_ruleset, list_variants
+from .catalogue import VariantInfo, _is_file, _locator, _Merged, _read_chain, find_ruleset, list_variants
 from .checks import _rules_problems, _semantic_problems
 from .dispatch import PluginError, ResolvedHooks
 from .engine import Game, TableMeld
@@ -380,7 +380,7 @@ def _house_rule_specs(
 def house_rules_for(variant_name: str, plugins: Iterable[PluginSource] = ()) -> dict[str, dict[str, Any]]:
     """Every house rule the variant ``variant_name`` accepts, by name (summary, set, plugins, conflicts);
     ``plugins`` are local plugins (files or modules) offering more."""
-    merged = _read_chain(find_ruleset(variant_name) if not Path(variant_name).is_file() else variant_name)
+    merged = _read_chain(find_ruleset(variant_name) if not _is_file(variant_name) else variant_name)
     modules = [(name, _load_plugin(name)) for name in merged.data.get("plugins", [])]
     return _house_rule_specs(merged.data, modules + _local_plugins(plugins))
 
@@ -391,10 +391,10 @@ def _build(
     options: Mapping[str, Any] | None,
     local: Sequence[tuple[str, ModuleType]] = (),
 ) -> Variant:
-    path = find_ruleset(source) if not Path(source).is_file() else source
+    path = find_ruleset(source) if not _is_file(source) else source
     merged = _read_chain(path)
     locate = _locator(merged, path)
-    problems = schema_problems(merged.data, kernel_schema(), locate)
+    problems = _chain_schema_problems(merged, locate)
     if problems:
         raise RulesetError(problems)
     modules: list[tuple[str, ModuleType]] = []
@@ -475,7 +475,11 @@ def _build(
         for leaf in leaf_paths(dict(options)):
             merged.origins[leaf] = Document("options", {})
     merged.data = data
-    problems += schema_problems(data, kernel_schema(), locate)
+    if "house_rules" not in (options or {}):  # the house rules block was checked above, with the chain
+        data_checked = {k: v for k, v in data.items() if k != "house_rules"}
+    else:
+        data_checked = data
+    problems += schema_problems(data_checked, kernel_schema(), locate)
     if problems:
         raise RulesetError(problems)
     problems += _rules_problems(data, modules, locate)
@@ -487,6 +491,21 @@ def _build(
         str(Path(str(m.__file__)).resolve()) for _, m in local if getattr(m, "__file__", None)
     )
     return variant
+
+
+_CHAIN_PROBLEMS: dict[tuple[int, ...], tuple[list[Document], list[Problem]]] = {}
+
+
+def _chain_schema_problems(merged: _Merged, locate: Any) -> list[Problem]:
+    """The schema's problems with a ruleset's ``extends`` chain, found once per chain of (cached) files:
+    a ruleset with many house rules is otherwise checked whole again for each."""
+    key = tuple(id(doc) for doc in merged.chain)
+    if key not in _CHAIN_PROBLEMS:
+        if len(_CHAIN_PROBLEMS) > 64:
+            _CHAIN_PROBLEMS.clear()
+        # the documents are kept with the answer, so their ids cannot be reused while it is cached
+        _CHAIN_PROBLEMS[key] = (merged.chain, schema_problems(merged.data, kernel_schema(), locate))
+    return list(_CHAIN_PROBLEMS[key][1])
 
 
 @cache
@@ -514,7 +533,7 @@ def load_variant(
     :class:`KeyError` for an unknown name.
     """
     source = str(name_or_path)
-    if Path(source).is_file():
+    if _is_file(source):
         source = str(Path(source).resolve())
     if isinstance(house_rules, str):  # one name, not its letters
         house_rules = [house_rules]
@@ -535,14 +554,42 @@ def validate(path: str | Path, plugins: Iterable[PluginSource] = ()) -> list[Pro
         return [Problem(str(path), 0, 0, "", str(exc.args[0]))]
     except PluginError as exc:
         return [_plugin_error_problem(str(path), exc)]
-    return _house_rule_problems(str(path), variant, local)
+    problems = _house_rule_problems(str(path), variant, local)
+    if not problems and local:
+        problems = _play_problems(variant, local)
+    return problems
+
+
+PLAY_CHECK = (("greedy", 1), ("greedy", 2), ("random", 3))
+"""The games ``validate`` plays with local plugins (bot, seed), a few hands each, every card counted after
+every action: a plugin that fails, or loses or creates a card, is found before anyone plays it."""
+
+
+def _play_problems(variant: Variant, local: Sequence[tuple[str, ModuleType]]) -> list[Problem]:
+    from .simulate import make_bots
+
+    names = ", ".join(repr(name) for name, _ in local)
+    file = str(getattr(local[0][1], "__file__", None) or f"plugin {local[0][0]!r}")
+    for bot, seed in PLAY_CHECK:
+        game = variant.new_game(seed=seed)
+        bots = make_bots([bot], game.num_players, seed)
+        try:
+            while not game.is_over and len(game.results) < 3:
+                game.apply(bots[game.deal.actor].choose(game))
+                game.check_cards()
+        except PluginError as exc:
+            return [_plugin_error_problem(file, exc)]
+        except AssertionError as exc:
+            message = f"with plugin {names}, a {bot} game (seed {seed}) loses or creates cards: {exc}"
+            return [Problem(file, 0, 0, "", message)]
+    return []
 
 
 def _house_rule_problems(path: str, variant: Variant, local: Sequence[tuple[str, ModuleType]]) -> list[Problem]:
     """Each house rule the ruleset itself defines, tried on its own: conflicts that name house rules the
     variant has, plugins that are installed, and values that validate once merged. House rules inherited
     through ``extends`` are checked when their own file is validated."""
-    merged = _read_chain(find_ruleset(path) if not Path(path).is_file() else path)
+    merged = _read_chain(find_ruleset(path) if not _is_file(path) else path)
     locate = _locator(merged, path)
     own = {
         name: spec

@@ -313,8 +313,13 @@ def test_a_record_names_its_local_plugins_and_replays_with_them(undercut_double_
     assert undercuts and all(max(h.scores) % 2 == 0 for h in undercuts)
     record = json.loads(game.to_json())
     assert record["plugins"] == [str(plugin.resolve())]
-    again = rummykit.Game.from_json(game.to_json())
-    assert again.scores == game.scores and again.history == game.history
+    with pytest.raises(rummykit.engine.UntrustedPlugins, match="undercut_double.py"):
+        rummykit.Game.from_json(game.to_json())  # loading the plugin runs its code: only when asked
+    for again in (
+        rummykit.Game.from_json(game.to_json(), plugins=[plugin]),
+        rummykit.Game.from_json(game.to_json(), trust_plugins=True),
+    ):
+        assert again.scores == game.scores and again.history == game.history
 
 
 def test_a_bad_card_in_an_action_is_named_as_a_card() -> None:

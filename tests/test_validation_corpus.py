@@ -40,7 +40,7 @@ class Case:
 
 def read_case(path: Path) -> Case:
     header: dict[str, list[str]] = {}
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in path.read_bytes().decode("utf-8", "replace").splitlines():  # some cases are not UTF-8
         if not line.startswith("# "):
             break
         key, _, value = line[2:].partition(": ")
@@ -52,12 +52,12 @@ def read_case(path: Path) -> Case:
 
 
 def bless(case: Case, lines: list[str], code: int) -> None:
-    text = case.path.read_text(encoding="utf-8").splitlines(keepends=True)
-    size = next((i for i, line in enumerate(text) if not line.startswith("# ")), len(text))
-    head = [line for line in text[:size] if not line.startswith(("# expect: ", "# exit: "))]
+    text = case.path.read_bytes().splitlines(keepends=True)
+    size = next((i for i, line in enumerate(text) if not line.startswith(b"# ")), len(text))
+    head = [line.decode() for line in text[:size] if not line.startswith((b"# expect: ", b"# exit: "))]
     exit_line = [f"# exit: {code}\n"] if code != 1 or not case.validates else []
     expect = [f"# expect: {line}\n" for line in lines]
-    case.path.write_text("".join(head + exit_line + expect + text[size:]), encoding="utf-8")
+    case.path.write_bytes("".join(head + exit_line + expect).encode() + b"".join(text[size:]))
 
 
 def test_the_corpus_is_large_enough() -> None:
@@ -125,3 +125,36 @@ def test_validate_json_lists_every_problem(capsys: pytest.CaptureFixture[str], m
     assert set(problem) == {"file", "line", "column", "path", "message"}
     assert problem["path"] == "targt" and "did you mean 'target'?" in problem["message"]
     assert main(["validate", "--json", "../../variants/gin.yaml"]) == 0
+
+
+HOSTILE = ["alias-bomb", "deep-nesting", "nul-byte", "control-character", "huge-integer", "long-name",
+           "extends-long-name", "huge-deck-count", "huge-joker-count", "not-utf8"]  # fmt: skip
+
+
+@pytest.mark.parametrize("name", HOSTILE)
+def test_hostile_files_are_refused_quickly_in_bounded_memory(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+    import tracemalloc
+
+    monkeypatch.chdir(BROKEN)
+    tracemalloc.start()
+    start = time.perf_counter()
+    problems = rummykit.validate(f"{name}.yaml")
+    elapsed = time.perf_counter() - start
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert len(problems) == 1 and problems[0].line > 0
+    assert elapsed < 1.0 and peak < 50_000_000
+
+
+def test_huge_generated_rulesets_are_refused(tmp_path: Path) -> None:
+    """Megabytes are generated here rather than committed: a 2 MB file and a very deep one."""
+    big = tmp_path / "big.yaml"
+    big.write_text("name: big\ntitle: Big\nextends: gin\nsummary: " + "x" * 2_000_000 + "\n", encoding="utf-8")
+    assert [p.message for p in rummykit.validate(big)] == ["the file is larger than 1,000,000 bytes"]
+    deep = tmp_path / "deep.yaml"
+    deep.write_text(
+        "name: deep\ntitle: Deep\nextends: gin\nrules:\n" + "".join(f"{' ' * i}k:\n" for i in range(1, 300))
+    )
+    [problem] = rummykit.validate(deep)
+    assert problem.message == "nested more than 64 levels deep" and problem.line == 67
