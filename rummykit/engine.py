@@ -320,9 +320,7 @@ class Game:
             raise TypeError(f"players is a number or a list of names, not {_clip(repr(players))}")
         count = players if isinstance(players, int) else len(players)
         if not variant.min_players <= count <= variant.max_players:  # before building names: players=10**9
-            raise ValueError(
-                f"{variant.name} is for {variant.min_players} to {variant.max_players} players, not {count}"
-            )
+            raise ValueError(players_text(variant, count))
         if isinstance(players, int):
             names = [f"Player {i + 1}" for i in range(players)]
         else:
@@ -850,6 +848,13 @@ def play_record(
     if record.get("scores") is not None and record["scores"] != game.scores:
         raise ValueError(f"record does not replay: scores {game.scores} differ from {record['scores']}")
     return game
+
+
+def players_text(variant: Variant, count: int) -> str:
+    """Why ``count`` players cannot play ``variant`` ("gin is for 2 players, not 3")."""
+    low, high = variant.min_players, variant.max_players
+    allowed = f"{low}" if low == high else f"{low} to {high}"
+    return f"{variant.name} is for {allowed} players, not {count}"
 
 
 def _clip(text: str, limit: int = 120) -> str:

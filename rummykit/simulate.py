@@ -41,7 +41,7 @@ from typing import Any, TextIO
 
 from .bots import Bot, make_bot
 from .dispatch import PluginError
-from .engine import Action, Deal, Game, load_record, play_record
+from .engine import Action, Deal, Game, load_record, play_record, players_text
 from .variant import ENTRY_POINT_GROUP, Variant, load_variant
 
 __all__ = [
@@ -94,7 +94,10 @@ def _as_variant(variant: Variant | str) -> Variant:
 def _seat_count(variant: Variant, bots: Sequence[str | Bot], players: int | Sequence[str] | None) -> int:
     if players is None:
         return len(bots) if len(bots) > 1 else variant.min_players
-    return players if isinstance(players, int) else len(players)
+    count = players if isinstance(players, int) else len(players)
+    if not variant.min_players <= count <= variant.max_players:  # before a bot is built per seat: 10**9
+        raise ValueError(players_text(variant, count))
+    return count
 
 
 def make_bots(names: Sequence[str | Bot], seats: int, seed: int) -> list[Bot]:
