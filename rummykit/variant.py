@@ -20,7 +20,7 @@ from typing import Any
 import pluggy
 
 from . import hookspecs, standard
-from .cards import JOKER_FACE, RANKS, SUITS, Card, card_from_face, parse_card
+from .cards import JOKER_FACE, RANKS, SUITS, Card, card_from_face, parse, parse_card
 from .catalogue import VariantInfo, _is_file, _locator, _Merged, _read_chain, find_ruleset, list_variants
 from .checks import _rules_problems, _semantic_problems
 from .dispatch import PluginError, ResolvedHooks
@@ -210,12 +210,15 @@ class Variant:
 
     def arrange(self, cards: Iterable[Card | str] | str) -> Arrangement:
         """The arrangement of ``cards`` with the least deadwood under this variant's meld rules."""
+        items: list[Card]
         if isinstance(cards, str):
-            from .cards import parse
-
-            items: list[Card] = parse(cards)
+            items = parse(cards)
         else:
-            items = [c if isinstance(c, Card) else parse_card(c) for c in cards]
+            given = list(cards)
+            if all(isinstance(c, str) for c in given):
+                items = parse([str(c) for c in given])  # "7H", "7H": two copies, as in the text form
+            else:
+                items = [c if isinstance(c, Card) else parse_card(c) for c in given]
         seats = range(self.min_players, self.max_players + 1)
         decks, jokers = max(map(self.deck_count, seats)), max(map(self.joker_count, seats))
         check_copies(items, decks, jokers, f"{self.name}: arrange")
