@@ -183,12 +183,9 @@ def pile_takes(deal: Deal) -> list[Action]:
     seen: set[str] = set()
     for meld in search.melds_containing(top, hand, MELD_ACTION_LIMIT):
         for placed in (meld,) if top_wild or not meld.wilds else search.placements(meld):
-            laid = meld_action(search, placed)
-            keep = [i for i, c in enumerate(laid.cards) if c is not top]
-            if len(keep) < 2:
+            action = _pile_take(search, placed, top)
+            if len(action.cards) < 2:
                 continue
-            meant = tuple(laid.stands_for[i] for i in keep) if laid.stands_for and not top_wild else ()
-            action = Action(TAKE_PILE_WITH, tuple(laid.cards[i] for i in keep), stands_for=meant)
             text = str(action)
             if text not in seen:
                 seen.add(text)
@@ -432,9 +429,15 @@ def _check_pile_take(deal: Deal, action: Action) -> Action | None:
     meld = variant.meld_search.meld(cards + [top], stands_for=meant)
     if meld is None:
         return None
-    laid = meld_action(variant.meld_search, meld)
+    return _pile_take(variant.meld_search, meld, top)
+
+
+def _pile_take(search: MeldSearch, meld: Meld, top: Card) -> Action:
+    """``take pile with`` the cards of ``meld`` from hand (all but the pile's ``top`` card), naming what their
+    wild cards stand for; a wild top card stands where it first fits, so then nothing is named."""
+    laid = meld_action(search, meld)
     keep = [i for i, c in enumerate(laid.cards) if c is not top]
-    named = tuple(laid.stands_for[i] for i in keep) if laid.stands_for and not variant.meld_search.is_wild(top) else ()
+    named = tuple(laid.stands_for[i] for i in keep) if laid.stands_for and not search.is_wild(top) else ()
     return Action(TAKE_PILE_WITH, tuple(laid.cards[i] for i in keep), stands_for=named)
 
 
