@@ -108,6 +108,15 @@ def _semantic_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
     if "JK" in melds.get("wild", []) and not jokers_dealt:
         index = melds["wild"].index("JK")
         problems.append(locate(("melds", "wild", index), "JK is wild but the decks hold no jokers (set decks.jokers)"))
+    table = data.get("table", {})
+    wild = set(melds.get("wild", []))
+    for index, item in enumerate(table.get("exchangeable", [])):
+        if item not in wild and not (item[-1:] in "CDHS" and item[:-1] in wild):
+            problems.append(
+                locate(("table", "exchangeable", index), f"{item!r} is not wild: expected one of melds.wild")
+            )
+    if table.get("exchangeable") and table.get("exchange", "none") == "none":
+        problems.append(locate(("table", "exchangeable"), "table.exchange is none: expected a mode that allows swaps"))
     if not melds.get("sets", True) and not melds.get("runs", True):
         problems.append(locate(("melds",), "expected sets or runs (or both): with neither nothing can be melded"))
     problems += _turn_problems(data, locate)
@@ -138,6 +147,8 @@ def _turn_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
         problems.append(
             locate(("draw", "must_use"), f"must_use: deepest goes with from_pile: top or any, not {from_pile!r}")
         )
+    if kernel.rebuilds is not None and kernel.empty_stock == "end":
+        problems.append(locate(("draw", "rebuilds"), "rebuilds goes with empty_stock: turn-over or reshuffle"))
     if kernel.top_layoff and must_use != "top":
         problems.append(locate(("draw", "top_layoff"), "top_layoff goes with must_use: top"))
     if kernel.turn_end != "discard" and not kernel.melds_on_table:

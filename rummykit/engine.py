@@ -169,6 +169,8 @@ class Deal:
         self.taken: Card | None = None
         """The card taken from the discard pile this turn, if any."""
         self.turn = 0
+        self.rebuilds = 0
+        """How many times this deal's stock was made again from the discard pile (``draw.empty_stock``)."""
         self.state: dict[str, Any] = {}
         """Per-deal values a plugin keeps (a knock limit, the knocker...)."""
         self.log: list[tuple[int, Action]] = []

@@ -334,11 +334,33 @@ class MeldSearch:
         found = self._rules_meld(cards, kind, stands_for)
         if found is None or self.accept is None or self.accept(found):
             return found
+        if found.kind == "set" and found.wilds:
+            # The game refuses the suits the wild cards took by default: other suits may do; else a run may.
+            other = self._accepted_set(cards, stands_for)
+            if other is not None or kind == "set":
+                return other
+            run = self._rules_meld(cards, "run", stands_for)
+            return run if run is not None and self.accept(run) else None
         if found.kind == "run" and found.wilds and not (stands_for and any(stands_for)):
             # The game refuses where the wild cards went by default: another place may do (placements
             # lists only those the game accepts).
             others = self.placements(found)[1:]
             return others[0] if others else None
+        return None
+
+    def _accepted_set(self, cards: Sequence[Card], stands_for: Sequence[Card | None] | None) -> Meld | None:
+        """The set of ``cards`` with other suits for the wild cards not named, the first the game accepts."""
+        assert self.accept is not None
+        wild_faces = self.rules.wild_faces
+        free = [i for i, c in enumerate(cards) if c.face in wild_faces and not (stands_for and stands_for[i])]
+        rank = next(c.rank for c in cards if c.face not in wild_faces)
+        for suits in itertools.islice(itertools.product(range(4), repeat=len(free)), 256):
+            named = list(stands_for) if stands_for else [None] * len(cards)
+            for i, suit in zip(free, suits):
+                named[i] = card_from_face(suit * 13 + rank - 1)
+            other = self._rules_meld(cards, "set", named)
+            if other is not None and self.accept(other):
+                return other
         return None
 
     def _rules_meld(

@@ -57,6 +57,9 @@ class KernelSettings:
     """With ``must_use: top``: the top card may instead be laid off on one of the taker's melds."""
     empty_stock: str = "end"
     """When the stock runs out: ``end`` the hand, ``turn-over`` the pile less its top card, or ``reshuffle`` it."""
+    rebuilds: int | None = None
+    """How many times a deal's stock may be made again from the pile (None: as often as it runs out); once
+    more it runs out, the hand ends as the stock's end does (``exhausted``)."""
     turn_end: str = "discard"
     """How a turn ends: with a ``discard``, an ``offer`` to the other players, or ``done`` (``end turn``)."""
     melds_on_table: bool = False
@@ -82,6 +85,7 @@ class KernelSettings:
             must_use=draw.get("must_use", cls.must_use),
             top_layoff=bool(draw.get("top_layoff", cls.top_layoff)),
             empty_stock=draw.get("empty_stock", cls.empty_stock),
+            rebuilds=draw.get("rebuilds", cls.rebuilds),
             turn_end=data.get("turn", {}).get("end", cls.turn_end),
             melds_on_table=bool(table.get("melds", cls.melds_on_table)),
             layoff_mode=table.get("layoff", cls.layoff_mode),

@@ -221,6 +221,7 @@ def exchange_targets(deal: Deal, seat: int) -> list[int]:
         return []
     game = deal.game
     side = game.side_of(seat)
+    exchangeable = deal.variant.exchangeable
     result = []
     for i, tm in enumerate(deal.table):
         if not tm.meld.wilds or tm.meld.kind not in ("set", "run"):
@@ -229,8 +230,10 @@ def exchange_targets(deal: Deal, seat: int) -> list[int]:
             continue
         if mode == "opponents" and game.side_of(tm.owner) == side:
             continue
+        if not any(c.face in exchangeable for c in tm.meld.cards):
+            continue
         if mode == "layer" and not any(
-            deal.variant.meld_search.is_wild(c) and tm.credits.get(c.id, tm.owner) == seat for c in tm.meld.cards
+            c.face in exchangeable and tm.credits.get(c.id, tm.owner) == seat for c in tm.meld.cards
         ):
             continue
         result.append(i)
@@ -249,7 +252,7 @@ def exchanged(deal: Deal, index: int, card: Card) -> tuple[Meld, Card] | None:
     candidates = [
         i
         for i, c in enumerate(meld.cards)
-        if search.is_wild(c)
+        if c.face in deal.variant.exchangeable
         and (faces[i] == card.face or (meld.kind == "set" and faces[i] % 13 + 1 == card.rank))
         and (not layer_only or table_meld.credits.get(c.id, table_meld.owner) == deal.current)
     ]
@@ -608,6 +611,7 @@ def _take_pile(deal: Deal, seat: int, action: Action) -> None:
     deal.known[seat].update(c.id for c in rest)
     deal.taken = top
     deal.phase = _after_draw(deal)
+    _check_out(deal, seat)  # a pile of one card taken with the last cards in hand: every card is melded
 
 
 def _answer_offer(deal: Deal, accepted: bool) -> None:
@@ -632,9 +636,12 @@ def _answer_offer(deal: Deal, accepted: bool) -> None:
 
 def refill_stock(deal: Deal) -> bool:
     """Make a new stock from the pile less its top card, as the ruleset's ``draw.empty_stock`` says
-    (``turn-over``: turned over as it lies; ``reshuffle``: shuffled). False when the pile is too small."""
-    if len(deal.discard) < 2:
+    (``turn-over``: turned over as it lies; ``reshuffle``: shuffled). False when the pile is too small or the
+    stock was made again as often as ``draw.rebuilds`` allows."""
+    limit = deal.variant.rebuilds
+    if len(deal.discard) < 2 or (limit is not None and deal.rebuilds >= limit):
         return False
+    deal.rebuilds += 1
     top = deal.discard.pop()
     rest = deal.discard
     deal.discard = [top]

@@ -100,6 +100,7 @@ class Variant:
         self.melds_on_table = kernel.melds_on_table
         self.layoff_mode = kernel.layoff_mode
         self.exchange = kernel.exchange
+        self.rebuilds = kernel.rebuilds
         self.discard_to_go_out = kernel.discard_to_go_out
         self.rules: dict[str, Any] = data.get("rules", {})
         """Game-specific values (the ruleset's ``rules`` block)."""
@@ -120,6 +121,11 @@ class Variant:
         meld_rules = self._meld_rules(data.get("melds", {}))
         meld_rules = self.hook.rummykit_meld_rules(variant=self, rules=meld_rules) or meld_rules
         self.meld_search = MeldSearch(meld_rules, self.values)
+        exchangeable = data.get("table", {}).get("exchangeable")
+        self.exchangeable: frozenset[int] = (
+            self._faces(exchangeable) & meld_rules.wild_faces if exchangeable is not None else meld_rules.wild_faces
+        )
+        """The wild cards' faces that may be exchanged off the table (``table.exchangeable``; all by default)."""
 
     # -- tables ----------------------------------------------------------------------------------
 
@@ -136,16 +142,22 @@ class Variant:
         return values
 
     @staticmethod
-    def _meld_rules(spec: Mapping[str, Any]) -> MeldRules:
-        wild: set[int] = set()
-        for item in spec.get("wild", []):
+    def _faces(items: Iterable[str]) -> frozenset[int]:
+        """The faces a list of ranks or cards names (``['2', 'JK', 'QS']``)."""
+        faces: set[int] = set()
+        for item in items:
             if item == "JK":
-                wild.add(JOKER_FACE)
+                faces.add(JOKER_FACE)
             elif item[-1] in SUITS and len(item) >= 2:
-                wild.add(parse_card(item).face)
+                faces.add(parse_card(item).face)
             else:
                 rank = RANK_KEYS[item]
-                wild.update(s * 13 + rank - 1 for s in range(4))
+                faces.update(s * 13 + rank - 1 for s in range(4))
+        return frozenset(faces)
+
+    @classmethod
+    def _meld_rules(cls, spec: Mapping[str, Any]) -> MeldRules:
+        wild = cls._faces(spec.get("wild", []))
         return MeldRules(
             sets=spec.get("sets", True),
             runs=spec.get("runs", True),
@@ -155,7 +167,7 @@ class Variant:
             run_max=spec.get("run_max"),
             ace=spec.get("ace", "low"),
             set_distinct_suits=spec.get("set_distinct_suits", False),
-            wild_faces=frozenset(wild),
+            wild_faces=wild,
             max_wilds=spec.get("max_wilds"),
             wild_sets=spec.get("wild_sets", False),
             joker_sets=spec.get("joker_sets", False),
