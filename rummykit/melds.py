@@ -355,7 +355,7 @@ class MeldSearch:
         free = [i for i, c in enumerate(cards) if c.face in wild_faces and not (stands_for and stands_for[i])]
         rank = next(c.rank for c in cards if c.face not in wild_faces)
         for suits in itertools.islice(itertools.product(range(4), repeat=len(free)), 256):
-            named = list(stands_for) if stands_for else [None] * len(cards)
+            named: list[Card | None] = list(stands_for) if stands_for else [None] * len(cards)
             for i, suit in zip(free, suits):
                 named[i] = card_from_face(suit * 13 + rank - 1)
             other = self._rules_meld(cards, "set", named)
