@@ -4,7 +4,8 @@ The turn itself is the kernel's (``draw.from_pile: any`` with ``draw.must_use: d
 lay-offs on any table meld, optional final discard, ``end`` when the stock is empty). This plugin adds
 the scoring: a card on the table scores for whoever played it, an ace by how it was used (high run or
 set of aces: its ``card_values`` value; low run A-2-3: ``rules.low_ace_value``), a meld of exactly four
-cards laid down in one play scores ``rules.four_at_once_multiplier`` times (Persian: double), and the
+cards laid down in one play scores ``rules.four_at_once_multiplier`` times (Persian: double), a wild joker
+(house rules ``one-joker``, ``two-jokers``) scores the card it stands for, and the
 cards left in hand count against their holder. The game ends when a seat (or side) has reached the
 target after a hand and is alone in the lead. See ``docs/500-rum.md``.
 """
@@ -14,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from rummykit import hookimpl
+from rummykit.cards import card_from_face
 from rummykit.engine import Deal, HandResult, TableMeld
 from rummykit.standard import hand_points, table_points
 
@@ -41,6 +43,8 @@ def melded_value(deal: Deal, table_meld: TableMeld, index: int) -> int:
     variant = deal.variant
     meld = table_meld.meld
     card = meld.cards[index]
+    if meld.kind in ("set", "run") and variant.meld_search.is_wild(card):
+        card = card_from_face(meld.faces[index])  # a wild joker scores the card it stands for
     value = variant.value(card)
     if card.rank == 1 and meld.kind == "run" and meld.ranks[index] == 1:
         value = int(variant.rules["low_ace_value"])

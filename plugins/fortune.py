@@ -151,5 +151,5 @@ def rummykit_score_hand(deal: Deal, kind: str) -> HandResult | None:
     scores = tuple(m - h + b for m, h, b in zip(melded, in_hand, bonus))
     details: dict[str, Any] = {"melded": melded, "in_hand": in_hand}
     if any(bonus):
-        details["going_out_bonus"] = bonus
+        details["bonus"] = bonus
     return HandResult(deal.number, kind, scores, winner, deal.dealer, details)

@@ -14,6 +14,7 @@ from typing import Protocol
 from .actions import action_words
 from .cards import Card
 from .engine import Action, Game, IllegalAction
+from .standard import layoff_targets
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "BOTS", "make_bot"]
 
@@ -116,6 +117,10 @@ class GreedyBot:
                 gain = self._worth(game, hand + taken) - base
                 if gain > best_gain:
                     best, best_gain = action, gain
+            takes = by_kind.get("take pile with", []) + by_kind.get("take pile", [])
+            if takes and self._worth(game, hand + deal.discard) - base > best_gain:
+                # Every way of taking the pile ends with the same cards: lay the meld the best arrangement makes.
+                return self._best_take(game, takes, hand + deal.discard)
             if best is not None:
                 return best
             for kind in ("draw stock", "end"):
@@ -142,17 +147,31 @@ class GreedyBot:
             return max(by_kind["layoff"], key=lambda a: value(a.cards[0]))
         discards = by_kind.get("discard", [])
         if discards:
-            return max(discards, key=lambda a: (value(a.cards[0]), a.cards[0].face))
+            # The dearest card, but a wild card last: it may make a meld next turn.
+            return max(discards, key=lambda a: (not search.is_wild(a.cards[0]), value(a.cards[0]), a.cards[0].face))
         return self.rng.choice(actions)
+
+    @staticmethod
+    def _best_take(game: Game, takes: list[Action], cards: list[Card]) -> Action:
+        """The pile take whose meld the best arrangement of ``cards`` (hand and pile) also makes, else the one
+        laying the most value."""
+        value = game.variant.value
+        wanted = {tuple(sorted(c.face for c in m.cards)) for m in game.variant.meld_search.arrange(cards).melds}
+        top = game.deal.discard[-1]
+        for action in takes:
+            if tuple(sorted([top.face, *(c.face for c in action.cards)])) in wanted:
+                return action
+        return max(takes, key=lambda a: sum(value(c) for c in a.cards))
 
     @staticmethod
     def _worth(game: Game, cards: list[Card]) -> int:
         """Melded value minus value left in hand, if ``cards`` were laid down as well as they can be
-        (melds of the best arrangement, single lay-offs on the table's melds)."""
+        (melds of the best arrangement, single lay-offs on the melds the player may add to)."""
         search = game.variant.meld_search
         value = game.variant.value
         arrangement = search.arrange(cards)
-        table = [tm.meld for tm in game.deal.table]
+        deal = game.deal
+        table = [deal.table[i].meld for i in layoff_targets(deal, deal.actor)]
         dead = 0
         for card in arrangement.deadwood:
             if not any(search.extend(meld, [card]) is not None for meld in table):

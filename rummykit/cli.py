@@ -30,7 +30,7 @@ from .dispatch import PluginError
 from .engine import DEFAULT_MAX_HANDS, Action, Deal, Game, HandResult, UntrustedPlugins
 from .ruleset import Problem, RulesetError, kernel_schema
 from .simulate import BACKENDS, ProgressBar, WorkerLost, make_bots, play_game, replay_record, simulate
-from .variant import Variant, house_rules_for, list_variants, load_variant, validate
+from .variant import Variant, house_rules_for, list_variants, load_variant, table_entry, validate
 
 __all__ = ["main", "TurnPrinter", "play_interactive", "describe_position"]
 
@@ -209,9 +209,16 @@ class TurnPrinter:
                     f"   Laid off: {', '.join(_layoff_text(str(x), melds, knocker) for x in details['layoffs'])}"
                 )
         elif deal is not None and result.kind != "dead":
+            texts = [_meld_text(table_entry(tm, game.variant.meld_search)) for tm in deal.table]
+            melded, in_hand = details.get("melded"), details.get("in_hand")
             for seat in deal.seats:
-                table = " ".join(f"[{tm}]" for tm in deal.table if tm.owner == seat) or "no melds"
-                lines.append(f"   {self.name(game, seat)}: {table}; in hand {_cards(sorted(deal.hands[seat]))}")
+                table = " ".join(f"[{t}]" for t, tm in zip(texts, deal.table) if tm.owner == seat) or "no melds"
+                points = ""
+                if isinstance(melded, list) and isinstance(in_hand, list):
+                    bonus = details.get("bonus")
+                    extra = f", bonus +{bonus[seat]}" if isinstance(bonus, list) and bonus[seat] else ""
+                    points = f" (melded {melded[seat]}, in hand -{in_hand[seat]}{extra})"
+                lines.append(f"   {self.name(game, seat)}: {table}; in hand {_cards(sorted(deal.hands[seat]))}{points}")
         totals = [0] * game.num_players
         for hand in game.results[: result.number]:
             for seat, points in enumerate(hand.scores):
@@ -274,7 +281,7 @@ def describe_position(game: Game, seat: int, printer: TurnPrinter) -> list[str]:
         seen = f" (picked up: {' '.join(known)})" if known else ""
         lines.append(f"   {printer.name(game, other)} holds {view['hand_sizes'][other]} cards{seen}")
     for index, meld in enumerate(view["table"]):
-        lines.append(f"   Table meld {index}: {' '.join(meld['cards'])} ({printer.name(game, meld['owner'])})")
+        lines.append(f"   Table meld {index}: {_meld_text(meld)} ({printer.name(game, meld['owner'])})")
     if view.get("knocker_unmatched"):
         lines.append(f"   Knocker's unmatched cards: {' '.join(view['knocker_unmatched'])}")
     lines.append(f"   Your hand: {' '.join(view['hand'])}")
@@ -282,6 +289,12 @@ def describe_position(game: Game, seat: int, printer: TurnPrinter) -> list[str]:
         lines.append(f"   Best arrangement: {game.variant.arrange(view['hand'])}")
     lines.append(f"   Scores: {printer.scores_text(game, view['scores'])}")
     return lines
+
+
+def _meld_text(entry: dict[str, Any]) -> str:
+    """A table meld as the observation gives it, each wild card with what it stands for (``KS 2H=QS JS``)."""
+    meant = entry.get("stands_for") or [None] * len(entry["cards"])
+    return " ".join(card if m is None else f"{card}={m}" for card, m in zip(entry["cards"], meant))
 
 
 def _legal_lines(game: Game) -> list[str]:

@@ -258,7 +258,7 @@ class Variant:
             "known": {
                 str(s): [str(c) for c in deal.hands[s] if deal.sees(seat, c, s)] for s in deal.seats if s != seat
             },
-            "table": [_table_entry(tm, self.meld_search) for tm in deal.table],
+            "table": [table_entry(tm, self.meld_search) for tm in deal.table],
             "scores": list(game.scores),
         }
         if deal.zones:
@@ -308,7 +308,7 @@ class Variant:
         return (_reload_variant, (self.source_name, self.house_rules, self.options, self.local_plugins))
 
 
-def _table_entry(table_meld: TableMeld, search: MeldSearch) -> dict[str, Any]:
+def table_entry(table_meld: TableMeld, search: MeldSearch) -> dict[str, Any]:
     """A table meld as an observation shows it; ``stands_for`` names what each wild card stands for."""
     meld = table_meld.meld
     entry: dict[str, Any] = {"cards": [str(c) for c in meld.cards], "owner": table_meld.owner}
