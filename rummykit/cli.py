@@ -213,12 +213,13 @@ class TurnPrinter:
             melded, in_hand = details.get("melded"), details.get("in_hand")
             for seat in deal.seats:
                 table = " ".join(f"[{t}]" for t, tm in zip(texts, deal.table) if tm.owner == seat) or "no melds"
-                points = ""
+                counted = ""
                 if isinstance(melded, list) and isinstance(in_hand, list):
                     bonus = details.get("bonus")
                     extra = f", bonus +{bonus[seat]}" if isinstance(bonus, list) and bonus[seat] else ""
-                    points = f" (melded {melded[seat]}, in hand -{in_hand[seat]}{extra})"
-                lines.append(f"   {self.name(game, seat)}: {table}; in hand {_cards(sorted(deal.hands[seat]))}{points}")
+                    counted = f" (melded {melded[seat]}, in hand -{in_hand[seat]}{extra})"
+                held = _cards(sorted(deal.hands[seat]))
+                lines.append(f"   {self.name(game, seat)}: {table}; in hand {held}{counted}")
         totals = [0] * game.num_players
         for hand in game.results[: result.number]:
             for seat, points in enumerate(hand.scores):
