@@ -861,6 +861,11 @@ def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> N
     variant = deal.variant
     phase = deal.phase
     words.hint = PHASE_HINTS.get(phase, phase)
+    if phase == "draw" and variant.draw_from_pile in ("whole", "none"):
+        words.hint = "draw a card (draw stock)"
+        if variant.draw_from_pile == "whole":
+            top = "meld its top card first: take pile with ..." if variant.must_use == "top" else "take pile"
+            words.hint += f", or take the whole pile ({top})"
     if phase == "play":
         end = variant.turn_end
         last = "discard" if end == "discard" else "offer a card" if end == "offer" else "end the turn"
