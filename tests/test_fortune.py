@@ -399,6 +399,20 @@ def test_500_rum_with_a_wild_joker_scores_the_card_it_stands_for() -> None:
         rummykit.load_variant("persian", house_rules=["one-joker"])
 
 
+def test_the_greedy_bot_takes_the_pile_when_that_scores_and_melds_the_queen(fortune: rummykit.Variant) -> None:
+    hands = ["QS 7S 7D 9C 4D", "5H 8C"]
+    game = fortune.new_game(players=2, layout=layout(hands, discard="QD QH 7H", stock="KC", dealer=1))
+    bot = GreedyBot(1)
+    assert bot.choose(game).same_as(rummykit.Action.parse("take pile with 7S 7D"))
+    game.apply(bot.choose(game))
+    while game.deal.phase == "play" and game.current_player == 0:
+        game.apply(bot.choose(game))
+    assert sorted(str(tm) for tm in game.deal.table) == ["7D 7H 7S", "QD QH QS"]
+    # When the pile brings more into hand than the meld scores, it draws from the stock.
+    game = fortune.new_game(players=2, layout=layout(["7S 7D 5C", "5H 8C"], discard="QD KC 9H 7H", dealer=1))
+    assert str(bot.choose(game)) == "draw stock"
+
+
 # -- play to the end ---------------------------------------------------------------------------------
 
 # The counts (500 random hands, 500 greedy games per configuration: about 45 minutes of one core) run with

@@ -185,6 +185,9 @@ def test_no_discard_pile_means_no_upcard_and_nothing_drawn_from_it() -> None:
         ({"discard_pile": "none"}, "discard_pile is none, so nothing is drawn from it"),
         ({"draw": {"from_pile": "top", "must_use": "top"}}, "must_use: top goes with from_pile: whole"),
         ({"turn": {"end": "offer"}, "table": {"melds": False}}, "only in games that meld on the table"),
+        ({"draw": {"empty_stock": "end", "rebuilds": 2}}, "rebuilds goes with empty_stock"),
+        ({"table": {"exchangeable": ["JK"]}}, "'JK' is not wild"),
+        ({"table": {"exchange": "none", "exchangeable": ["2"]}}, "table.exchange is none"),
     ],
 )
 def test_options_that_cannot_work_are_refused_before_a_game(options: dict[str, object], message: str) -> None:
@@ -242,3 +245,36 @@ def test_a_pile_take_left_out_of_a_long_list_is_accepted_when_named() -> None:
     finally:
         standard.MELD_ACTION_LIMIT = limit
     assert sorted(str(c) for c in game.deal.table[0].meld.cards) == ["7D", "7H", "7S"]
+
+
+def test_the_pile_turned_over_at_most_rebuilds_times_then_the_hand_ends() -> None:
+    game = toy(draw={"rebuilds": 1}).new_game(players=2, seed=9)
+    deal = game.deal
+    cards = deal.stock[:-1]
+    deal.stock = deal.stock[-1:]
+    deal.discard = cards[:3] + deal.discard
+    deal.set_aside = cards[3:]
+    game.apply("draw stock")  # the stock runs out: the pile less its top card is the new stock, once
+    assert deal.rebuilds == 1 and len(deal.stock) == 3
+    while game.results == [] and deal.stock:
+        legal = game.legal_actions()
+        game.apply(next(a for a in legal if a.kind in ("draw stock", "offer", "decline", "end turn")))
+        game.check_cards()
+    while not game.results:
+        legal = game.legal_actions()
+        game.apply(next(a for a in legal if a.kind in ("draw stock", "offer", "decline", "end turn", "discard")))
+    assert game.results[0].kind == "exhausted"
+
+
+def test_only_the_exchangeable_wild_cards_are_swapped() -> None:
+    variant = toy(table={"exchange": "any", "exchangeable": ["2C"]})
+    layout = {"dealer": 1, "hands": ["5H 6H 2C 5S 6S 2D 9C 7H 7S".split(), "8C 8D".split()], "stock": ["KD"]}
+    game = variant.new_game(players=2, layout=layout)
+    game.apply("draw stock")
+    game.apply("meld 5H 6H 2C | 5S 6S 2D")
+    swaps = {str(a) for a in game.legal_actions() if a.kind == "swap"}
+    assert swaps == {"swap 7H on 0"}
+    before = snapshot(game)
+    with pytest.raises(IllegalAction):
+        game.apply("swap 7S on 1")
+    assert snapshot(game) == before
