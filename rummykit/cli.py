@@ -798,6 +798,48 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def cmd_compare(args: argparse.Namespace) -> int:
+    from .lab import compare, parse_config, write_report
+
+    if args.games < 2:
+        raise CliError(f"--games is 2 or more (an interval needs two games), not {args.games}")
+    if args.jobs < 0:
+        raise CliError(f"--jobs is 0 (one per CPU) or more, not {args.jobs}")
+    report = Path(args.report) if args.report else None
+    if report is not None and report.exists() and not report.is_dir():
+        raise CliError(f"--report {args.report}: not a folder")
+    if report is not None and not (report if report.exists() else report.parent.resolve()).exists():
+        raise CliError(f"--report {args.report}: its parent folder does not exist")
+    try:
+        configs = [parse_config(text, args.plugin or ()) for text in args.configs]
+    except ValueError as exc:
+        raise CliError(str(exc)) from None
+    for config in configs:
+        _load(config.variant, config.house_rules, list(config.plugins))  # a bad slot is refused before any game
+    names = _bot_names(args.bots)
+    bar = None if args.quiet else ProgressBar.for_terminal(sys.stderr)
+    try:
+        result = compare(configs, args.games, args.seed, names, args.players, jobs=args.jobs or (os.cpu_count() or 1),
+                         progress=bar)  # fmt: skip
+    except ValueError as exc:  # a player count the variant does not allow
+        raise CliError(str(exc)) from None
+    except KeyboardInterrupt:
+        print("rummykit: comparison interrupted", file=sys.stderr)
+        return 130
+    finally:
+        if bar is not None:
+            bar.close()
+    if args.json:
+        _out(json.dumps(result.summary()))
+    else:
+        _out(result.table())
+    if report is not None:
+        written = write_report(result, report)
+        if not args.json:
+            _out(f"Report: {written[-1]} (data: {', '.join(p.name for p in written[:-1])})")
+    return EXIT_OK
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     try:
         text = Path(args.file).read_text(encoding="utf-8")
@@ -908,6 +950,27 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--quiet", action="store_true", help="no progress bar (there is one only on a terminal)")
     _plugin_option(sub)
     sub.set_defaults(run=cmd_simulate)
+
+    sub = commands.add_parser(
+        "compare", help="what house rules change: the same seeded games under several configurations",
+        description="Play the same seeded games under each configuration (VARIANT or VARIANT+HOUSE-RULE..., or a "
+                    "ruleset file) and show every measure side by side with 95 %% intervals, marking significant "
+                    "differences from the first configuration (a paired test).")  # fmt: skip
+    sub.add_argument("configs", nargs="+", metavar="CONFIG", help="e.g. gin gin+gin-only gin+modern")
+    sub.add_argument("--games", type=int, default=200, metavar="N", help="games per configuration (default 200)")
+    sub.add_argument("--seed", type=int, default=0, metavar="S", help="master seed (default 0)")
+    sub.add_argument(
+        "--bots", default="greedy", metavar="BOT,BOT", help="one bot per seat, or one for every seat (default greedy)"
+    )
+    sub.add_argument("--players", type=int, metavar="N", help="number of players (default: the fewest allowed)")
+    sub.add_argument(
+        "--jobs", type=int, default=1, metavar="J", help="worker processes (default 1; 0: one per CPU); same results"
+    )
+    sub.add_argument("--report", metavar="DIR", help="write index.html with plots, summary.json, games.csv, games.json")
+    sub.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    sub.add_argument("--quiet", action="store_true", help="no progress bar (there is one only on a terminal)")
+    _plugin_option(sub)
+    sub.set_defaults(run=cmd_compare)
 
     sub = commands.add_parser(
         "replay", help="show a saved game turn by turn",

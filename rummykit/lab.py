@@ -1,0 +1,463 @@
+"""The house-rule lab: what a house rule does to a game.
+
+:func:`compare` plays the same seeded games under several configurations (a variant, with house rules, or
+a ruleset file) and measures each game: its length, how its hands end, the points they carry, who wins.
+:class:`Comparison` puts the configurations side by side, each measure with a 95 % confidence interval,
+and tests every difference from the first configuration with a paired test (the deals are the same, so
+game ``i`` under one configuration is compared with game ``i`` under the other).
+
+::
+
+    from rummykit.lab import compare
+    result = compare(["gin", "gin+gin-only"], games=400, seed=1)
+    print(result.table())
+
+Game ``i`` is played from :func:`rummykit.simulate.game_seed` ``(seed, i)`` whatever the configuration or
+the number of worker processes, so a comparison is the same for any ``jobs``.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+import json
+import math
+import statistics
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .engine import Game
+from .simulate import chunks, game_seed, play_game
+from .variant import Variant, load_variant
+
+__all__ = ["Config", "Measure", "Comparison", "compare", "parse_config", "measure_game", "write_report"]
+
+Z95 = 1.959963984540054
+"""The normal quantile of a two-sided 95 % interval."""
+
+
+@dataclass(frozen=True)
+class Config:
+    """One configuration: a variant (a name or a ruleset file) and the house rules applied to it."""
+
+    variant: str
+    house_rules: tuple[str, ...] = ()
+    plugins: tuple[str, ...] = ()
+
+    @property
+    def label(self) -> str:
+        return "+".join((self.variant, *self.house_rules))
+
+    def load(self) -> Variant:
+        return load_variant(self.variant, house_rules=self.house_rules, plugins=self.plugins)
+
+
+def parse_config(text: str, plugins: Sequence[str] = ()) -> Config:
+    """``gin+gin-only+modern``: the variant ``gin`` with the house rules ``gin-only`` and ``modern``. The
+    variant may be a ruleset file (``my-rules.yaml+modern``)."""
+    name, *rules = [part.strip() for part in text.split("+")]
+    if not name or any(not rule for rule in rules):
+        raise ValueError(f"{text!r}: expected VARIANT or VARIANT+HOUSE-RULE[+HOUSE-RULE...]")
+    return Config(name, tuple(rules), tuple(str(p) for p in plugins))
+
+
+# -- what is measured per game ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Measure:
+    """A number measured per game (None where the game has none, e.g. no knock)."""
+
+    key: str
+    label: str
+    digits: int = 2
+
+
+BASE_MEASURES = (
+    Measure("hands", "hands per game"),
+    Measure("actions_per_hand", "actions per hand", 1),
+    Measure("points_per_hand", "points won per hand", 1),
+    Measure("first_player_wins", "hands won by the first player", 3),
+    Measure("dealer_wins", "hands won by the dealer", 3),
+    Measure("knock_deadwood", "knocker's deadwood", 2),
+)
+
+
+SHARES = ("kind:", "win:", "first_player_wins", "dealer_wins")
+"""Measures that are shares of hands or games: their intervals are kept within 0 and 1."""
+
+
+def measure_game(game: Game) -> dict[str, Any]:
+    """The measures of one finished game: per-game numbers, how its hands ended, and who won.
+
+    ``points_per_hand`` is the mean, over the game's hands, of the points won in a hand (the sum of the
+    seats' positive hand scores); ``first_player_wins`` and ``dealer_wins`` are the shares of hands won by
+    the seat that played first and by the dealer; ``knock_deadwood`` the knocker's mean deadwood over the
+    game's knocks (Gin family; None without a knock). ``hand_points`` lists each hand's points won, for the
+    spread.
+    """
+    results = game.results
+    n = game.num_players
+    hands = len(results)
+    actions = sum(len(deal) for deal in game.history)
+    won = [sum(max(s, 0) for s in r.scores) for r in results]
+    first = [r.winner == (r.dealer + 1) % n for r in results if r.winner is not None]
+    dealer = [r.winner == r.dealer for r in results if r.winner is not None]
+    knocks = []
+    for r in results:
+        knocker, deadwood = r.details.get("knocker"), r.details.get("deadwood")
+        if isinstance(knocker, int) and isinstance(deadwood, list) and r.kind in ("knock", "undercut"):
+            knocks.append(deadwood[knocker])
+    kinds: dict[str, int] = {}
+    for r in results:
+        kinds[r.kind] = kinds.get(r.kind, 0) + 1
+    return {
+        "hands": hands,
+        "actions_per_hand": actions / hands if hands else None,
+        "points_per_hand": statistics.fmean(won) if won else None,
+        "first_player_wins": statistics.fmean(first) if first else None,
+        "dealer_wins": statistics.fmean(dealer) if dealer else None,
+        "knock_deadwood": statistics.fmean(knocks) if knocks else None,
+        "kinds": kinds,
+        "hand_points": won,
+        "winner": game.winner,
+        "end_reason": game.end_reason,
+    }
+
+
+def _play_chunk(
+    config: Config, indexes: range, seed: int, bots: tuple[str, ...], players: int | None
+) -> list[dict[str, Any]]:
+    variant = config.load()
+    return [measure_game(play_game(variant, game_seed(seed, i), bots, players)) for i in indexes]
+
+
+# -- the comparison ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A mean with its 95 % interval; for a difference, its paired test as well."""
+
+    mean: float | None
+    low: float | None
+    high: float | None
+    n: int
+    significant: bool = False
+
+    def text(self, digits: int) -> str:
+        if self.mean is None:
+            return "-"
+        if self.low is None or self.high is None:
+            return f"{self.mean:.{digits}f}"
+        return f"{self.mean:.{digits}f} [{self.low:.{digits}f}, {self.high:.{digits}f}]"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"mean": self.mean, "low": self.low, "high": self.high, "n": self.n, "significant": self.significant}
+
+
+def estimate(values: Sequence[float]) -> Estimate:
+    """The mean of ``values`` with a normal 95 % interval (none for fewer than two values)."""
+    if not values:
+        return Estimate(None, None, None, 0)
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return Estimate(mean, None, None, len(values))
+    half = Z95 * statistics.stdev(values) / math.sqrt(len(values))
+    return Estimate(mean, mean - half, mean + half, len(values))
+
+
+def paired(base: Sequence[float | None], other: Sequence[float | None]) -> Estimate:
+    """The mean difference ``other - base`` over the games where both have a value, with its 95 % interval;
+    significant when the interval leaves out 0 (a paired z-test at 5 %)."""
+    diffs = [o - b for b, o in zip(base, other) if b is not None and o is not None]
+    found = estimate(diffs)
+    if found.low is None or found.high is None:
+        return found
+    significant = found.low > 0 or found.high < 0
+    return Estimate(found.mean, found.low, found.high, found.n, significant)
+
+
+@dataclass
+class Comparison:
+    """Every configuration's per-game measures, in game order; the summaries are computed from them."""
+
+    configs: list[Config]
+    games: int
+    seed: int
+    bots: tuple[str, ...]
+    players: int | None
+    per_game: list[list[dict[str, Any]]] = field(default_factory=list)
+
+    def kinds(self) -> list[str]:
+        """Every way a hand ended in any configuration, most frequent first."""
+        totals: dict[str, int] = {}
+        for games in self.per_game:
+            for game in games:
+                for kind, count in game["kinds"].items():
+                    totals[kind] = totals.get(kind, 0) + count
+        return sorted(totals, key=lambda k: (-totals[k], k))
+
+    def values(self, index: int, key: str) -> list[float | None]:
+        """Measure ``key`` of every game of configuration ``index`` (``kind:KNOCK`` is that kind's share of the
+        game's hands)."""
+        if key.startswith("kind:"):
+            kind = key[5:]
+            return [g["kinds"].get(kind, 0) / g["hands"] if g["hands"] else None for g in self.per_game[index]]
+        if key.startswith("win:"):
+            seat = int(key[4:])
+            return [float(g["winner"] == seat) for g in self.per_game[index]]
+        return [g[key] for g in self.per_game[index]]
+
+    def measures(self) -> list[Measure]:
+        """The measures shown: the base ones that some game has, each way hands end, each seat's win rate."""
+        shown = [m for m in BASE_MEASURES if any(v is not None for i in range(len(self.configs))
+                                                  for v in self.values(i, m.key))]  # fmt: skip
+        shown += [Measure(f"kind:{kind}", f"hands ending {kind}", 3) for kind in self.kinds()]
+        seats = max((len(self.bots), self.players or 0, *(self._seats(i) for i in range(len(self.configs)))))
+        shown += [
+            Measure(f"win:{seat}", f"games won by seat {seat + 1} ({self._bot(seat)})", 3) for seat in range(seats)
+        ]
+        return shown
+
+    def _seats(self, index: int) -> int:
+        winners = [g["winner"] for g in self.per_game[index] if isinstance(g["winner"], int)]
+        return max(winners, default=-1) + 1
+
+    def _bot(self, seat: int) -> str:
+        return self.bots[seat] if len(self.bots) > 1 and seat < len(self.bots) else self.bots[0]
+
+    def summary(self) -> dict[str, Any]:
+        """Every measure per configuration (mean and interval) and its difference from the first."""
+        rows = []
+        for measure in self.measures():
+            base = self.values(0, measure.key)
+            row: dict[str, Any] = {"key": measure.key, "label": measure.label, "configs": []}
+            for index, config in enumerate(self.configs):
+                values = self.values(index, measure.key)
+                entry = {"config": config.label, **estimate([v for v in values if v is not None]).as_dict()}
+                if measure.key.startswith(SHARES) and entry["low"] is not None:
+                    entry["low"], entry["high"] = max(entry["low"], 0.0), min(entry["high"], 1.0)
+                if index:
+                    entry["difference"] = paired(base, values).as_dict()
+                row["configs"].append(entry)
+            rows.append(row)
+        spread = []
+        for index, config in enumerate(self.configs):
+            points = [p for g in self.per_game[index] for p in g["hand_points"]]
+            spread.append({"config": config.label, "sd": statistics.stdev(points) if len(points) > 1 else None})
+        return {
+            "games": self.games,
+            "seed": self.seed,
+            "bots": list(self.bots),
+            "players": self.players,
+            "configs": [c.label for c in self.configs],
+            "measures": rows,
+            "points_per_hand_sd": spread,
+        }
+
+    def table(self) -> str:
+        """The comparison as a text table: one row per measure; ``*`` marks a significant difference from
+        the first configuration, with its sign (``+`` more, ``-`` less)."""
+        data = self.summary()
+        header = ["measure", *data["configs"]]
+        lines = [header]
+        for row, measure in zip(data["measures"], self.measures()):
+            cells = [row["label"]]
+            for entry in row["configs"]:
+                text = Estimate(entry["mean"], entry["low"], entry["high"], entry["n"]).text(measure.digits)
+                diff = entry.get("difference")
+                if diff and diff["significant"]:
+                    text += " *" + ("+" if diff["mean"] > 0 else "-")
+                cells.append(text)
+            lines.append(cells)
+        sds = ["spread of points won per hand (sd)"]
+        sds += [f"{s['sd']:.1f}" if s["sd"] is not None else "-" for s in data["points_per_hand_sd"]]
+        lines.append(sds)
+        widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
+        out = ["  ".join(cell.ljust(w) for cell, w in zip(line, widths)).rstrip() for line in lines]
+        out.insert(1, "  ".join("-" * w for w in widths))
+        bots = ",".join(self.bots)
+        out.append("")
+        out.append(f"{self.games} games per configuration, seed {self.seed}, bots {bots}; means with 95 % intervals;")
+        out.append(f"*+ / *-: significantly more / less than {self.configs[0].label} (paired test, 5 %).")
+        return "\n".join(out)
+
+    def rows(self) -> list[dict[str, Any]]:
+        """One row per configuration and game, for CSV."""
+        out = []
+        for config, games in zip(self.configs, self.per_game):
+            for index, game in enumerate(games):
+                row = {"config": config.label, "game": index}
+                row.update({m.key: game[m.key] for m in BASE_MEASURES})
+                row.update({f"kind:{k}": game["kinds"].get(k, 0) for k in self.kinds()})
+                row["winner"] = game["winner"]
+                out.append(row)
+        return out
+
+
+def compare(
+    configs: Sequence[Config | str],
+    games: int,
+    seed: int = 0,
+    bots: Sequence[str] = ("greedy",),
+    players: int | None = None,
+    jobs: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+) -> Comparison:
+    """Play ``games`` games under each configuration, game ``i`` from the same seed in all of them."""
+    chosen = [parse_config(c) if isinstance(c, str) else c for c in configs]
+    if not chosen:
+        raise ValueError("compare needs at least one configuration")
+    for config in chosen:
+        config.load()  # refuse a bad name or house rule before any game is played
+    result = Comparison(chosen, games, seed, tuple(bots), players)
+    total = games * len(chosen)
+    done = 0
+    parts = chunks(games, max(jobs, 1))
+    for config in chosen:
+        measured: list[dict[str, Any]] = []
+        if jobs <= 1:
+            for part in parts:
+                measured += _play_chunk(config, part, seed, tuple(bots), players)
+                done += len(part)
+                if progress is not None:
+                    progress(done, total)
+        else:
+            with ProcessPoolExecutor(max_workers=jobs) as pool:
+                futures = [pool.submit(_play_chunk, config, part, seed, tuple(bots), players) for part in parts]
+                for part, future in zip(parts, futures):
+                    measured += future.result()
+                    done += len(part)
+                    if progress is not None:
+                        progress(done, total)
+        result.per_game.append(measured)
+    return result
+
+
+# -- the report -------------------------------------------------------------------------------------
+
+
+def write_report(comparison: Comparison, folder: Path) -> list[Path]:
+    """Write ``index.html`` (the table and, with the ``plots`` extra, its plots inline and as ``points.svg``,
+    ``length.svg`` and ``endings.svg``), ``summary.json``, ``games.csv`` and ``games.json`` into ``folder``;
+    return the paths written, the page last."""
+    folder.mkdir(parents=True, exist_ok=True)
+    summary = comparison.summary()
+    written = []
+    path = folder / "summary.json"
+    path.write_text(json.dumps(summary, indent=2), encoding="utf-8")
+    written.append(path)
+    rows = comparison.rows()
+    path = folder / "games.csv"
+    buffer = io.StringIO()
+    fields = list(rows[0]) if rows else ["config", "game"]
+    for row in rows:
+        fields += [k for k in row if k not in fields]
+    writer = csv.DictWriter(buffer, fieldnames=fields, restval=0)
+    writer.writeheader()
+    writer.writerows(rows)
+    path.write_text(buffer.getvalue(), encoding="utf-8")
+    written.append(path)
+    path = folder / "games.json"
+    path.write_text(json.dumps(rows), encoding="utf-8")
+    written.append(path)
+    figures = _plots(comparison)
+    for _, name, image in figures:
+        path = folder / name
+        path.write_text(image, encoding="utf-8")
+        written.append(path)
+    path = folder / "index.html"
+    path.write_text(_html(comparison, summary, figures), encoding="utf-8")
+    written.append(path)
+    return written
+
+
+def _html(comparison: Comparison, summary: dict[str, Any], figures: list[tuple[str, str, str]]) -> str:
+    measures = comparison.measures()
+    head = "".join(f"<th>{html.escape(c)}</th>" for c in summary["configs"])
+    body = []
+    for row, measure in zip(summary["measures"], measures):
+        cells = []
+        for entry in row["configs"]:
+            text = Estimate(entry["mean"], entry["low"], entry["high"], entry["n"]).text(measure.digits)
+            diff = entry.get("difference")
+            mark = ""
+            if diff and diff["significant"]:
+                mark = ' class="more"' if diff["mean"] > 0 else ' class="less"'
+            cells.append(f"<td{mark}>{html.escape(text)}</td>")
+        body.append(f"<tr><th>{html.escape(row['label'])}</th>{''.join(cells)}</tr>")
+    plots = "".join(f"<figure>{image}<figcaption>{html.escape(caption)}</figcaption></figure>"
+                    for caption, _, image in figures)  # fmt: skip
+    if not figures:
+        plots = "<p>Plots need the <code>plots</code> extra: <code>pip install 'rummykit[plots]'</code>.</p>"
+    title = "rummykit compare: " + " vs ".join(summary["configs"])
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
+<style>
+body {{ font-family: sans-serif; margin: 2em; }} table {{ border-collapse: collapse; }}
+td, th {{ border: 1px solid #ccc; padding: 0.3em 0.6em; text-align: right; }} th {{ text-align: left; }}
+td.more {{ background: #d8f0d8; }} td.less {{ background: #f6d8d8; }} figure {{ display: inline-block; }}
+</style></head><body>
+<h1>{html.escape(title)}</h1>
+<p>{summary["games"]} games per configuration, seed {summary["seed"]}, bots {html.escape(",".join(summary["bots"]))}.
+Means with 95 % intervals; green / red: significantly more / less than {html.escape(summary["configs"][0])}
+(paired test at 5 %, the same deals under each configuration).</p>
+<table><tr><th>measure</th>{head}</tr>
+{"".join(body)}
+</table>
+{plots}
+<p>Data: <a href="summary.json">summary.json</a>, <a href="games.csv">games.csv</a>,
+<a href="games.json">games.json</a>.</p>
+</body></html>
+"""
+
+
+def _plots(comparison: Comparison) -> list[tuple[str, str, str]]:
+    """The plots as SVG texts, each with its caption and file name (none without matplotlib, the ``plots``
+    extra)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return []
+    labels = [c.label for c in comparison.configs]
+    figures: list[tuple[str, str, str]] = []
+
+    def svg(fig: Any) -> str:
+        out = io.StringIO()
+        fig.savefig(out, format="svg", bbox_inches="tight", metadata={"Date": None})
+        plt.close(fig)
+        text = out.getvalue()
+        return text[text.index("<svg") :]
+
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    ax.hist([[p for g in games for p in g["hand_points"]] for games in comparison.per_game], bins=30, label=labels)
+    ax.set_xlabel("points won in a hand")
+    ax.set_ylabel("hands")
+    ax.legend()
+    figures.append(("Points won per hand", "points.svg", svg(fig)))
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    ax.hist([[g["hands"] for g in games] for games in comparison.per_game], bins=20, label=labels)
+    ax.set_xlabel("hands in a game")
+    ax.set_ylabel("games")
+    ax.legend()
+    figures.append(("Game length", "length.svg", svg(fig)))
+    kinds = comparison.kinds()
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    width = 0.8 / max(len(labels), 1)
+    for i, games in enumerate(comparison.per_game):
+        hands = sum(g["hands"] for g in games) or 1
+        shares = [sum(g["kinds"].get(k, 0) for g in games) / hands for k in kinds]
+        ax.bar([x + i * width for x in range(len(kinds))], shares, width, label=labels[i])
+    ax.set_xticks([x + width * (len(labels) - 1) / 2 for x in range(len(kinds))], kinds)
+    ax.set_ylabel("share of hands")
+    ax.legend()
+    figures.append(("How hands end", "endings.svg", svg(fig)))
+    return figures

@@ -1,0 +1,112 @@
+"""The house-rule lab (issue 19): `rummykit compare` and rummykit.lab."""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from rummykit.lab import Comparison, compare, paired, parse_config, write_report
+
+
+def difference(result: Comparison, key: str, index: int = 1) -> dict[str, object]:
+    row = next(r for r in result.summary()["measures"] if r["key"] == key)
+    diff: dict[str, object] = row["configs"][index]["difference"]
+    return diff
+
+
+# -- known effects, each with its sign and significance --------------------------------------------
+
+
+@pytest.mark.slow
+def test_gin_only_raises_the_share_of_dead_hands_in_gin() -> None:
+    result = compare(["gin", "gin+gin-only"], games=300, seed=11, jobs=1)
+    dead = difference(result, "kind:dead")
+    assert dead["significant"] and dead["mean"] > 0  # type: ignore[operator]
+    assert difference(result, "hands")["mean"] < 0  # type: ignore[operator]
+
+
+@pytest.mark.slow
+def test_oklahoma_gins_knock_limit_lowers_the_knockers_deadwood() -> None:
+    result = compare(["gin", "oklahoma-gin"], games=300, seed=12, jobs=1)
+    deadwood = difference(result, "knock_deadwood")
+    assert deadwood["significant"] and deadwood["mean"] < 0  # type: ignore[operator]
+
+
+@pytest.mark.slow
+def test_traditional_scoring_changes_500_rums_points_per_hand() -> None:
+    # Face values for 2 to 9 add up to 44 per suit against 40 at 5 each, and bots meld the high ones: so
+    # "traditional" raises the points won per hand (the issue expected a fall; the arithmetic says a rise).
+    result = compare(["500-rum", "500-rum+traditional"], games=150, seed=13, players=3, jobs=1)
+    points = difference(result, "points_per_hand")
+    assert points["significant"] and points["mean"] > 0  # type: ignore[operator]
+
+
+# -- the statistics ----------------------------------------------------------------------------------
+
+
+def test_the_paired_test_needs_a_consistent_difference() -> None:
+    base = [10.0, 12.0, 9.0, 11.0, 10.0, 13.0]
+    assert paired(base, [b + 1 for b in base]).significant  # every game one more: significant
+    assert not paired(base, [b + (1 if i % 2 else -1) for i, b in enumerate(base)]).significant
+    found = paired(base, [None, 13.0, None, 12.0, 11.0, 14.0])  # only the games both have count
+    assert found.n == 4 and found.mean == 1.0
+
+
+def test_the_same_comparison_for_any_number_of_jobs() -> None:
+    one = compare(["gin", "gin+big-gin"], games=12, seed=5, jobs=1)
+    two = compare(["gin", "gin+big-gin"], games=12, seed=5, jobs=1)
+    assert one.per_game == two.per_game
+    assert one.summary() == two.summary()
+
+
+def test_configurations_are_parsed_and_bad_ones_refused_before_playing() -> None:
+    config = parse_config("gin+gin-only+modern")
+    assert (config.variant, config.house_rules, config.label) == ("gin", ("gin-only", "modern"), "gin+gin-only+modern")
+    with pytest.raises(ValueError, match="VARIANT"):
+        parse_config("gin++modern")
+    with pytest.raises(Exception, match="no-such-rule"):
+        compare(["gin", "gin+no-such-rule"], games=2)
+
+
+# -- the report --------------------------------------------------------------------------------------
+
+
+def test_the_report_is_self_contained_and_agrees_with_its_data(tmp_path: Path) -> None:
+    result = compare(["gin", "gin+gin-only"], games=8, seed=3)
+    written = write_report(result, tmp_path / "report")
+    assert {"index.html", "summary.json", "games.csv", "games.json"} <= {p.name for p in written}
+    page = (tmp_path / "report" / "index.html").read_text(encoding="utf-8")
+    # Nothing is fetched: no script, stylesheet or image from elsewhere.
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", page)
+    assert "<script" not in page and "@import" not in page
+    summary = json.loads((tmp_path / "report" / "summary.json").read_text(encoding="utf-8"))
+    hands = next(r for r in summary["measures"] if r["key"] == "hands")
+    for entry in hands["configs"]:
+        assert f"{entry['mean']:.2f} [{entry['low']:.2f}, {entry['high']:.2f}]" in page
+    with open(tmp_path / "report" / "games.csv", newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    assert len(rows) == 16 and {r["config"] for r in rows} == {"gin", "gin+gin-only"}
+    assert [int(r["hands"]) for r in rows[:8]] == [g["hands"] for g in result.per_game[0]]
+    pytest.importorskip("matplotlib", reason="plots need the 'plots' extra")
+    assert page.count("<svg") == 3 and (tmp_path / "report" / "endings.svg").exists()
+
+
+def test_the_command_prints_the_table_and_refuses_bad_input(tmp_path: Path) -> None:
+    run = [sys.executable, "-m", "rummykit.cli", "compare"]
+    done = subprocess.run([*run, "gin", "gin+gin-only", "--games", "4", "--seed", "2"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "hands ending gin" in done.stdout and "gin+gin-only" in done.stdout
+    bad = subprocess.run([*run, "gin", "gin+nope", "--games", "4"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "nope" in bad.stderr
+    blocked = tmp_path / "file"
+    blocked.write_text("x")
+    bad = subprocess.run([*run, "gin", "--games", "4", "--report", str(blocked)], capture_output=True, text=True)
+    assert bad.returncode == 2 and "not a folder" in bad.stderr
+    out = subprocess.run([*run, "gin", "gin+big-gin", "--games", "3", "--json"], capture_output=True, text=True)
+    assert json.loads(out.stdout)["configs"] == ["gin", "gin+big-gin"]
