@@ -14,6 +14,7 @@ from typing import Protocol
 from .actions import action_words
 from .cards import Card
 from .engine import Action, Game, IllegalAction
+from .melds import Arrangement
 from .standard import layoff_targets
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "BOTS", "make_bot"]
@@ -40,6 +41,7 @@ class GreedyBot:
 
     def __init__(self, seed: int | None = None):
         self.rng = random.Random(seed)
+        self._arranged: dict[tuple[int, tuple[int, ...]], Arrangement] = {}
 
     PICKUP_DEPTH = 8
     """Table games: pick-ups of more cards than this from the pile are not considered."""
@@ -127,7 +129,7 @@ class GreedyBot:
                 if kind in by_kind:
                     return by_kind[kind][0]
             return self.rng.choice(actions)
-        arrangement = search.arrange(hand)
+        arrangement = self._arrange(game, hand)
         if deal.phase == "use":
             wanted = {tuple(sorted(c.face for c in m.cards)) for m in arrangement.melds}
             melds = by_kind.get("meld", [])
@@ -138,8 +140,14 @@ class GreedyBot:
         if arrangement.melds:
             # The best arrangement's melds, named even when the capped listing leaves them out, if the game
             # allows them now (a contract may ask for several melds at once: then the longest listed one).
+            laid = max(arrangement.melds, key=len)
             try:
-                return game.resolve(Action("meld", max(arrangement.melds, key=len).cards))
+                action = game.resolve(Action("meld", laid.cards))
+                # What is left is best arranged as the rest of this arrangement: no need to search it again.
+                rest = [c for c in hand if c not in laid.cards]
+                melds = tuple(m for m in arrangement.melds if m is not laid)
+                self._remember(game, rest, Arrangement(melds, arrangement.deadwood, arrangement.deadwood_value))
+                return action
             except IllegalAction:
                 if "meld" in by_kind:
                     return max(by_kind["meld"], key=lambda a: (len(a.cards), sum(value(c) for c in a.cards)))
@@ -151,25 +159,37 @@ class GreedyBot:
             return max(discards, key=lambda a: (not search.is_wild(a.cards[0]), value(a.cards[0]), a.cards[0].face))
         return self.rng.choice(actions)
 
-    @staticmethod
-    def _best_take(game: Game, takes: list[Action], cards: list[Card]) -> Action:
+    def _arrange(self, game: Game, cards: list[Card]) -> Arrangement:
+        """``cards``' best arrangement, remembered: a turn asks for the same hands again."""
+        key = (id(game.variant.meld_search), tuple(sorted(c.id for c in cards)))
+        found = self._arranged.get(key)
+        if found is None:
+            found = game.variant.meld_search.arrange(cards)
+            self._remember(game, cards, found)
+        return found
+
+    def _remember(self, game: Game, cards: list[Card], arrangement: Arrangement) -> None:
+        if len(self._arranged) > 256:
+            self._arranged.clear()
+        self._arranged[(id(game.variant.meld_search), tuple(sorted(c.id for c in cards)))] = arrangement
+
+    def _best_take(self, game: Game, takes: list[Action], cards: list[Card]) -> Action:
         """The pile take whose meld the best arrangement of ``cards`` (hand and pile) also makes, else the one
         laying the most value."""
         value = game.variant.value
-        wanted = {tuple(sorted(c.face for c in m.cards)) for m in game.variant.meld_search.arrange(cards).melds}
+        wanted = {tuple(sorted(c.face for c in m.cards)) for m in self._arrange(game, cards).melds}
         top = game.deal.discard[-1]
         for action in takes:
             if tuple(sorted([top.face, *(c.face for c in action.cards)])) in wanted:
                 return action
         return max(takes, key=lambda a: sum(value(c) for c in a.cards))
 
-    @staticmethod
-    def _worth(game: Game, cards: list[Card]) -> int:
+    def _worth(self, game: Game, cards: list[Card]) -> int:
         """Melded value minus value left in hand, if ``cards`` were laid down as well as they can be
         (melds of the best arrangement, single lay-offs on the melds the player may add to)."""
         search = game.variant.meld_search
         value = game.variant.value
-        arrangement = search.arrange(cards)
+        arrangement = self._arrange(game, cards)
         deal = game.deal
         table = [deal.table[i].meld for i in layoff_targets(deal, deal.actor)]
         dead = 0
