@@ -145,8 +145,8 @@ class GreedyBot:
                 action = game.resolve(Action("meld", laid.cards))
                 # What is left is best arranged as the rest of this arrangement: no need to search it again.
                 rest = [c for c in hand if c not in laid.cards]
-                melds = tuple(m for m in arrangement.melds if m is not laid)
-                self._remember(game, rest, Arrangement(melds, arrangement.deadwood, arrangement.deadwood_value))
+                kept = tuple(m for m in arrangement.melds if m is not laid)
+                self._remember(game, rest, Arrangement(kept, arrangement.deadwood, arrangement.deadwood_value))
                 return action
             except IllegalAction:
                 if "meld" in by_kind:
