@@ -390,6 +390,12 @@ def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
     seat = deal.current
     state = deal.state
     rules = _rules(deal)
+    if action.kind == "meld":
+        search = deal.variant.meld_search
+        for cards, _ in action.melds():
+            wilds = sum(search.is_wild(c) for c in cards)
+            if 1 < wilds < len(cards):
+                return "a meld holds at most one wild card (2s alone or jokers alone make a special meld)"
     if state["contract_now"] and action.kind != "offer":
         return "the turn a contract is laid, nothing else is laid"
     if action.kind == "swap" and state["laid"] and rules.get("exchange_first", True):
@@ -417,13 +423,6 @@ def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
             return "wild cards in a special meld of wild cards alone are not exchanged"
         if deal.game.side_of(table_meld.owner) == deal.game.side_of(seat):
             return "you exchange only for your opponents' wild cards"
-    if action.kind == "meld":
-        search = deal.variant.meld_search
-        for cards, meant in action.melds():
-            meld = search.meld(cards, stands_for=meant if any(meant) else None)
-            wilds = sum(search.is_wild(c) for c in cards)
-            if meld is None and wilds > 1 and wilds < len(cards):
-                return "a meld holds at most one wild card (2s or jokers alone make a special meld)"
     return None
 
 

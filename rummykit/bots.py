@@ -2,6 +2,8 @@
 
 ``random`` picks uniformly among the legal actions. ``greedy`` keeps its deadwood as low as it can:
 it takes a discard only when that lowers its deadwood, throws the card that leaves the least deadwood,
+accepts an offered card only when its best arrangement melds it and offers its highest unmelded card
+(``turn.end: offer``),
 ends the hand as soon as it may (a knock, gin: whatever the game describes as ending the hand, see
 ``rummykit_describe_action``), and lays down melds and lay-offs at once in table games.
 """
@@ -51,6 +53,11 @@ class GreedyBot:
         by_kind: dict[str, list[Action]] = {}
         for action in actions:
             by_kind.setdefault(action.kind, []).append(action)
+        if "accept" in by_kind and "decline" in by_kind and deal.offer is not None:
+            # A card offered (``turn.end: offer``): taken when the best arrangement with it melds it.
+            card = deal.offer.card
+            melds_it = card.face not in {c.face for c in search.arrange(hand + [card]).deadwood}
+            return by_kind["accept" if melds_it else "decline"][0]
         if game.variant.melds_on_table and deal.phase in ("draw", "use", "play"):
             return self._table_choice(game, actions, by_kind)
         ending = self._hand_enders(game, by_kind)
@@ -143,6 +150,17 @@ class GreedyBot:
         discards = by_kind.get("discard", [])
         if discards:
             return max(discards, key=lambda a: (value(a.cards[0]), a.cards[0].face))
+        if "offer" in by_kind:
+            # Offer the highest card the best arrangement leaves unmelded (a natural one first), or the lowest.
+            spare = {c.face for c in arrangement.deadwood}
+            return max(
+                by_kind["offer"],
+                key=lambda a: (
+                    a.cards[0].face in spare,
+                    not search.is_wild(a.cards[0]),
+                    value(a.cards[0]) * (1 if a.cards[0].face in spare else -1),
+                ),
+            )
         return self.rng.choice(actions)
 
     @staticmethod
