@@ -16,6 +16,7 @@ from typing import Protocol
 from .actions import action_words
 from .cards import Card
 from .engine import Action, Game, IllegalAction
+from .standard import layoff_targets
 
 __all__ = ["Bot", "RandomBot", "GreedyBot", "BOTS", "make_bot"]
 
@@ -42,6 +43,9 @@ class GreedyBot:
     def __init__(self, seed: int | None = None):
         self.rng = random.Random(seed)
 
+    ACCEPT_ANYWAY = 0.2
+    """How often an offered card that neither melds nor lays off is taken all the same."""
+
     PICKUP_DEPTH = 8
     """Table games: pick-ups of more cards than this from the pile are not considered."""
 
@@ -54,10 +58,15 @@ class GreedyBot:
         for action in actions:
             by_kind.setdefault(action.kind, []).append(action)
         if "accept" in by_kind and "decline" in by_kind and deal.offer is not None:
-            # A card offered (``turn.end: offer``): taken when the best arrangement with it melds it.
+            # A card offered (``turn.end: offer``): taken when the best arrangement with it melds it, when it goes
+            # on a table meld this seat may add to, and now and then anyway (a hand that melds nothing must change).
             card = deal.offer.card
-            melds_it = card.face not in {c.face for c in search.arrange(hand + [card]).deadwood}
-            return by_kind["accept" if melds_it else "decline"][0]
+            useful = (
+                self.rng.random() < self.ACCEPT_ANYWAY
+                or card.face not in {c.face for c in search.arrange(hand + [card]).deadwood}
+                or any(search.extend(deal.table[i].meld, [card]) is not None for i in layoff_targets(deal, deal.actor))
+            )
+            return by_kind["accept" if useful else "decline"][0]
         if game.variant.melds_on_table and deal.phase in ("draw", "use", "play"):
             return self._table_choice(game, actions, by_kind)
         ending = self._hand_enders(game, by_kind)

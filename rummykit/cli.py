@@ -264,6 +264,8 @@ def describe_position(game: Game, seat: int, printer: TurnPrinter) -> list[str]:
     parts = [f"{'Upcard' if deal.turn == 0 else 'Discard'}: {top}" if top else "Discard pile: empty"]
     if "discard" in view and len(view["discard"]) > 1:
         parts[0] = f"Discard pile: {_cards(view['discard'])}"
+    if game.variant.discard_pile == "none":
+        parts = []  # a game without a discard pile (Skarney)
     parts.append(f"Stock: {view['stock_size']} cards")
     parts += words.facts
     lines.append("   " + "   ".join(parts))
@@ -271,10 +273,15 @@ def describe_position(game: Game, seat: int, printer: TurnPrinter) -> list[str]:
         if other == seat:
             continue
         known = view["known"].get(str(other), [])
-        seen = f" (picked up: {' '.join(known)})" if known else ""
+        # Cards seen in that hand: picked up from the pile, or offered (turn.end: offer) and seen since.
+        label = "seen" if game.variant.turn_end == "offer" else "picked up"
+        seen = f" ({label}: {' '.join(known)})" if known else ""
         lines.append(f"   {printer.name(game, other)} holds {view['hand_sizes'][other]} cards{seen}")
     for index, meld in enumerate(view["table"]):
-        lines.append(f"   Table meld {index}: {' '.join(meld['cards'])} ({printer.name(game, meld['owner'])})")
+        # A wild card shows what it stands for (JK=7S), as an exchange needs to know.
+        meant = meld.get("stands_for") or [None] * len(meld["cards"])
+        cards = " ".join(c if m is None else f"{c}={m}" for c, m in zip(meld["cards"], meant))
+        lines.append(f"   Table meld {index}: {cards} ({printer.name(game, meld['owner'])})")
     if view.get("knocker_unmatched"):
         lines.append(f"   Knocker's unmatched cards: {' '.join(view['knocker_unmatched'])}")
     lines.append(f"   Your hand: {' '.join(view['hand'])}")

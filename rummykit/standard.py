@@ -854,6 +854,8 @@ def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> N
     variant = deal.variant
     phase = deal.phase
     words.hint = PHASE_HINTS.get(phase, phase)
+    if phase == "draw" and variant.discard_pile == "none":
+        words.hint = "draw a card (draw stock)"
     if phase == "play":
         end = variant.turn_end
         last = "discard" if end == "discard" else "offer a card" if end == "offer" else "end the turn"
