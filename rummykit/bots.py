@@ -121,10 +121,11 @@ class GreedyBot:
         value = game.variant.value
         hand = deal.hands[deal.actor]
         if deal.phase == "draw":
-            base = self._worth(game, hand)
+            pickups = by_kind.get("draw discard", [])
+            base = self._worth(game, hand) if pickups else 0  # (costly: only when there is a pile to take from)
             best: Action | None = None
             best_gain = 0
-            for action in by_kind.get("draw discard", []):
+            for action in pickups:
                 depth = deal.discard.index(action.cards[0]) if action.cards else len(deal.discard) - 1
                 taken = deal.discard[depth:]
                 if len(taken) > self.PICKUP_DEPTH:

@@ -4,8 +4,6 @@ soak runs of random and greedy bots."""
 from __future__ import annotations
 
 import os
-import random
-import time
 from typing import Any
 
 import pytest
@@ -591,14 +589,19 @@ def test_a_whole_seven_hand_game_scored_by_hand(name: str, players: int) -> None
 
 CONFIGS = [("skarney", 4), ("skarney-singles", 2), ("skarney-singles", 3), ("skarney-singles", 4)]
 RANDOM_HANDS = int(os.environ.get("SKARNEY_RANDOM_HANDS", "300"))
-GREEDY_GAMES = int(os.environ.get("SKARNEY_GREEDY_GAMES", "300"))
+# Whole greedy games take 1-5 s each on one core (the wild-card arrangement search dominates), so the default
+# run plays a sample sized to about a minute per variant; SKARNEY_GREEDY_GAMES=300 plays the full 300 of each.
+GREEDY_SAMPLE = {("skarney", 4): 30, ("skarney-singles", 2): 40, ("skarney-singles", 3): 20, ("skarney-singles", 4): 12}
 
 
 def _step(game: Game, bot: Any) -> None:
-    legal = game.legal_actions()
-    assert legal, f"no legal action in phase {game.deal.phase}"
+    """One action; a deal that is not over always offers one, and every card is accounted for after it."""
+    deal = game.deal
+    assert game.legal_actions(), f"no legal action in phase {deal.phase}"
     game.apply(bot.choose(game))
-    assert game.deal.card_count() == len(game.deck) or game.is_over
+    assert deal.card_count() == len(game.deck)
+    if deal.result is not None:
+        assert sorted(c.id for c in deal.all_cards()) == sorted(c.id for c in game.deck)
 
 
 @pytest.mark.slow
@@ -607,27 +610,29 @@ def test_random_bots_play_300_seeded_hands(name: str, players: int) -> None:
     var = variant(name)
     hands = 0
     seed = 0
-    started = time.perf_counter()
     while hands < RANDOM_HANDS:
         game = var.new_game(players=players, seed=seed)
         bots = [RandomBot(seed * 10 + i) for i in range(players)]
         while not game.is_over and len(game.results) < 2 and hands + len(game.results) < RANDOM_HANDS:
             _step(game, bots[game.current_player])
-            game.check_cards()
+        game.check_cards()
         hands += len(game.results)
         seed += 1
-    assert time.perf_counter() - started < 600
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name, players", CONFIGS)
 def test_greedy_bots_play_whole_games(name: str, players: int) -> None:
     var = variant(name)
-    rng = random.Random(players)
-    for seed in range(GREEDY_GAMES):
+    count = int(os.environ.get("SKARNEY_GREEDY_GAMES", GREEDY_SAMPLE[name, players]))
+    kinds: dict[str, int] = {}
+    for seed in range(count):
         game = var.new_game(players=players, seed=seed)
-        bots = [GreedyBot(rng.randrange(1000)) for _ in range(players)]
+        bots = [GreedyBot(seed * 10 + i) for i in range(players)]
         while not game.is_over:
             _step(game, bots[game.current_player])
-        assert sum(1 for r in game.results if r.details.get("counted")) == 7
+        assert sum(1 for r in game.results if r.details.get("counted")) == 7 and game.end_reason == "hands"
         assert game.winner is not None
+        for result in game.results:
+            kinds[result.kind] = kinds.get(result.kind, 0) + 1
+    assert kinds.get("out", 0) > count  # greedy players go out in most hands
