@@ -506,12 +506,14 @@ def rummykit_score_hand(deal: Deal, kind: str) -> HandResult | None:
     taker = deal.current if kind == "out" else sides[winner_side][0]
     scores[taker] += bonus
     details["hand_bonus"] = bonus
+    details["bonuses"] = [[taker, "hand bonus", bonus]]
     if kind == "out":
         others = [side for side in sides if side != winner_side]
         if all(side not in deal.state["contracts"] for side in others):
             shutout = int(rules.get("shutout_bonus", 200))
             scores[taker] += shutout
             details["shutout_bonus"] = shutout
+            details["bonuses"].append([taker, "shutout bonus", shutout])
     details["counted"] = True
     details["side_points"] = {side: sum(scores[s] for s in seats) for side, seats in sides.items()}
     winner = deal.current if kind == "out" else taker

@@ -71,6 +71,7 @@ _KIND_WORDS = {
     "dead": "dead hand",
     "out": "a player went out",
     "exhausted": "the stock ran out",
+    "tie": "the stock ran out and the sides tied: the hand does not count",
 }
 
 
@@ -216,7 +217,15 @@ class TurnPrinter:
         for hand in game.results[: result.number]:
             for seat, points in enumerate(hand.scores):
                 totals[seat] += points
+        bonuses = details.get("bonuses")
+        if isinstance(bonuses, list) and bonuses:  # [[seat, name, points], ...] (Skarney's hand and shutout bonuses)
+            lines.append("   Bonuses: " + ", ".join(f"{self.name(game, b[0])} {b[1]} {b[2]:+d}" for b in bonuses))
         lines.append(f"   Scores: {self.scores_text(game, totals)}")
+        if game.variant.partnerships:
+            sides = [sum(totals[s] for s in range(game.num_players) if game.side_of(s) == side) for side in (0, 1)]
+            lines.append("   Sides: " + ", ".join(
+                f"{' & '.join(self.name(game, s) for s in range(game.num_players) if game.side_of(s) == side)} {score}"
+                for side, score in enumerate(sides)))  # fmt: skip
         return lines
 
     def game_end(self, game: Game) -> None:
