@@ -266,7 +266,8 @@ def _face_combinations(cards: list[Card], size: int) -> Iterator[list[Card]]:
 
 def contracts(deal: Deal, seat: int, limit: int = CONTRACT_LIMIT) -> list[Action]:
     """Contracts ``seat`` can lay now: ``contract_size`` melds of ``contract_meld_size`` cards, all sets or all
-    runs, from distinct cards of the hand (at most ``limit``, the search capped at ``CONTRACT_STEPS``)."""
+    runs, from distinct cards of the hand (at most ``limit``; the search for sets, and then for runs, is capped
+    at ``CONTRACT_STEPS`` steps each)."""
     search = deal.variant.meld_search
     hand = deal.hands[seat]
     count = contract_size(deal)
@@ -276,10 +277,9 @@ def contracts(deal: Deal, seat: int, limit: int = CONTRACT_LIMIT) -> list[Action
     melds = three_card_melds(search, hand, size)
     have = Counter(c.face for c in hand)
     result: list[list[Meld]] = []
-    budget = [CONTRACT_STEPS]
     for kind in ("set", "run"):
         options = [m for m in melds if m.kind == kind]
-        _choose(options, 0, count, [], Counter(), have, result, limit, budget)
+        _choose(options, 0, count, [], Counter(), have, result, limit, [CONTRACT_STEPS])
     return [_contract_action(search, hand, chosen) for chosen in result]
 
 

@@ -4,6 +4,7 @@ soak runs of random and greedy bots."""
 from __future__ import annotations
 
 import os
+import time
 from typing import Any
 
 import pytest
@@ -188,6 +189,30 @@ def test_hands_four_to_seven_ask_for_four_melds_of_three() -> None:
     refused(game, CONTRACT_ACTION, "4 sets or 4 runs")
     play(game, CONTRACT_ACTION + " | KC KD KH")
     assert game.observation(0)["contract"] == {"melds": 4, "cards_each": 3}
+
+
+def test_the_listed_contracts_are_capped_and_any_valid_one_is_accepted_when_typed() -> None:
+    from rummykit.plugins.skarney import CONTRACT_LIMIT
+
+    # Sevens, eights and nines twice over, with wild cards: a great many ways to make four sets of three.
+    hand = "7C 7D 7H 7S 8C 8D 8H 8S 9C 9D 9H 2C"
+    game = new_game([hand, *FILLER], stock="2D")
+    game.deal.state["hand"] = 4
+    game.deal._legal = None
+    play(game, "draw stock")
+    started = time.perf_counter()
+    contracts = [a for a in game.legal_actions() if a.kind == "meld"]
+    assert time.perf_counter() - started < 2
+    assert len(contracts) == CONTRACT_LIMIT and all(len(a.groups) == 4 for a in contracts)
+    listed = {str(a) for a in contracts}
+    typed = "meld 9C 9D 9H | 8H 8S 2D | 7C 7D 2C | 7H 7S 8C 8D"
+    refused(game, typed)  # the last group mixes ranks
+    typed = "meld 9C 9D 9H | 8H 8S 2D | 7H 7S 2C | 7C 7D 8C"
+    refused(game, typed)
+    typed = "meld 9C 9D 9H | 8H 8S 8D | 7H 7S 2C | 7C 7D 2D"
+    assert typed not in listed
+    play(game, typed)
+    assert len(game.deal.table) == 4
 
 
 def test_a_second_wild_card_in_a_meld_is_refused() -> None:
