@@ -2,6 +2,8 @@
 
 ``random`` picks uniformly among the legal actions. ``greedy`` keeps its deadwood as low as it can:
 it takes a discard only when that lowers its deadwood, throws the card that leaves the least deadwood,
+accepts an offered card only when its best arrangement melds it and offers its highest unmelded card
+(``turn.end: offer``),
 ends the hand as soon as it may (a knock, gin: whatever the game describes as ending the hand, see
 ``rummykit_describe_action``), and lays down melds and lay-offs at once in table games.
 """
@@ -43,6 +45,9 @@ class GreedyBot:
         self.rng = random.Random(seed)
         self._arranged: dict[tuple[int, tuple[int, ...]], Arrangement] = {}
 
+    ACCEPT_ANYWAY = 0.2
+    """How often an offered card that neither melds nor lays off is taken all the same."""
+
     PICKUP_DEPTH = 8
     """Table games: pick-ups of more cards than this from the pile are not considered."""
 
@@ -54,6 +59,16 @@ class GreedyBot:
         by_kind: dict[str, list[Action]] = {}
         for action in actions:
             by_kind.setdefault(action.kind, []).append(action)
+        if "accept" in by_kind and "decline" in by_kind and deal.offer is not None:
+            # A card offered (``turn.end: offer``): taken when the best arrangement with it melds it, when it goes
+            # on a table meld this seat may add to, and now and then anyway (a hand that melds nothing must change).
+            card = deal.offer.card
+            useful = (
+                self.rng.random() < self.ACCEPT_ANYWAY
+                or card.face not in {c.face for c in search.arrange(hand + [card]).deadwood}
+                or any(search.extend(deal.table[i].meld, [card]) is not None for i in layoff_targets(deal, deal.actor))
+            )
+            return by_kind["accept" if useful else "decline"][0]
         if game.variant.melds_on_table and deal.phase in ("draw", "use", "play"):
             return self._table_choice(game, actions, by_kind)
         ending = self._hand_enders(game, by_kind)
@@ -108,10 +123,11 @@ class GreedyBot:
         value = game.variant.value
         hand = deal.hands[deal.actor]
         if deal.phase == "draw":
-            base = self._worth(game, hand)
+            pickups = by_kind.get("draw discard", [])
+            base = self._worth(game, hand) if pickups else 0  # (costly: only when there is a pile to take from)
             best: Action | None = None
             best_gain = 0
-            for action in by_kind.get("draw discard", []):
+            for action in pickups:
                 depth = deal.discard.index(action.cards[0]) if action.cards else len(deal.discard) - 1
                 taken = deal.discard[depth:]
                 if len(taken) > self.PICKUP_DEPTH:
@@ -157,6 +173,17 @@ class GreedyBot:
         if discards:
             # The dearest card, but a wild card last: it may make a meld next turn.
             return max(discards, key=lambda a: (not search.is_wild(a.cards[0]), value(a.cards[0]), a.cards[0].face))
+        if "offer" in by_kind:
+            # Offer the highest card the best arrangement leaves unmelded (a natural one first), or the lowest.
+            spare = {c.face for c in arrangement.deadwood}
+            return max(
+                by_kind["offer"],
+                key=lambda a: (
+                    a.cards[0].face in spare,
+                    not search.is_wild(a.cards[0]),
+                    value(a.cards[0]) * (1 if a.cards[0].face in spare else -1),
+                ),
+            )
         return self.rng.choice(actions)
 
     def _arrange(self, game: Game, cards: list[Card]) -> Arrangement:

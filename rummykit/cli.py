@@ -71,6 +71,7 @@ _KIND_WORDS = {
     "dead": "dead hand",
     "out": "a player went out",
     "exhausted": "the stock ran out",
+    "tie": "the stock ran out and the sides tied: the hand does not count",
 }
 
 
@@ -224,7 +225,15 @@ class TurnPrinter:
         for hand in game.results[: result.number]:
             for seat, points in enumerate(hand.scores):
                 totals[seat] += points
+        bonuses = details.get("bonuses")
+        if isinstance(bonuses, list) and bonuses:  # [[seat, name, points], ...] (Skarney's hand and shutout bonuses)
+            lines.append("   Bonuses: " + ", ".join(f"{self.name(game, b[0])} {b[1]} {b[2]:+d}" for b in bonuses))
         lines.append(f"   Scores: {self.scores_text(game, totals)}")
+        if game.variant.partnerships:
+            sides = [sum(totals[s] for s in range(game.num_players) if game.side_of(s) == side) for side in (0, 1)]
+            lines.append("   Sides: " + ", ".join(
+                f"{' & '.join(self.name(game, s) for s in range(game.num_players) if game.side_of(s) == side)} {score}"
+                for side, score in enumerate(sides)))  # fmt: skip
         return lines
 
     def game_end(self, game: Game) -> None:
@@ -272,6 +281,8 @@ def describe_position(game: Game, seat: int, printer: TurnPrinter) -> list[str]:
     parts = [f"{'Upcard' if deal.turn == 0 else 'Discard'}: {top}" if top else "Discard pile: empty"]
     if "discard" in view and len(view["discard"]) > 1:
         parts[0] = f"Discard pile: {_cards(view['discard'])}"
+    if game.variant.discard_pile == "none":
+        parts = []  # a game without a discard pile (Skarney)
     parts.append(f"Stock: {view['stock_size']} cards")
     parts += words.facts
     lines.append("   " + "   ".join(parts))
@@ -279,7 +290,9 @@ def describe_position(game: Game, seat: int, printer: TurnPrinter) -> list[str]:
         if other == seat:
             continue
         known = view["known"].get(str(other), [])
-        seen = f" (picked up: {' '.join(known)})" if known else ""
+        # Cards seen in that hand: picked up from the pile, or offered (turn.end: offer) and seen since.
+        label = "seen" if game.variant.turn_end == "offer" else "picked up"
+        seen = f" ({label}: {' '.join(known)})" if known else ""
         lines.append(f"   {printer.name(game, other)} holds {view['hand_sizes'][other]} cards{seen}")
     for index, meld in enumerate(view["table"]):
         lines.append(f"   Table meld {index}: {_meld_text(meld)} ({printer.name(game, meld['owner'])})")

@@ -1,0 +1,598 @@
+"""Skarney and Skarney Singles (John Scarne), as seed 000 and the rules decisions ("Skarney") describe them.
+
+The ruleset carries the turn: draw one card from the stock (there is no discard pile), then melds and
+lay-offs on the table, then an offer (``turn.end: offer``) of one card to the left-hand opponent and then to
+the others clockwise; 2s and jokers are wild, at most one in a meld, and 2s alone or jokers alone (three or
+more) make a special meld (``melds.max_wilds: 1``, ``melds.wild_sets``); an exchange takes an opponent's wild
+card for the natural card it stands for (``table.exchange: opponents``); cards are added to one's own side's
+melds only (``table.layoff: own``). This plugin adds what is Skarney's own:
+
+* **The contract.** Until a side (a player, in Singles) has laid its contract, it lays no other meld and adds
+  to no meld. The contract is ``rules.hands[n].contract`` melds of three cards laid in one action (``meld 7H 7S
+  7D | 8C 8D 8S | 9H 9C 2S``): all sets or all runs (each run in one suit), each with at most one wild card,
+  none a special meld of wild cards; three melds (9 cards exactly) in hands 1-3, four (12 cards) in hands
+  4-7. Either partner may lay it; it counts for the side. The turn it is laid, the player lays nothing else.
+* **After the contract**, any number of new melds, and at most ``rules.layoff_per_meld`` (two) cards added to
+  each of the side's melds in one turn.
+* **Exchanges** come first in the turn (``rules.exchange_first``): once a player has melded or laid off in a
+  turn, they exchange no more. A side may exchange before its contract is down.
+* **Offers.** Cards of the ranks in ``rules.left_only`` (aces, 2s, jokers) are offered only to the left-hand
+  opponent. Accepting a card of ``rules.stop_cards`` (ace, 2, joker) makes the taker skip the draw of their
+  next turn: a "stop card". With one card left there is no offer (the kernel's ``end turn``).
+* **End of the hand.** A player melds their last card (out); or draws the last stock card, melds what they
+  can and offers nothing (``end turn``): the hand ends (exhausted).
+* **Scoring.** Each side scores its melded cards: a card of a special meld of wild cards its ``card_values``
+  value (joker 100, 2 50), any other card its ``meld_values`` value (a wild card 50 or 25, ace 15, K-T 10, 9-3
+  5). Cards in hand count against every side but the one that went out. The side that goes out scores the
+  hand bonus ``rules.hands[n].bonus`` (100 in hands 1-3, then 200, 300, 400, 500), and
+  ``rules.shutout_bonus`` (200) more if no other side has laid its contract. When nobody goes out the side with
+  the most points scores the hand bonus; a tie for the most: the hand does not count (everybody scores 0) and
+  the next deal plays the same hand number and contract again.
+* **The game** is ``len(rules.hands)`` counted hands (seven); the highest total wins.
+
+House rules: ``no-jokers`` (``rules.jokers: false``: the four jokers are set aside, 104 cards play) and
+``no-contract`` (``rules.contract: false``: any meld whenever one likes; the shutout bonus then goes when no
+other side has melded at all). See ``docs/skarney.md``.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+from rummykit import hookimpl
+from rummykit.actions import Action, ActionWords, PositionWords
+from rummykit.cards import JOKER_FACE, RANKS, Card, card_from_face
+from rummykit.engine import Deal, Game, HandResult, TableMeld
+from rummykit.melds import Meld, MeldSearch
+from rummykit.standard import END_TURN, hand_points, meld_action, table_points
+
+CONTRACT_LIMIT = 24
+"""At most this many contracts are listed at once (any valid one is accepted when typed)."""
+CONTRACT_STEPS = 4000
+"""The search for contracts visits at most this many partial choices, so that it stays cheap on any hand."""
+
+_RANK_NAMES = [*RANKS, "JK"]
+
+RULES_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "hands": {
+            "type": "array",
+            "minItems": 1,
+            "description": "the counted hands of a game, in order: how many melds the contract holds, and the "
+            "bonus of the side that goes out (or scores most when nobody does)",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "contract": {"type": "integer", "minimum": 1, "maximum": 6},
+                    "bonus": {"type": "integer"},
+                },
+                "required": ["contract", "bonus"],
+                "additionalProperties": False,
+            },
+        },
+        "contract": {"type": "boolean", "description": "false: no contract restriction (meld anything any time)"},
+        "contract_meld_size": {"type": "integer", "minimum": 3, "description": "cards in each meld of a contract"},
+        "layoff_per_meld": {"type": "integer", "minimum": 1, "description": "cards added to one meld in one turn"},
+        "shutout_bonus": {"type": "integer", "description": "going out before every other side's contract"},
+        "left_only": {
+            "type": "array",
+            "items": {"enum": _RANK_NAMES},
+            "description": "ranks offered only to the left-hand opponent",
+        },
+        "stop_cards": {
+            "type": "array",
+            "items": {"enum": _RANK_NAMES},
+            "description": "ranks whose taker skips the next draw",
+        },
+        "exchange_first": {"type": "boolean", "description": "exchanges only before melding or laying off"},
+        "jokers": {"type": "boolean", "description": "false: the jokers are set aside (104 cards play)"},
+    },
+    "required": ["hands"],
+}
+
+
+@hookimpl
+def rummykit_rules_schema() -> dict[str, Any]:
+    return RULES_SCHEMA
+
+
+def _rules(deal: Deal) -> dict[str, Any]:
+    rules: dict[str, Any] = deal.variant.rules
+    return rules
+
+
+def _rank_name(card: Card) -> str:
+    return "JK" if card.is_joker else RANKS[card.rank - 1]
+
+
+# -- hands of the game ---------------------------------------------------------------------------------
+
+
+def counted_hands(game: Game) -> int:
+    """How many hands of the game have counted (a tied hand does not)."""
+    return sum(1 for r in game.results if r.details.get("counted", True))
+
+
+def hand_number(deal: Deal) -> int:
+    """The hand this deal plays (1 to 7): a deal after a tied hand plays the same hand again."""
+    number: int = deal.state["hand"]
+    return number
+
+
+def contract_size(deal: Deal) -> int:
+    """How many melds the contract of this hand holds."""
+    hands = _rules(deal)["hands"]
+    size: int = hands[min(hand_number(deal), len(hands)) - 1]["contract"]
+    return size
+
+
+def has_contract(deal: Deal, seat: int) -> bool:
+    """Whether ``seat``'s side (``seat`` itself in Singles) has laid its contract."""
+    return deal.game.side_of(seat) in deal.state["contracts"]
+
+
+# -- the deal --------------------------------------------------------------------------------------------
+
+
+@hookimpl
+def rummykit_deal(deal: Deal, deck: list[Any]) -> None:
+    """Without jokers (house rule), they are set aside before the deal; the kernel deals the rest."""
+    if _rules(deal).get("jokers", True):
+        return None
+    deal.set_aside.extend(c for c in deck if c.is_joker)
+    deck[:] = [c for c in deck if not c.is_joker]
+    return None
+
+
+@hookimpl
+def rummykit_start_hand(deal: Deal) -> None:
+    game = deal.game
+    if not _rules(deal).get("jokers", True):
+        # A prearranged deal puts the cards it does not name into the stock, jokers too.
+        jokers = [c for c in deal.stock if c.is_joker]
+        if jokers:
+            deal.stock = [c for c in deal.stock if not c.is_joker]
+            deal.set_aside.extend(jokers)
+    deal.state.update(
+        hand=counted_hands(game) + 1,
+        contracts={},  # side -> seat that laid its contract (with no contract restriction: its first meld)
+        offers=[],  # every offer of the deal: {"from", "card", "asked", "taken_by"}
+        stopped={},  # seat -> the seat whose stop card it took: it skips its next draw
+        added={},  # this turn: table meld index -> cards added to it
+        laid=False,  # this turn: a meld or lay-off was made
+        contract_now=False,  # this turn: the contract was laid
+        skipped=False,  # this turn: the draw was skipped (a stop card)
+    )
+
+
+@hookimpl
+def rummykit_turn_started(deal: Deal, seat: int) -> None:
+    state = deal.state
+    state["added"] = {}
+    state["laid"] = False
+    state["contract_now"] = False
+    state["skipped"] = seat in state["stopped"]
+    if state["skipped"]:
+        del state["stopped"][seat]
+        deal.phase = "play"  # the stop card: no draw this turn
+
+
+@hookimpl
+def rummykit_offer_order(deal: Deal, seat: int, card: Card) -> list[int] | None:
+    """Aces and wild cards go to the left-hand opponent only; others to everyone, clockwise (the kernel's)."""
+    if _rank_name(card) in _rules(deal).get("left_only", ()):
+        return [deal.next_seat(seat)]
+    return None
+
+
+# -- what is legal ---------------------------------------------------------------------------------------
+
+
+def three_card_melds(search: MeldSearch, hand: Sequence[Card], size: int = 3) -> list[Meld]:
+    """Every set and every run of exactly ``size`` cards (default three) that ``hand`` can make with at most
+    one wild card, once per combination of faces (the first copies of each face). Built rank by rank and
+    suit by suit, so the cost grows with the hand, not with its subsets."""
+    by_face: dict[int, list[Card]] = {}
+    for card in sorted(hand):
+        by_face.setdefault(card.face, []).append(card)
+    wild_faces = search.rules.wild_faces
+    wilds = [cards[0] for face, cards in sorted(by_face.items()) if face in wild_faces]
+    found: list[Meld] = []
+    seen: set[tuple[int, ...]] = set()
+
+    def add(cards: list[Card], kind: str, meant: list[Card | None] | None = None) -> None:
+        key = tuple(sorted(c.face for c in cards)) + ((meant[-1].face,) if meant and meant[-1] else ())
+        if key in seen:
+            return
+        seen.add(key)
+        meld = search.meld(cards, kind=kind, stands_for=meant)
+        if meld is not None:
+            found.append(meld)
+
+    rules = search.rules
+    if rules.sets:
+        by_rank: dict[int, list[Card]] = {}
+        for face, cards in sorted(by_face.items()):
+            if face not in wild_faces and face != JOKER_FACE:
+                by_rank.setdefault(cards[0].rank, []).extend(cards)
+        for cards in by_rank.values():
+            for combo in _face_combinations(cards, size):
+                add(combo, "set")
+            for combo in _face_combinations(cards, size - 1):
+                for wild in wilds:
+                    add([*combo, wild], "set")
+    if rules.runs:
+        low, high = rules.run_span
+        for suit in range(4):
+            at: dict[int, Card] = {}
+            for pos in range(low, high + 1):
+                face = suit * 13 + (0 if pos == 14 else pos - 1)
+                if face in by_face and face not in wild_faces:
+                    at[pos] = by_face[face][0]
+            for start in range(low, high - size + 2):
+                window = range(start, start + size)
+                missing = [p for p in window if p not in at]
+                if not missing:
+                    add([at[p] for p in window], "run")
+                elif len(missing) == 1 and wilds:
+                    gap = missing[0]
+                    meant_face = suit * 13 + (0 if gap == 14 else gap - 1)
+                    for wild in wilds:
+                        cards = [at[p] for p in window if p != gap] + [wild]
+                        add(cards, "run", [None] * (size - 1) + [card_from_face(meant_face)])
+    return found
+
+
+def _face_combinations(cards: list[Card], size: int) -> Iterator[list[Card]]:
+    """Combinations of ``size`` of ``cards`` (sorted), once per multiset of faces."""
+    seen: set[tuple[int, ...]] = set()
+
+    def walk(start: int, chosen: list[Card]) -> Iterator[list[Card]]:
+        if len(chosen) == size:
+            key = tuple(c.face for c in chosen)
+            if key not in seen:
+                seen.add(key)
+                yield list(chosen)
+            return
+        for i in range(start, len(cards)):
+            yield from walk(i + 1, [*chosen, cards[i]])
+
+    if size > 0:
+        yield from walk(0, [])
+
+
+def contracts(deal: Deal, seat: int, limit: int = CONTRACT_LIMIT) -> list[Action]:
+    """Contracts ``seat`` can lay now: ``contract_size`` melds of ``contract_meld_size`` cards, all sets or all
+    runs, from distinct cards of the hand (at most ``limit``; the search for sets, and then for runs, is capped
+    at ``CONTRACT_STEPS`` steps each)."""
+    search = deal.variant.meld_search
+    hand = deal.hands[seat]
+    count = contract_size(deal)
+    size = int(_rules(deal).get("contract_meld_size", 3))
+    if len(hand) < count * size:
+        return []
+    melds = three_card_melds(search, hand, size)
+    have = Counter(c.face for c in hand)
+    result: list[list[Meld]] = []
+    for kind in ("set", "run"):
+        options = [m for m in melds if m.kind == kind]
+        _choose(options, 0, count, [], Counter(), have, result, limit, [CONTRACT_STEPS])
+    return [_contract_action(search, hand, chosen) for chosen in result]
+
+
+def _choose(
+    options: list[Meld],
+    start: int,
+    count: int,
+    chosen: list[Meld],
+    used: Counter[int],
+    have: Counter[int],
+    result: list[list[Meld]],
+    limit: int,
+    budget: list[int],
+) -> None:
+    """Depth-first: add to ``result`` the choices of ``count`` melds of ``options`` (from ``start`` on) whose
+    cards the hand holds (``have``, by face), until ``limit`` are found or ``budget`` steps are spent."""
+    if len(chosen) == count:
+        result.append(list(chosen))
+        return
+    for i in range(start, len(options)):
+        if len(result) >= limit or budget[0] <= 0:
+            return
+        budget[0] -= 1
+        faces = Counter(c.face for c in options[i].cards)
+        if any(used[f] + n > have[f] for f, n in faces.items()):
+            continue
+        chosen.append(options[i])
+        used.update(faces)
+        _choose(options, i + 1, count, chosen, used, have, result, limit, budget)
+        chosen.pop()
+        used.subtract(faces)
+
+
+def _contract_action(search: MeldSearch, hand: Sequence[Card], melds: Sequence[Meld]) -> Action:
+    """The ``meld A B C | D E F | ...`` action laying ``melds``, each naming distinct physical cards of ``hand``."""
+    free = list(hand)
+    cards: list[Card] = []
+    meant: list[Card | None] = []
+    for meld in melds:
+        laid = meld_action(search, meld)
+        for i, card in enumerate(laid.cards):
+            copy = card if card in free else next(c for c in free if c.face == card.face)
+            free.remove(copy)
+            cards.append(copy)
+            meant.append(laid.stands_for[i] if laid.stands_for else None)
+    return Action(
+        "meld", tuple(cards), groups=tuple(len(m.cards) for m in melds), stands_for=tuple(meant) if any(meant) else ()
+    )
+
+
+def is_contract(deal: Deal, action: Action) -> bool:
+    """Whether ``action`` lays a contract of this hand: the right number of melds, each of
+    ``contract_meld_size`` cards with at most one wild card, all sets or all runs."""
+    if action.kind != "meld":
+        return False
+    groups = action.melds()
+    size = int(_rules(deal).get("contract_meld_size", 3))
+    if len(groups) != contract_size(deal) or any(len(cards) != size for cards, _ in groups):
+        return False
+    search = deal.variant.meld_search
+    kinds = set()
+    for cards, meant in groups:
+        meld = search.meld(cards, stands_for=meant if any(meant) else None)
+        if meld is None or meld.kind not in ("set", "run") or meld.wilds > 1:
+            return False
+        kinds.add(meld.kind)
+    return len(kinds) == 1
+
+
+@hookimpl
+def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
+    if deal.phase != "play":
+        return
+    seat = deal.current
+    state = deal.state
+    rules = _rules(deal)
+    if state["contract_now"]:
+        # The turn the contract is laid, nothing else is laid.
+        actions[:] = [a for a in actions if a.kind not in ("meld", "layoff", "swap")]
+    elif rules.get("contract", True) and not has_contract(deal, seat):
+        # Before the side's contract: no meld but the contract, no lay-off; exchanges are allowed.
+        actions[:] = [
+            a for a in actions if a.kind not in ("meld", "layoff") or (a is deal.probe and is_contract(deal, a))
+        ]
+        if deal.probe is None:
+            actions.extend(contracts(deal, seat))
+    else:
+        limit = int(rules.get("layoff_per_meld", 2))
+        added = state["added"]
+        actions[:] = [
+            a
+            for a in actions
+            if a.kind != "layoff" or a.target is None or added.get(a.target, 0) + len(a.cards) <= limit
+        ]
+    if state["laid"] and rules.get("exchange_first", True):
+        actions[:] = [a for a in actions if a.kind != "swap"]
+    if not deal.stock:
+        # The last stock card was drawn: the player melds what they can and offers nothing; the hand ends.
+        actions[:] = [a for a in actions if a.kind != "offer"]
+        if END_TURN not in actions:
+            actions.append(END_TURN)
+
+
+@hookimpl
+def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
+    if deal.phase != "play" or action.kind not in ("meld", "layoff", "swap", "offer"):
+        return None
+    seat = deal.current
+    state = deal.state
+    rules = _rules(deal)
+    if action.kind == "meld":
+        search = deal.variant.meld_search
+        for cards, _ in action.melds():
+            wilds = sum(search.is_wild(c) for c in cards)
+            if 1 < wilds < len(cards):
+                return "a meld holds at most one wild card (2s alone or jokers alone make a special meld)"
+    if state["contract_now"] and action.kind != "offer":
+        return "the turn a contract is laid, nothing else is laid"
+    if action.kind == "swap" and state["laid"] and rules.get("exchange_first", True):
+        return "exchanges come first in a turn, before any meld or lay-off"
+    if action.kind == "offer" and not deal.stock:
+        return "you drew the last card of the stock: meld what you can and end the turn (no offer)"
+    if action.kind in ("meld", "layoff") and rules.get("contract", True) and not has_contract(deal, seat):
+        count = contract_size(deal)
+        size = int(rules.get("contract_meld_size", 3))
+        if action.kind == "layoff":
+            return "no card is added to a meld before your side's contract is down"
+        return (
+            f"before your side's contract, the only meld is the contract: {count} sets or {count} runs of {size} "
+            f"cards each ({count * size} cards), at most one wild card in each, laid at once "
+            f"('meld 7H 7S 7D | 8C 8D 8S | ...')"
+        )
+    if action.kind == "layoff" and action.target is not None:
+        limit = int(rules.get("layoff_per_meld", 2))
+        done = state["added"].get(action.target, 0)
+        if done + len(action.cards) > limit:
+            return f"at most {limit} cards are added to one meld in a turn ({done} already this turn)"
+    if action.kind == "swap" and action.target is not None and 0 <= action.target < len(deal.table):
+        table_meld = deal.table[action.target]
+        if table_meld.meld.kind not in ("set", "run"):
+            return "wild cards in a special meld of wild cards alone are not exchanged"
+        if deal.game.side_of(table_meld.owner) == deal.game.side_of(seat):
+            return "you exchange only for your opponents' wild cards"
+    return None
+
+
+# -- carrying out ----------------------------------------------------------------------------------------
+
+
+@hookimpl
+def rummykit_apply_action(deal: Deal, action: Action) -> None:
+    """Keep Skarney's books on each action; the kernel carries it out."""
+    state = deal.state
+    kind = action.kind
+    seat = deal.actor
+    if kind == "meld":
+        side = deal.game.side_of(seat)
+        if side not in state["contracts"]:
+            state["contracts"][side] = seat
+            state["contract_now"] = bool(_rules(deal).get("contract", True))
+        state["laid"] = True
+    elif kind == "layoff":
+        assert action.target is not None
+        state["added"][action.target] = state["added"].get(action.target, 0) + len(action.cards)
+        state["laid"] = True
+    elif kind == "offer":
+        state["offers"].append({"from": seat, "card": action.cards[0], "asked": [], "taken_by": None})
+    elif kind in ("accept", "decline") and deal.offer is not None and state["offers"]:
+        entry = state["offers"][-1]
+        entry["asked"].append(seat)
+        if kind == "accept":
+            entry["taken_by"] = seat
+            if _rank_name(deal.offer.card) in _rules(deal).get("stop_cards", ()):
+                state["stopped"][seat] = deal.offer.offerer
+    return None
+
+
+# -- scoring ---------------------------------------------------------------------------------------------
+
+
+def melded_value(deal: Deal, table_meld: TableMeld, index: int) -> int:
+    """What the card at ``index`` of ``table_meld`` scores: in a special meld of wild cards alone its
+    ``card_values`` value (joker 100, 2 50), elsewhere its ``meld_values`` value (as a wild card 50 or 25)."""
+    card = table_meld.meld.cards[index]
+    if table_meld.meld.kind == "wild-set":
+        return deal.variant.value(card)
+    return deal.variant.meld_value(card)
+
+
+def _sides(deal: Deal) -> dict[int, list[int]]:
+    sides: dict[int, list[int]] = {}
+    for seat in deal.seats:
+        sides.setdefault(deal.game.side_of(seat), []).append(seat)
+    return sides
+
+
+@hookimpl
+def rummykit_score_hand(deal: Deal, kind: str) -> HandResult | None:
+    if kind not in ("out", "exhausted"):
+        return None
+    game = deal.game
+    rules = _rules(deal)
+    number = hand_number(deal)
+    hands = rules["hands"]
+    bonus = int(hands[min(number, len(hands)) - 1]["bonus"])
+    melded = table_points(deal, lambda tm, i: melded_value(deal, tm, i))
+    in_hand = hand_points(deal)
+    sides = _sides(deal)
+    out_side = game.side_of(deal.current) if kind == "out" else None
+    penalty = [0 if out_side is not None and game.side_of(s) == out_side else in_hand[s] for s in range(len(in_hand))]
+    scores = [m - p for m, p in zip(melded, penalty)]
+    side_points = {side: sum(scores[s] for s in seats) for side, seats in sides.items()}
+    details: dict[str, Any] = {"hand": number, "contract": contract_size(deal), "melded": melded, "in_hand": in_hand}
+    details["penalty"] = penalty
+    winner_side = out_side
+    if winner_side is None:
+        best = max(side_points.values())
+        leaders = [side for side, points in side_points.items() if points == best]
+        if len(leaders) > 1:
+            # A tie when nobody went out: the hand does not count; the next deal plays it again.
+            details.update(counted=False, side_points=side_points)
+            return HandResult(deal.number, "tie", tuple(0 for _ in scores), None, deal.dealer, details)
+        winner_side = leaders[0]
+    taker = deal.current if kind == "out" else sides[winner_side][0]
+    scores[taker] += bonus
+    details["hand_bonus"] = bonus
+    details["bonuses"] = [[taker, "hand bonus", bonus]]
+    if kind == "out":
+        others = [side for side in sides if side != winner_side]
+        if all(side not in deal.state["contracts"] for side in others):
+            shutout = int(rules.get("shutout_bonus", 200))
+            scores[taker] += shutout
+            details["shutout_bonus"] = shutout
+            details["bonuses"].append([taker, "shutout bonus", shutout])
+    details["counted"] = True
+    details["side_points"] = {side: sum(scores[s] for s in seats) for side, seats in sides.items()}
+    winner = deal.current if kind == "out" else taker
+    return HandResult(deal.number, kind, tuple(scores), winner, deal.dealer, details)
+
+
+@hookimpl
+def rummykit_game_over(game: Game) -> bool:
+    """Over when every hand of ``rules.hands`` (seven) has counted."""
+    return counted_hands(game) >= len(game.variant.rules["hands"])
+
+
+# -- words -----------------------------------------------------------------------------------------------
+
+
+def contract_text(deal: Deal) -> str:
+    count = contract_size(deal)
+    size = int(_rules(deal).get("contract_meld_size", 3))
+    names = {3: "three", 4: "four"}
+    word = names.get(count, str(count))
+    return f"{word} sets or {word} runs of {names.get(size, str(size))} ({count * size} cards)"
+
+
+@hookimpl
+def rummykit_describe_action(deal: Deal, seat: int, action: Action, viewer: int | None) -> ActionWords | None:
+    if action.kind == "end turn" and not deal.stock:
+        return ActionWords("end the turn (the stock is empty: the hand ends)", "ends the turn; the hand ends")
+    return None
+
+
+@hookimpl
+def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> None:
+    rules = _rules(deal)
+    hands = len(rules["hands"])
+    if rules.get("contract", True):
+        words.facts.append(f"Hand {hand_number(deal)} of {hands}, contract: {contract_text(deal)}")
+        mine = "down" if has_contract(deal, seat) else "not yet"
+        words.facts.append(f"Your side's contract: {mine}")
+    else:
+        words.facts.append(f"Hand {hand_number(deal)} of {hands}")
+    if deal.phase == "play" and deal.current == seat:
+        if deal.state["skipped"]:
+            words.hint = "no draw this turn (you took a stop card); " + words.hint
+        if rules.get("contract", True) and not has_contract(deal, seat) and not deal.state["contract_now"]:
+            words.hint = f"lay your contract ({contract_text(deal)}) or exchange, then offer a card"
+        if not deal.stock:
+            words.hint = "you drew the last card: meld what you can, then end turn (no offer; the hand ends)"
+
+
+@hookimpl
+def rummykit_observe(deal: Deal, seat: int, view: dict[str, Any]) -> None:
+    """Each side's contract, the hand number, the offers made (a card shown only to those who saw it) and
+    who skips a draw (to those who know)."""
+    view["hand_number"] = hand_number(deal)
+    view["contract"] = {"melds": contract_size(deal), "cards_each": int(_rules(deal).get("contract_meld_size", 3))}
+    view["contracts"] = [
+        {
+            "side": side,
+            "seats": seats,
+            "laid": side in deal.state["contracts"],
+            "laid_by": deal.state["contracts"].get(side),
+        }
+        for side, seats in _sides(deal).items()
+    ]
+    offers = []
+    for entry in deal.state["offers"]:
+        card: Card = entry["card"]
+        saw = (
+            seat == entry["from"]
+            or seat in entry["asked"]
+            or (deal.offer is not None and entry is deal.state["offers"][-1] and seat == deal.responder)
+        )
+        offers.append(
+            {
+                "from": entry["from"],
+                "card": str(card) if saw else None,
+                "declined_by": [s for s in entry["asked"] if s != entry["taken_by"]],
+                "taken_by": entry["taken_by"],
+            }
+        )
+    view["offers"] = offers
+    view["skips_draw"] = [s for s, giver in deal.state["stopped"].items() if seat in (s, giver)]
