@@ -172,6 +172,15 @@ class TurnPrinter:
                     self.pause()
                 self.deal_header(game, game.deal)
 
+    def played(self, game: Game, deal: Deal, done: int) -> None:
+        """Show the actions ``deal``'s log holds beyond its first ``done``: the one just applied, and the moves
+        the rules then made by themselves (a card taken up, an ace laid face up)."""
+        entries = deal.log[done:]
+        for seat, action in entries[:-1]:
+            self.write("  " + self.action_text(game, deal, seat, action))
+        if entries:
+            self(game, deal, *entries[-1])
+
     def hand_result(self, game: Game, deal: Deal | None, result: HandResult) -> None:
         for line in self.result_lines(game, deal, result):
             self.write(line)
@@ -209,9 +218,13 @@ class TurnPrinter:
                     f"   Laid off: {', '.join(_layoff_text(str(x), melds, knocker) for x in details['layoffs'])}"
                 )
         elif deal is not None and result.kind != "dead":
+            breakdown = details.get("breakdown")
             for seat in deal.seats:
                 table = " ".join(f"[{tm}]" for tm in deal.table if tm.owner == seat) or "no melds"
-                lines.append(f"   {self.name(game, seat)}: {table}; in hand {_cards(sorted(deal.hands[seat]))}")
+                line = f"   {self.name(game, seat)}: {table}; in hand {_cards(sorted(deal.hands[seat]))}"
+                if isinstance(breakdown, (list, tuple)) and seat < len(breakdown) and breakdown[seat]:
+                    line += " (" + ", ".join(f"{label} {value}" for label, value in breakdown[seat]) + ")"
+                lines.append(line)
         totals = [0] * game.num_players
         for hand in game.results[: result.number]:
             for seat, points in enumerate(hand.scores):
@@ -264,6 +277,8 @@ def describe_position(game: Game, seat: int, printer: TurnPrinter) -> list[str]:
     parts = [f"{'Upcard' if deal.turn == 0 else 'Discard'}: {top}" if top else "Discard pile: empty"]
     if "discard" in view and len(view["discard"]) > 1:
         parts[0] = f"Discard pile: {_cards(view['discard'])}"
+    if game.variant.discard_pile == "none":
+        parts = []  # no open pile to show
     parts.append(f"Stock: {view['stock_size']} cards")
     parts += words.facts
     lines.append("   " + "   ".join(parts))
@@ -417,8 +432,9 @@ def play_interactive(
             if bot is None:
                 raise ValueError(f"no bot plays seat {seat}")
             action = bot.choose(game)
+            done = len(deal.log)
             game.apply(action)
-            printer(game, deal, seat, action)
+            printer.played(game, deal, done)
             continue
         for line in describe_position(game, seat, printer):
             write(line)
@@ -455,8 +471,9 @@ def play_interactive(
                 write(f"Did you mean '{suggestion}'? ({problem})" if suggestion else problem)
                 continue
             break
+        done = len(deal.log)
         game.apply(action)
-        printer(game, deal, seat, action)
+        printer.played(game, deal, done)
     return True
 
 

@@ -132,7 +132,11 @@ def rummykit_turn_ended(deal: Deal, seat: int) -> None:
 
 @hookspec(firstresult=True)
 def rummykit_score_hand(deal: Deal, kind: str) -> HandResult | None:
-    """Score a finished hand that ended as ``kind`` (``out``, ``knock``, ``dead``...)."""
+    """Score a finished hand that ended as ``kind`` (``out``, ``knock``, ``dead``...).
+
+    ``details["breakdown"]``, when given, lists per seat (label, value) pairs that the terminal shows after
+    that seat's cards at the end of the hand (Iceberg: ``melded 50``, ``cards in hand -50``, ``ace
+    multiplier x2``)."""
 
 
 @hookspec(firstresult=True)

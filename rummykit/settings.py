@@ -59,6 +59,9 @@ class KernelSettings:
     """When the stock runs out: ``end`` the hand, ``turn-over`` the pile less its top card, or ``reshuffle`` it."""
     turn_end: str = "discard"
     """How a turn ends: with a ``discard``, an ``offer`` to the other players, or ``done`` (``end turn``)."""
+    discard_to: str = "pile"
+    """Where a discard goes: onto the ``pile``, or face down to the ``right``-hand (previous) or ``left``-hand
+    (next) player, who takes it up at the start of their next turn (a move the rules make, ``take up``)."""
     melds_on_table: bool = False
     layoff_mode: str = "any"
     """On whose melds a player may lay off: ``any``, ``own`` (own side's) or ``none``."""
@@ -83,6 +86,7 @@ class KernelSettings:
             top_layoff=bool(draw.get("top_layoff", cls.top_layoff)),
             empty_stock=draw.get("empty_stock", cls.empty_stock),
             turn_end=data.get("turn", {}).get("end", cls.turn_end),
+            discard_to=data.get("turn", {}).get("discard_to", cls.discard_to),
             melds_on_table=bool(table.get("melds", cls.melds_on_table)),
             layoff_mode=table.get("layoff", cls.layoff_mode),
             exchange=table.get("exchange", cls.exchange),
