@@ -865,8 +865,9 @@ def rummykit_describe_action(deal: Deal, seat: int, action: Action, viewer: int 
     if kind == TAKE_UP:
         passer = next(iter(deal.seen.get(action.cards[0].id, ())), None) if action.cards else None
         by = f", passed face down by {deal.game.names[passer]}" if passer is not None else ""
-        shown = viewer is not None and viewer == passer
-        what = cards if shown else "the card" if len(action.cards) == 1 else "the cards"
+        if viewer is not None and viewer == passer:
+            return ActionWords(f"take up {cards}{by}", f"takes up {cards}, passed face down by you")
+        what = "the card" if len(action.cards) == 1 else "the cards"
         return ActionWords(f"take up {cards}{by}", f"takes up {what}{by}")
     if kind == "meld":
         return ActionWords(f"meld {_laid_text(action)}", f"melds {_laid_text(action)}")

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import time
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -9,6 +12,7 @@ from rummykit.plugins import iceberg
 
 import rummykit
 from rummykit import Game, IllegalAction
+from rummykit.bots import GreedyBot, RandomBot
 from rummykit.cards import parse
 
 
@@ -170,6 +174,41 @@ def test_going_out_by_melding_the_last_card_needs_no_discard(berg: rummykit.Vari
     assert game.results[0].kind == "out" and game.results[0].winner == 0
 
 
+def test_illegal_actions_leave_the_game_exactly_as_it_was(berg: rummykit.Variant) -> None:
+    hands = ["2C 3C 5D 6D 9D JH KS", "2S 4S 5H 7H 9C JD KD", "3D 4H 6S 8C TC QD KH"]
+    game = new(berg, hands, "8D 2D 8S QS")
+    for text in ("discard KS", "meld 2C 3C", "draw discard", "take up", "expose AC", "end turn"):
+        before = snapshot(game)
+        with pytest.raises(IllegalAction):
+            game.apply(text)
+        assert snapshot(game) == before
+    play(game, "draw stock", "discard KS")  # seat 0 draws the 8D
+    play(game, "draw stock", "meld 2S 2D", "discard KD")  # seat 1 draws the 2D
+    play(game, "draw stock")  # seat 2 takes up the KS and draws the 8S
+    for text in ("draw stock", "discard KD", "layoff 2C on 0", "layoff 3D on 0", "meld 8S 8S", "expose KH", "take up"):
+        before = snapshot(game)
+        with pytest.raises(IllegalAction):
+            game.apply(text)
+        assert snapshot(game) == before
+    assert "meld KH KS" in texts(game)
+    play(game, "meld KH KS")
+
+
+def test_a_discard_may_go_to_the_left_instead(berg: rummykit.Variant) -> None:
+    variant = rummykit.load_variant("iceberg", options={"turn": {"discard_to": "left"}})
+    hands = ["2C 3C 5D 6D 9D JH KS", "2S 4S 5H 7H 9C JD KD", "3D 4H 6S 8C TC QD KH"]
+    game = new(variant, hands, "8D 8H 8S")
+    deal = game.deal
+    play(game, "draw stock", "discard KS")
+    assert [str(c) for c in deal.zones["passed"].cards[1]] == []  # taken up at once: seat 1 plays next
+    assert "KS" in map(str, deal.hands[1]) and game.history[0][-1] == "auto: take up KS"
+
+
+def test_a_passed_discard_needs_no_open_pile() -> None:
+    with pytest.raises(rummykit.RulesetError, match="discard_to"):
+        rummykit.load_variant("500-rum", options={"turn": {"discard_to": "right"}})
+
+
 # -- melds ------------------------------------------------------------------------------------------------
 
 
@@ -293,3 +332,70 @@ def test_the_ace_bonus_house_rule_adds_20_per_ace_instead_of_multiplying() -> No
         scores.append(game.results[0].scores)
     assert scores[0] == ((30 - 10) * 4, (30 - 40 - 30) * 2)
     assert scores[1] == (30 - 10 + 3 * 20, 30 - 40 - 30 + 20)
+
+
+# -- soak runs --------------------------------------------------------------------------------------------
+
+# Random bots: 500 seeded hands per player count. Greedy bots: whole games to 5000 take 25-80 hands each
+# (about 0.3 s a game for two players, 1.3 s for five, on one core), so by default each player count plays
+# as many games as fit in about 45 s; RUMMYKIT_SOAK=full plays the 500 the issue names.
+FULL = os.environ.get("RUMMYKIT_SOAK", "") == "full"
+RANDOM_HANDS = int(os.environ.get("RUMMYKIT_SOAK_HANDS", "500"))
+GREEDY_GAMES = {2: 120, 3: 60, 4: 45, 5: 30}
+
+
+def check_result(game: Game, index: int) -> None:
+    """One finished hand against the scoring rules: the breakdown adds up to the score."""
+    result = game.results[index]
+    details = result.details
+    for seat in range(game.num_players):
+        total = details["melded"][seat] + details["in_hand"][seat] + details["playable"][seat]
+        assert result.scores[seat] == total * (1 + details["aces"][seat]), result
+        assert details["in_hand"][seat] <= 0 and details["playable"][seat] <= 0
+    assert sum(details["aces"]) <= sum(1 for c in game.deck if c.rank == 1)
+    assert result.kind in ("out", "last-ace", "exhausted"), result
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_random_bots_play_500_hands(berg: rummykit.Variant, players: int) -> None:
+    kinds: Counter[str] = Counter()
+    for seed in range(RANDOM_HANDS):
+        game = berg.new_game(players=players, seed=seed, max_hands=1)
+        bots = [RandomBot(seed * 10 + s) for s in range(players)]
+        while not game.is_over:
+            assert game.legal_actions(), f"seed {seed}: a deal not over has no legal action"
+            action = bots[game.deal.actor].choose(game)
+            kinds[action.kind] += 1
+            game.apply(action)
+            game.check_cards()
+        check_result(game, 0)
+        kinds[game.results[0].kind] += 1
+        if seed % 50 == 0:
+            assert Game.from_json(game.to_json()).to_json() == game.to_json()
+    for kind in ("meld", "layoff", "discard", "out", "last-ace"):
+        assert kinds[kind] > 0, dict(kinds)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_greedy_bots_play_whole_games_to_5000(berg: rummykit.Variant, players: int) -> None:
+    games = 500 if FULL else GREEDY_GAMES[players]
+    start = time.perf_counter()
+    hands = 0
+    for seed in range(games):
+        game = berg.new_game(players=players, seed=seed)
+        bots = [GreedyBot(seed * 10 + s) for s in range(players)]
+        while not game.is_over:
+            assert game.legal_actions(), f"seed {seed}: a deal not over has no legal action"
+            game.apply(bots[game.deal.actor].choose(game))
+            game.check_cards()
+            assert len(game.results) < 300
+        for index in range(len(game.results)):
+            check_result(game, index)
+        hands += len(game.results)
+        best = max(game.scores)
+        assert game.end_reason == "target" and best >= 5000 and game.scores.count(best) == 1
+        assert game.winner == game.scores.index(best)
+    elapsed = time.perf_counter() - start
+    print(f"{players} players: {games} greedy games, {hands} hands, {elapsed:.1f} s ({elapsed / games:.2f} s a game)")
