@@ -21,6 +21,7 @@ house rule ``ace-bonus`` adds ``rules.ace_bonus``.
 
 from __future__ import annotations
 
+import itertools
 from functools import lru_cache
 from typing import Any
 
@@ -246,26 +247,24 @@ def best_next_turn(deal: Deal, seat: int) -> int:
 
 
 def _candidate_masks(hand: list[Card]) -> set[int]:
-    """Sets of hand cards that might form a meld or a lay-off: cards of one rank, cards of one suit, and six
-    cards of one parity and colour (the special melds)."""
+    """Sets of hand cards that might form a meld or a lay-off: any cards of one rank, any cards of one suit,
+    and any six cards of one parity and one colour (the special melds)."""
     masks: set[int] = set()
     groups: dict[tuple[str, int], int] = {}
     for i, card in enumerate(hand):
         for key in (("rank", card.rank), ("suit", card.suit)):
             groups[key] = groups.get(key, 0) | (1 << i)
-    for key in ("odd", "even"):
-        for colour in COLOURS:
-            group = 0
-            for i, card in enumerate(hand):
-                if card.suit in colour and (card.rank % 2 == 1) == (key == "odd") and card.rank > 1:
-                    group |= 1 << i
-            if group.bit_count() >= 6:
-                groups[(key, colour[0])] = group
     for group in groups.values():
         sub = group
         while sub:
             masks.add(sub)
             sub = (sub - 1) & group
+    for odd in (True, False):
+        for colour in COLOURS:
+            members = [i for i, c in enumerate(hand) if c.suit in colour and (c.rank % 2 == 1) == odd and c.rank > 1]
+            if len(members) >= 6:
+                for six in itertools.combinations(members, 6):
+                    masks.add(sum(1 << i for i in six))
     return masks
 
 
