@@ -147,9 +147,10 @@ def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
     return None
 
 
-@hookimpl
+@hookimpl(tryfirst=True)
 def rummykit_turn_ended(deal: Deal, seat: int) -> None:
-    """The player who exposed the last ace finishes the turn, discard included; then the hand ends."""
+    """The player who exposed the last ace finishes the turn, discard included; then the hand ends (before the
+    kernel would call a stock emptied by that last ace ``exhausted``)."""
     if deal.state.get("aces_out"):
         deal.finish("last-ace")
 

@@ -451,3 +451,18 @@ def test_an_ace_never_laid_counts_as_an_ace_by_default(berg: rummykit.Variant) -
     game = new(as_card, hands, "9C")
     play(game, *actions)
     assert game.results[0].scores == (70, 0 - 70 - 20)
+
+
+def test_the_last_ace_drawn_as_the_last_stock_card_ends_the_hand_as_last_ace(berg: rummykit.Variant) -> None:
+    game = new(berg, ["2C 3C 4C 5D 6D 7D 9H", "2S 3S 4S 5H 6H 7H 9D"], "KH")
+    deal = game.deal
+    # Keep only the four aces in the stock, the last one at the bottom (the rest set aside, still counted).
+    aces = [c for c in deal.stock if c.rank == 1]
+    deal.set_aside.extend(c for c in deal.stock if c.rank != 1)
+    deal.stock[:] = aces
+    deal._legal = None
+    for _ in range(4):
+        assert not game.is_over
+        play(game, "draw stock")
+        play(game, f"discard {game.deal.hands[game.deal.current][0]}")
+    assert game.results[0].kind == "last-ace"
