@@ -165,21 +165,14 @@ class TurnPrinter:
 
     def __call__(self, game: Game, deal: Deal, seat: int, action: Action) -> None:
         self.write("  " + self.action_text(game, deal, seat, action))
+        for mover, move in _moves_after(deal, action):  # the moves the rules then made (a card taken up)
+            self.write("  " + self.action_text(game, deal, mover, move))
         if deal.result is not None:
             self.hand_result(game, deal, deal.result)
             if not game.is_over and game.deal is not deal:
                 if self.pause is not None:
                     self.pause()
                 self.deal_header(game, game.deal)
-
-    def played(self, game: Game, deal: Deal, done: int) -> None:
-        """Show the actions ``deal``'s log holds beyond its first ``done``: the one just applied, and the moves
-        the rules then made by themselves (a card taken up, an ace laid face up)."""
-        entries = deal.log[done:]
-        for seat, action in entries[:-1]:
-            self.write("  " + self.action_text(game, deal, seat, action))
-        if entries:
-            self(game, deal, *entries[-1])
 
     def hand_result(self, game: Game, deal: Deal | None, result: HandResult) -> None:
         for line in self.result_lines(game, deal, result):
@@ -262,6 +255,16 @@ class TurnPrinter:
             self.write(f"{' & '.join(team)} win.")
         else:
             self.write(f"{self.name(game, game.winner)} win{'' if game.winner == self.viewer else 's'}.")
+
+
+def _moves_after(deal: Deal, action: Action) -> list[tuple[int, Action]]:
+    """The moves the rules made by themselves right after ``action``, the last action ``deal``'s log holds
+    that is that very object (made by the rules, they are new objects, never a listed action)."""
+    log = deal.log
+    for index in range(len(log) - 1, -1, -1):
+        if log[index][1] is action:
+            return log[index + 1 :]
+    return []
 
 
 # -- the person at the terminal -------------------------------------------------------------------------
@@ -432,9 +435,8 @@ def play_interactive(
             if bot is None:
                 raise ValueError(f"no bot plays seat {seat}")
             action = bot.choose(game)
-            done = len(deal.log)
             game.apply(action)
-            printer.played(game, deal, done)
+            printer(game, deal, seat, action)
             continue
         for line in describe_position(game, seat, printer):
             write(line)
@@ -471,9 +473,8 @@ def play_interactive(
                 write(f"Did you mean '{suggestion}'? ({problem})" if suggestion else problem)
                 continue
             break
-        done = len(deal.log)
         game.apply(action)
-        printer.played(game, deal, done)
+        printer(game, deal, seat, action)
     return True
 
 
