@@ -22,6 +22,7 @@ house rule ``ace-bonus`` adds ``rules.ace_bonus``.
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -101,8 +102,6 @@ def special_melds(values: dict[str, int]) -> tuple[SpecialMeld, ...]:
 
 @hookimpl
 def rummykit_meld_rules(variant: Any, rules: MeldRules) -> MeldRules:
-    from dataclasses import replace
-
     return replace(rules, specials=special_melds(dict(variant.rules.get("special_melds", {}))))
 
 
