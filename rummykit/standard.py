@@ -902,7 +902,8 @@ def rummykit_describe_action(deal: Deal, seat: int, action: Action, viewer: int 
 
 
 def _pass_words(deal: Deal, seat: int, action: Action, viewer: int | None) -> ActionWords:
-    """A discard passed face down (``turn.discard_to``): only the passer and the receiver read the card."""
+    """A discard passed face down (``turn.discard_to``): only the passer reads the card (the receiver reads it
+    when taking it up)."""
     receiver = pass_receiver(deal, seat)
     cards = cards_text(action.cards)
     to = deal.game.names[receiver]
