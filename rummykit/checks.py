@@ -158,6 +158,13 @@ def _turn_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
                 f"a turn ends with {kernel.turn_end!r} only in games that meld on the table (table.melds: true)",
             )
         )
+    if kernel.discard_to != "pile":
+        if kernel.discard_pile != "none":
+            problems.append(
+                locate(("turn", "discard_to"), "a discard passed to a player needs discard_pile: none (no open pile)")
+            )
+        if kernel.turn_end != "discard":
+            problems.append(locate(("turn", "discard_to"), "a discard passed to a player needs turn.end: discard"))
     return problems
 
 

@@ -166,6 +166,8 @@ class TurnPrinter:
 
     def __call__(self, game: Game, deal: Deal, seat: int, action: Action) -> None:
         self.write("  " + self.action_text(game, deal, seat, action))
+        for mover, move in _moves_after(deal, action):  # the moves the rules then made (a card taken up)
+            self.write("  " + self.action_text(game, deal, mover, move))
         if deal.result is not None:
             self.hand_result(game, deal, deal.result)
             if not game.is_over and game.deal is not deal:
@@ -212,10 +214,13 @@ class TurnPrinter:
         elif deal is not None and result.kind != "dead":
             texts = [_meld_text(table_entry(tm, game.variant.meld_search)) for tm in deal.table]
             melded, in_hand = details.get("melded"), details.get("in_hand")
+            breakdown = details.get("breakdown")
             for seat in deal.seats:
                 table = " ".join(f"[{t}]" for t, tm in zip(texts, deal.table) if tm.owner == seat) or "no melds"
                 counted = ""
-                if isinstance(melded, list) and isinstance(in_hand, list):
+                if isinstance(breakdown, (list, tuple)) and seat < len(breakdown) and breakdown[seat]:
+                    counted = " (" + ", ".join(f"{label} {value}" for label, value in breakdown[seat]) + ")"
+                elif isinstance(melded, list) and isinstance(in_hand, list):
                     bonus = details.get("bonus")
                     extra = f", bonus +{bonus[seat]}" if isinstance(bonus, list) and bonus[seat] else ""
                     counted = f" (melded {melded[seat]}, in hand -{in_hand[seat]}{extra})"
@@ -268,6 +273,16 @@ class TurnPrinter:
             self.write(f"{self.name(game, game.winner)} win{'' if game.winner == self.viewer else 's'}.")
 
 
+def _moves_after(deal: Deal, action: Action) -> list[tuple[int, Action]]:
+    """The moves the rules made by themselves right after ``action``, the last action ``deal``'s log holds
+    that is that very object (made by the rules, they are new objects, never a listed action)."""
+    log = deal.log
+    for index in range(len(log) - 1, -1, -1):
+        if log[index][1] is action:
+            return log[index + 1 :]
+    return []
+
+
 # -- the person at the terminal -------------------------------------------------------------------------
 
 
@@ -282,7 +297,7 @@ def describe_position(game: Game, seat: int, printer: TurnPrinter) -> list[str]:
     if "discard" in view and len(view["discard"]) > 1:
         parts[0] = f"Discard pile: {_cards(view['discard'])}"
     if game.variant.discard_pile == "none":
-        parts = []  # a game without a discard pile (Skarney)
+        parts = []  # no open pile to show (Skarney, Iceberg)
     parts.append(f"Stock: {view['stock_size']} cards")
     parts += words.facts
     lines.append("   " + "   ".join(parts))

@@ -168,6 +168,8 @@ class Deal:
         """The card on offer, while one is."""
         self.taken: Card | None = None
         """The card taken from the discard pile this turn, if any."""
+        self.drawn: Card | None = None
+        """The card drawn from the stock this turn, if any."""
         self.turn = 0
         self.rebuilds = 0
         """How many times this deal's stock was made again from the discard pile (``draw.empty_stock``)."""
@@ -251,6 +253,7 @@ class Deal:
         self.offer = None
         self.phase = "draw"
         self.taken = None
+        self.drawn = None
         self.turn += 1
         self.variant.hook.rummykit_turn_started(deal=self, seat=self.current)
 

@@ -112,10 +112,11 @@ def rummykit_turn_started(deal: Deal, seat: int) -> None:
 
 @hookspec(firstresult=True)
 def rummykit_automatic_action(deal: Deal) -> Action | None:
-    """Return a move the rules make by themselves now (Iceberg's aces laid face up, taking up a card passed
-    face down), or ``None``. The kernel carries it out through :func:`rummykit_apply_action` for
-    ``deal.actor``, records it (``auto: ACTION`` in a record, made again on replay) and asks again, until
-    no move is returned. Called after every action and when a deal starts."""
+    """Return a move the rules make by themselves now (Iceberg's aces laid face up; the kernel's own, under
+    ``turn.discard_to``: taking up the card passed face down, ``take up 8D``), or ``None``. The kernel
+    carries it out through :func:`rummykit_apply_action` for ``deal.actor``, records it (``auto: ACTION``
+    in a record, made again on replay) and asks again, until no move is returned. Called after every
+    action and when a deal starts."""
 
 
 @hookspec(firstresult=True)
@@ -132,7 +133,11 @@ def rummykit_turn_ended(deal: Deal, seat: int) -> None:
 
 @hookspec(firstresult=True)
 def rummykit_score_hand(deal: Deal, kind: str) -> HandResult | None:
-    """Score a finished hand that ended as ``kind`` (``out``, ``knock``, ``dead``...)."""
+    """Score a finished hand that ended as ``kind`` (``out``, ``knock``, ``dead``...).
+
+    ``details["breakdown"]``, when given, lists per seat (label, value) pairs that the terminal shows after
+    that seat's cards at the end of the hand (Iceberg: ``melded 50``, ``cards in hand -50``, ``ace
+    multiplier x2``)."""
 
 
 @hookspec(firstresult=True)

@@ -188,6 +188,13 @@ class MeldSearch:
         # The pruning bound assumes every meld of the rules is allowed; a game's own test may refuse some.
         self._prune = self._pruning_table() if self.accept is None else None
         self._solver = DeadwoodSolver(self.rules, self.values) if DeadwoodSolver.supports(self.rules) else None
+        # Special melds by their lowest face, each with the faces it needs: found without a scan of every option.
+        self._specials_by_low: dict[int, list[tuple[tuple[int, ...], int, Counter[int]]]] = {}
+        for special in self.rules.specials:
+            for option in special.options:
+                repeated = Counter({f: n for f, n in Counter(option).items() if n > 1})
+                mask = sum(1 << f for f in set(option))
+                self._specials_by_low.setdefault(option[0], []).append((option, mask, repeated))
 
     def _lane_table(self, suit: int) -> list[int]:
         """Deadwood value of every subset of one suit's 13 cards (a 13-bit lane), built once."""
@@ -1008,12 +1015,15 @@ class MeldSearch:
                         if not grown:
                             break
                         partial = grown
-        for special in rules.specials:
-            for option in special.options:
-                if option[0] == low:
-                    need = Counter(option)
-                    if all(counts.get(f, 0) >= n for f, n in need.items()):
-                        yield option, ()
+        specials = self._specials_by_low.get(low)
+        if specials:
+            present = 0
+            for face, count in counts.items():
+                if count:
+                    present |= 1 << face
+            for option, mask, repeated in specials:
+                if mask & present == mask and all(counts[f] >= n for f, n in repeated.items()):
+                    yield option, ()
 
     @staticmethod
     def _grow(

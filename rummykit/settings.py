@@ -62,6 +62,9 @@ class KernelSettings:
     more it runs out, the hand ends as the stock's end does (``exhausted``)."""
     turn_end: str = "discard"
     """How a turn ends: with a ``discard``, an ``offer`` to the other players, or ``done`` (``end turn``)."""
+    discard_to: str = "pile"
+    """Where a discard goes: onto the ``pile``, or face down to the ``right``-hand (previous) or ``left``-hand
+    (next) player, who takes it up at the start of their next turn (a move the rules make, ``take up``)."""
     melds_on_table: bool = False
     layoff_mode: str = "any"
     """On whose melds a player may lay off: ``any``, ``own`` (own side's) or ``none``."""
@@ -87,6 +90,7 @@ class KernelSettings:
             empty_stock=draw.get("empty_stock", cls.empty_stock),
             rebuilds=draw.get("rebuilds", cls.rebuilds),
             turn_end=data.get("turn", {}).get("end", cls.turn_end),
+            discard_to=data.get("turn", {}).get("discard_to", cls.discard_to),
             melds_on_table=bool(table.get("melds", cls.melds_on_table)),
             layoff_mode=table.get("layoff", cls.layoff_mode),
             exchange=table.get("exchange", cls.exchange),

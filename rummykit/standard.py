@@ -42,6 +42,12 @@ USE = "use"
 """The phase after a pick-up under ``draw.must_use: deepest``."""
 OFFERED = "offered"
 """The phase while a card is on offer (``turn.end: offer``): ``deal.responder`` accepts or declines."""
+PASSED = "passed"
+"""The zone of cards passed face down to a seat (``turn.discard_to: right|left``), hidden from all but the
+passer (``deal.seen``) until the seat takes them up at the start of its turn."""
+TAKE_UP = "take up"
+"""The move the rules make at the start of a turn under ``turn.discard_to``: the cards passed to the seat
+go into its hand (``auto: take up 8D`` in a record)."""
 
 
 @hookimpl
@@ -69,6 +75,32 @@ def _from_left_of_dealer(deal: Deal) -> list[int]:
 @hookimpl
 def rummykit_seats_in_play(game: Game, dealer: int) -> list[int]:
     return list(range(game.num_players))
+
+
+@hookimpl(tryfirst=True)
+def rummykit_start_hand(deal: Deal) -> None:
+    if deal.variant.discard_to != "pile":
+        deal.add_zone(PASSED, visibility="hidden")
+
+
+@hookimpl
+def rummykit_automatic_action(deal: Deal) -> Action | None:
+    """Under ``turn.discard_to``, a seat starting its turn first takes up the cards passed to it."""
+    if deal.phase != "draw" or deal.variant.discard_to == "pile" or deal.responder is not None:
+        return None
+    passed = deal.zones[PASSED].cards[deal.current]
+    return Action(TAKE_UP, tuple(passed)) if passed else None
+
+
+def pass_receiver(deal: Deal, seat: int) -> int:
+    """The seat ``seat``'s discard goes to under ``turn.discard_to``: the next seat (``left``), or the
+    previous one (``right``)."""
+    if deal.variant.discard_to == "left":
+        return deal.next_seat(seat)
+    other = deal.next_seat(seat)
+    while deal.next_seat(other) != seat:
+        other = deal.next_seat(other)
+    return other
 
 
 @hookimpl(tryfirst=True)
@@ -516,8 +548,14 @@ def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
     kind = action.kind
     seat = deal.current
     if kind == "draw stock":
-        deal.hands[seat].append(deal.stock.pop())
+        deal.drawn = deal.stock.pop()
+        deal.hands[seat].append(deal.drawn)
         deal.phase = _after_draw(deal)
+    elif kind == TAKE_UP:
+        passed = deal.zones[PASSED].cards[seat]
+        for card in action.cards:
+            passed.remove(card)
+            deal.hands[seat].append(card)  # deal.seen still names the passer
     elif kind == "draw discard":
         if action.cards:
             depth = deal.discard.index(action.cards[0])
@@ -548,7 +586,12 @@ def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
         deal.finish("exhausted")
     elif kind == "discard":
         deal.take_from_hand(seat, action.cards)
-        deal.discard.extend(action.cards)
+        if deal.variant.discard_to == "pile":
+            deal.discard.extend(action.cards)
+        else:  # face down to a player: only the passer knows it
+            deal.zones[PASSED].cards[pass_receiver(deal, seat)].extend(action.cards)
+            for card in action.cards:
+                deal.seen[card.id] = {seat}
         if not deal.hands[seat] and deal.variant.melds_on_table:
             deal.finish("out")
         else:
@@ -814,7 +857,7 @@ def rummykit_describe_action(deal: Deal, seat: int, action: Action, viewer: int 
     kind = action.kind
     cards = cards_text(action.cards)
     if kind == "draw stock":
-        drawn = deal.hands[seat][-1] if deal.hands[seat] and deal.result is None else None
+        drawn = deal.drawn if deal.result is None else None
         return ActionWords(f"draw {drawn} from the stock" if drawn else "draw", "draws from the stock")
     if kind == "draw discard":
         if action.cards:
@@ -823,7 +866,16 @@ def rummykit_describe_action(deal: Deal, seat: int, action: Action, viewer: int 
             what = f" {deal.taken or 'the top card'} from the discard pile"
         return ActionWords("take" + what, "takes" + what)
     if kind == "discard":
+        if deal.variant.discard_to != "pile":
+            return _pass_words(deal, seat, action, viewer)
         return ActionWords(f"discard {cards}", f"discards {cards}")
+    if kind == TAKE_UP:
+        passer = next(iter(deal.seen.get(action.cards[0].id, ())), None) if action.cards else None
+        by = f", passed face down by {deal.game.names[passer]}" if passer is not None else ""
+        if viewer is not None and viewer == passer:
+            return ActionWords(f"take up {cards}{by}", f"takes up {cards}, passed face down by you")
+        what = "the card" if len(action.cards) == 1 else "the cards"
+        return ActionWords(f"take up {cards}{by}", f"takes up {what}{by}")
     if kind == "meld":
         return ActionWords(f"meld {_laid_text(action)}", f"melds {_laid_text(action)}")
     if kind == "layoff":
@@ -854,6 +906,17 @@ def rummykit_describe_action(deal: Deal, seat: int, action: Action, viewer: int 
     if kind == "end":
         return ActionWords("end the hand (the stock is empty)", "ends the hand (the stock is empty)")
     return None
+
+
+def _pass_words(deal: Deal, seat: int, action: Action, viewer: int | None) -> ActionWords:
+    """A discard passed face down (``turn.discard_to``): only the passer reads the card (the receiver reads it
+    when taking it up)."""
+    receiver = pass_receiver(deal, seat)
+    cards = cards_text(action.cards)
+    to = deal.game.names[receiver]
+    if viewer == receiver:
+        return ActionWords(f"pass {cards} face down to {to}", "passes a card face down to you")
+    return ActionWords(f"pass {cards} face down to {to}", f"passes a card face down to {to}")
 
 
 @hookimpl(tryfirst=True)

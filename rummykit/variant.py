@@ -97,6 +97,7 @@ class Variant:
         self.top_layoff = kernel.top_layoff
         self.empty_stock = kernel.empty_stock
         self.turn_end = kernel.turn_end
+        self.discard_to = kernel.discard_to
         self.melds_on_table = kernel.melds_on_table
         self.layoff_mode = kernel.layoff_mode
         self.exchange = kernel.exchange

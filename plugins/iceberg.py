@@ -1,0 +1,342 @@
+"""Iceberg (Gordon Bower, 1997): what its ruleset's data does not express. See ``docs/iceberg.md``.
+
+The turn is the kernel's table turn with ``turn.discard_to: right``:
+
+1. take up the card lying face down at your left (the kernel's ``take up``, a move the rules make);
+2. draw one card from the stock;
+3. lay every ace you hold face up in front of you at once (``expose AD``, a move the rules make: see
+   :func:`rummykit_automatic_action`);
+4. meld and lay off at will: pairs, sets, runs in a suit, and the special melds; on anyone's melds;
+5. discard one card face down to your right-hand opponent (``discard 8D``), unless your hand is empty.
+
+The hand ends when someone goes out (with or without a final discard), or at the end of the turn in
+which the last ace of the pack was exposed (:func:`rummykit_turn_ended`).
+
+Scoring (:func:`rummykit_score_hand`): melds score by length as they grow (:func:`built_up`), each card
+for whoever played it; special melds score their own value. Each card left in hand costs its card value
+(10); the cards still playable cost, in addition, what they would have scored with one more turn
+(:func:`best_next_turn`); then each ace multiplies the hand score (one ace x2, two x3...), or under the
+house rule ``ace-bonus`` adds ``rules.ace_bonus``.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import replace
+from functools import lru_cache
+from typing import Any
+
+from rummykit import hookimpl
+from rummykit.actions import Action, ActionWords, PositionWords
+from rummykit.cards import Card
+from rummykit.engine import Deal, HandResult, TableMeld
+from rummykit.melds import Meld, MeldRules, SpecialMeld
+
+RULES_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "pair": {"type": "integer", "description": "a pair laid"},
+        "third_card": {"type": "integer", "description": "the third card added to a pair"},
+        "nth_card": {"type": "integer", "description": "the n-th card added (n >= 4) scores nth_card * n"},
+        "special_melds": {
+            "type": "object",
+            "additionalProperties": False,
+            "properties": {
+                name: {"type": "integer", "description": text}
+                for name, text in (
+                    ("odd-suit", "K-J-9-7-5-3 of one suit"),
+                    ("even-suit", "Q-T-8-6-4-2 of one suit"),
+                    ("odd-colour", "K-J-9-7-5-3 of one colour, both its suits"),
+                    ("even-colour", "Q-T-8-6-4-2 of one colour, both its suits"),
+                )
+            },
+            "description": "the special melds the game allows, with what each scores (laid whole, never extended)",
+        },
+        "aces": {
+            "enum": ["multiply", "bonus"],
+            "description": "multiply: one ace doubles the hand score, two triple it...; bonus: each ace adds ace_bonus",
+        },
+        "ace_bonus": {"type": "integer", "description": "what each ace adds under aces: bonus"},
+        "aces_left_in_hand": {
+            "enum": ["ace", "card"],
+            "description": "an ace still in hand at the end of the hand: counted as an ace laid, or as a card in hand",
+        },
+    },
+    "required": ["pair", "third_card", "nth_card", "special_melds", "aces"],
+}
+
+ACES = "aces"
+"""The zone of aces laid face up, one part per seat (public)."""
+EXPOSE = "expose"
+ODD = (13, 11, 9, 7, 5, 3)
+EVEN = (12, 10, 8, 6, 4, 2)
+COLOURS = ((0, 3), (1, 2))
+"""Suit numbers (C D H S) by colour: black (clubs, spades) and red (diamonds, hearts)."""
+
+
+@hookimpl
+def rummykit_rules_schema() -> dict[str, Any]:
+    return RULES_SCHEMA
+
+
+# -- melds ----------------------------------------------------------------------------------------------
+
+
+def special_melds(values: dict[str, int]) -> tuple[SpecialMeld, ...]:
+    """The special melds named in ``rules.special_melds``, each with every combination of faces it allows."""
+    result = []
+    for name in values:
+        ranks = ODD if name.startswith("odd") else EVEN
+        options: set[tuple[int, ...]] = set()
+        if name.endswith("suit"):
+            for suit in range(4):
+                options.add(tuple(sorted(suit * 13 + r - 1 for r in ranks)))
+        else:  # one colour, both its suits
+            for pair in COLOURS:
+                for choice in range(1, 2**6 - 1):  # not all of one suit
+                    suits = [pair[(choice >> i) & 1] for i in range(6)]
+                    options.add(tuple(sorted(s * 13 + r - 1 for s, r in zip(suits, ranks))))
+        result.append(SpecialMeld(name, tuple(sorted(options))))
+    return tuple(result)
+
+
+@hookimpl
+def rummykit_meld_rules(variant: Any, rules: MeldRules) -> MeldRules:
+    return replace(rules, specials=special_melds(dict(variant.rules.get("special_melds", {}))))
+
+
+# -- the deal ---------------------------------------------------------------------------------------------
+
+
+@hookimpl
+def rummykit_start_hand(deal: Deal) -> None:
+    deal.add_zone(ACES, visibility="public")
+    deal.state["added"] = {}  # card id -> its place in its meld, for cards laid off
+    deal.state["aces_out"] = False
+    deal.state["aces_total"] = sum(1 for c in deal.game.deck if c.rank == 1)
+
+
+@hookimpl
+def rummykit_automatic_action(deal: Deal) -> Action | None:
+    """Step 3 of the turn: every ace held is laid face up at once, as soon as the card is drawn."""
+    if deal.phase != "play":
+        return None
+    aces = tuple(c for c in deal.hands[deal.current] if c.rank == 1)
+    return Action(EXPOSE, aces) if aces else None
+
+
+@hookimpl
+def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
+    seat = deal.current
+    if action.kind == EXPOSE:
+        deal.take_from_hand(seat, action.cards)
+        zone = deal.zones[ACES]
+        zone.cards[seat].extend(action.cards)
+        if sum(map(len, zone.cards)) >= deal.state["aces_total"]:
+            deal.state["aces_out"] = True  # the last ace of the pack: this turn is the hand's last
+        if not deal.hands[seat]:
+            deal.finish("out")  # nothing left to play or pass
+        return True
+    if action.kind == "layoff" and action.target is not None:
+        # The kernel lays it off; the place each card takes in the meld decides what it scores.
+        size = len(deal.table[action.target].meld.cards)
+        added = deal.state["added"]
+        for offset, card in enumerate(action.cards, start=1):
+            added[card.id] = size + offset
+    return None
+
+
+@hookimpl(tryfirst=True)
+def rummykit_turn_ended(deal: Deal, seat: int) -> None:
+    """The player who exposed the last ace finishes the turn, discard included; then the hand ends (before the
+    kernel would call a stock emptied by that last ace ``exhausted``)."""
+    if deal.state.get("aces_out"):
+        deal.finish("last-ace")
+
+
+# -- scoring ------------------------------------------------------------------------------------------------
+
+
+def built_up(rules: dict[str, Any], size: int) -> int:
+    """What a set or run of ``size`` cards scores in all, however it was built: a pair ``pair``, the third
+    card ``third_card``, the n-th (n >= 4) ``nth_card * n``. A meld laid with k cards at once scores as if
+    built up (three at once: 30; a four-card run: 70)."""
+    return _built_up(int(rules["pair"]), int(rules["third_card"]), int(rules["nth_card"]), size)
+
+
+@lru_cache(maxsize=256)
+def _built_up(pair: int, third: int, nth: int, size: int) -> int:
+    if size < 2:
+        return 0
+    total = pair + (third if size >= 3 else 0)
+    return total + sum(nth * n for n in range(4, size + 1))
+
+
+def meld_points(rules: dict[str, Any], meld: Meld) -> int:
+    """What ``meld``, laid in one play, scores."""
+    specials = rules.get("special_melds", {})
+    if meld.kind in specials:
+        return int(specials[meld.kind])
+    return built_up(rules, len(meld.cards))
+
+
+def melded_points(deal: Deal) -> list[int]:
+    """Per seat, what the cards it put on the table scored: the meld laid for its owner, each card laid off
+    for whoever laid it, by the place it took in the meld."""
+    rules = deal.variant.rules
+    added: dict[int, int] = deal.state.get("added", {})
+    points = [0] * deal.game.num_players
+    for table_meld in deal.table:
+        first = [c for c in table_meld.meld.cards if c.id in table_meld.first_ids]
+        points[table_meld.owner] += meld_points(rules, _first_meld(table_meld, first))
+        for card in table_meld.meld.cards:
+            if card.id not in table_meld.first_ids:
+                place = added[card.id]
+                step = built_up(rules, place) - built_up(rules, place - 1)
+                points[table_meld.credits.get(card.id, table_meld.owner)] += step
+    return points
+
+
+def _first_meld(table_meld: TableMeld, first: list[Card]) -> Meld:
+    meld = table_meld.meld
+    return Meld(meld.kind, tuple(first), tuple(c.rank for c in first), meld.suit)
+
+
+def best_next_turn(deal: Deal, seat: int) -> int:
+    """The most ``seat`` could score with the cards in its hand in one more turn: melds among them, and
+    lay-offs on the table as it stands, each card counted once (the playable cards' extra penalty)."""
+    rules = deal.variant.rules
+    search = deal.variant.meld_search
+    hand = [c for c in deal.hands[seat] if c.rank not in search.rules.excluded_ranks]
+    targets = [tm.meld for tm in deal.table if tm.meld.kind in ("set", "run")]
+    uses: dict[int, list[tuple[int, int, int]]] = {}  # lowest card -> (mask, target or -1, points)
+    for mask in _candidate_masks(hand):
+        cards = [hand[i] for i in range(len(hand)) if mask >> i & 1]
+        low = (mask & -mask).bit_length() - 1
+        if len(cards) >= 2:
+            meld = search.meld(cards)
+            if meld is not None:
+                uses.setdefault(low, []).append((mask, -1, meld_points(rules, meld)))
+        for index, meld in enumerate(targets):
+            if search.extend(meld, cards) is not None:
+                size = len(meld.cards)
+                gain = built_up(rules, size + len(cards)) - built_up(rules, size)
+                uses.setdefault(low, []).append((mask, index, gain))
+    if not uses:
+        return 0
+    memo: dict[tuple[int, int], int] = {}
+
+    def best(mask: int, used: int) -> int:
+        # The most the cards of ``mask`` score, lay-offs going to table melds not in ``used`` (one lay-off per
+        # table meld: several cards on one meld are one lay-off, whose places follow each other).
+        if not mask:
+            return 0
+        key = (mask, used)
+        if key in memo:
+            return memo[key]
+        low = (mask & -mask).bit_length() - 1
+        result = best(mask & ~(1 << low), used)
+        for use, target, points in uses.get(low, ()):
+            if use & mask == use and (target < 0 or not used >> target & 1):
+                rest = best(mask & ~use, used | (1 << target) if target >= 0 else used)
+                result = max(result, points + rest)
+        memo[key] = result
+        return result
+
+    return best((1 << len(hand)) - 1, 0)
+
+
+def _candidate_masks(hand: list[Card]) -> set[int]:
+    """Sets of hand cards that might form a meld or a lay-off: any cards of one rank, any cards of one suit,
+    and any six cards of one parity and one colour (the special melds)."""
+    masks: set[int] = set()
+    groups: dict[tuple[str, int], int] = {}
+    for i, card in enumerate(hand):
+        for key in (("rank", card.rank), ("suit", card.suit)):
+            groups[key] = groups.get(key, 0) | (1 << i)
+    for group in groups.values():
+        sub = group
+        while sub:
+            masks.add(sub)
+            sub = (sub - 1) & group
+    for odd in (True, False):
+        for colour in COLOURS:
+            members = [i for i, c in enumerate(hand) if c.suit in colour and (c.rank % 2 == 1) == odd and c.rank > 1]
+            if len(members) >= 6:
+                for six in itertools.combinations(members, 6):
+                    masks.add(sum(1 << i for i in six))
+    return masks
+
+
+def aces_held(deal: Deal, seat: int) -> int:
+    """The aces ``seat`` laid face up, and (``rules.aces_left_in_hand: ace``) those still in its hand."""
+    laid = len(deal.zones[ACES].cards[seat]) if ACES in deal.zones else 0
+    if deal.variant.rules.get("aces_left_in_hand", "ace") == "ace":
+        laid += sum(1 for c in deal.hands[seat] if c.rank == 1)
+    return laid
+
+
+@hookimpl
+def rummykit_score_hand(deal: Deal, kind: str) -> HandResult:
+    variant = deal.variant
+    rules = variant.rules
+    aces_as_aces = rules.get("aces_left_in_hand", "ace") == "ace"
+    melded = melded_points(deal)
+    n = deal.game.num_players
+    in_hand, playable, aces, scores = [0] * n, [0] * n, [0] * n, [0] * n
+    breakdown: list[list[tuple[str, str]]] = [[] for _ in range(n)]
+    for seat in deal.seats:
+        in_hand[seat] = sum(variant.value(c) for c in deal.hands[seat] if not (aces_as_aces and c.rank == 1))
+        playable[seat] = best_next_turn(deal, seat)
+        aces[seat] = aces_held(deal, seat)
+        total = melded[seat] - in_hand[seat] - playable[seat]
+        if rules["aces"] == "multiply":
+            scores[seat] = total * (1 + aces[seat])
+            ace_text = ("ace multiplier", f"x{1 + aces[seat]}")
+        else:
+            scores[seat] = total + int(rules.get("ace_bonus", 20)) * aces[seat]
+            ace_text = ("aces", f"{int(rules.get('ace_bonus', 20)) * aces[seat]:+d}")
+        breakdown[seat] = [
+            ("melded", str(melded[seat])),
+            ("cards in hand", str(-in_hand[seat])),
+            ("playable", str(-playable[seat])),
+            ace_text,
+            ("hand score", str(scores[seat])),
+        ]
+    winner = deal.current if kind == "out" else None
+    details = {
+        "melded": melded,
+        "in_hand": [-p for p in in_hand],
+        "playable": [-p for p in playable],
+        "aces": aces,
+        "breakdown": breakdown,
+    }
+    return HandResult(deal.number, kind, tuple(scores), winner, deal.dealer, details)
+
+
+# -- words ------------------------------------------------------------------------------------------------
+
+
+@hookimpl
+def rummykit_describe_action(deal: Deal, seat: int, action: Action, viewer: int | None) -> ActionWords | None:
+    if action.kind != EXPOSE:
+        return None
+    cards = " ".join(map(str, action.cards))
+    return ActionWords(f"lay {cards} face up", f"lays {cards} face up")
+
+
+@hookimpl
+def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> None:
+    if ACES not in deal.zones:
+        return
+    names = deal.game.names
+    laid = [f"{'you' if s == seat else names[s]} {' '.join(map(str, held))}"
+            for s, held in enumerate(deal.zones[ACES].cards) if held]  # fmt: skip
+    out = sum(map(len, deal.zones[ACES].cards))
+    words.facts.append(f"Aces face up: {'; '.join(laid) or 'none'} ({deal.state['aces_total'] - out} to come)")
+
+
+@hookimpl
+def rummykit_observe(deal: Deal, seat: int, view: dict[str, Any]) -> None:
+    if ACES in deal.zones:
+        view["aces_to_come"] = deal.state["aces_total"] - sum(map(len, deal.zones[ACES].cards))
