@@ -192,7 +192,10 @@ def describe_cards(faces: list[int]) -> str:
 MELD_LABELS = {
     "rummykit-deadwood": "rummykit meld_search.deadwood",
     "rummykit-deadwood-cold": "rummykit meld_search.deadwood, memo cleared per hand",
-    "rummykit-arrange": "rummykit Variant.arrange",
+    "rummykit-variant-deadwood-texts": "rummykit Variant.deadwood, card texts",
+    "rummykit-variant-deadwood": "rummykit Variant.deadwood, Card objects",
+    "rummykit-arrange-texts": "rummykit Variant.arrange, card texts",
+    "rummykit-arrange": "rummykit Variant.arrange, Card objects",
     "openspiel": "OpenSpiel GinRummyUtils.min_deadwood (C++)",
     "openspiel-each-discard": "OpenSpiel min_deadwood of each 10-card discard",
 }
@@ -393,7 +396,10 @@ def inside(args: argparse.Namespace, notes: dict[str, Any]) -> int:
     report["rounds"] = rounds
     if "meld" in wanted:
         for size in (10, 11):
-            systems = ["rummykit-deadwood", "rummykit-deadwood-cold", "rummykit-arrange"]
+            systems = ["rummykit-deadwood", "rummykit-deadwood-cold"]
+            if size == 10:
+                systems += ["rummykit-variant-deadwood-texts", "rummykit-variant-deadwood", "rummykit-arrange-texts"]
+            systems.append("rummykit-arrange")
             if have_os:
                 systems += ["openspiel"] + (["openspiel-each-discard"] if size == 11 else [])
             plan = []

@@ -77,9 +77,16 @@ def _rummykit_meld(size: int, system: str, hands: list[list[int]]) -> tuple[Call
         if isinstance(memo, dict):
             memo.clear()
 
+    texts = [[str(card) for card in cards] for cards in inputs]  # what a user holds: texts, or Card objects
     if size == 10:
         if system == "rummykit-arrange":
             return lambda: [variant.arrange(cards).deadwood_value for cards in inputs], rummykit
+        if system == "rummykit-arrange-texts":
+            return lambda: [variant.arrange(cards).deadwood_value for cards in texts], rummykit
+        if system == "rummykit-variant-deadwood":
+            return lambda: [variant.deadwood(cards) for cards in inputs], rummykit
+        if system == "rummykit-variant-deadwood-texts":
+            return lambda: [variant.deadwood(cards) for cards in texts], rummykit
         if system == "rummykit-deadwood":
             return lambda: [search.deadwood(cards) for cards in inputs], rummykit
         if system == "rummykit-deadwood-cold":

@@ -188,6 +188,11 @@ class MeldSearch:
         # The pruning bound assumes every meld of the rules is allowed; a game's own test may refuse some.
         self._prune = self._pruning_table() if self.accept is None else None
         self._solver = DeadwoodSolver(self.rules, self.values) if DeadwoodSolver.supports(self.rules) else None
+        self._hand_bits = self._hand_bits_table()
+        self._bit_of = self._hand_bits.__getitem__
+        self._mask_deadwood, self._mask_best = self._mask_functions()
+        self._melds_by_mask: dict[int, Meld] = {}
+        self._lane_cards: list[list[tuple[Card, ...] | None]] = [[None] * 8192 for _ in range(4)]
 
     def _lane_table(self, suit: int) -> list[int]:
         """Deadwood value of every subset of one suit's 13 cards (a 13-bit lane), built once."""
@@ -263,6 +268,116 @@ class MeldSearch:
         if mask & self._slow_bits or mask.bit_count() != len(faces):
             return None
         return mask
+
+    # -- one-deck hands as masks, straight from what a user holds -------------------------------------
+
+    def _hand_bits_table(self) -> dict[object, int]:
+        """The bit of each first-copy natural card that is not wild, keyed by the :class:`Card` and by its usual
+        texts (``7H``, ``7h``, ``TC``, ``10C``, ``10c``, ``tc``): a hand of these is a fast-path mask at once.
+        Anything else (another copy, a joker, a wild card, other spellings) is not a key."""
+        bits: dict[object, int] = {}
+        ranks, suits = "A23456789TJQK", "CDHS"
+        for face in range(52):
+            if face in self.rules.wild_faces:
+                continue
+            bit = 1 << face
+            bits[card_from_face(face)] = bit
+            rank, suit = ranks[face % 13], suits[face // 13]
+            for rank_text in (rank, "10") if rank == "T" else (rank,):
+                for text in (rank_text + suit, (rank_text + suit).lower(), rank_text + suit.lower()):
+                    bits[text] = bit
+        return bits
+
+    def hand_mask(self, items: Sequence[object]) -> int | None:
+        """The hand ``items`` (:class:`Card` objects or card texts) as a mask of faces, when every item is a
+        first-copy natural card that is not wild and no face comes twice; else None (nothing is checked
+        then: the caller parses and validates the hand the long way)."""
+        if not isinstance(items, (list, tuple)):
+            return None
+        try:
+            mask: int = sum(map(self._bit_of, items))
+        except (KeyError, TypeError):
+            return None
+        # A sum of powers of two has as many one bits as terms exactly when no two are equal.
+        return mask if mask.bit_count() == len(items) else None
+
+    def _mask_functions(self) -> tuple[Callable[[int], int], Callable[[int], tuple[int, tuple[int, ...]]]]:
+        """The least deadwood of a fast-path mask, and that with its melds (:meth:`_best_mask`), with the usual
+        rules (runs of three, ace low, sets of three or four, no excluded rank) unrolled: these are the calls
+        a user makes for every hand."""
+        best_inner = self._best_inner
+        cache = self._cache
+        t0, t1, t2, t3 = self._lane_values
+        prune = self._prune
+        if prune is None or prune[0] != 3 or prune[2] or prune[3] != 3 or prune[4]:
+            best_mask = self._best_mask
+            return (lambda mask: best_mask(mask)[0]), best_mask
+        starts = prune[1]
+
+        def deadwood(mask: int) -> int:
+            start = mask & starts & (mask >> 1) & (mask >> 2)
+            meldable = start | (start << 1) | (start << 2)
+            a, b, c, d = mask & 0x1FFF, (mask >> 13) & 0x1FFF, (mask >> 26) & 0x1FFF, mask >> 39
+            ranks = (a & b & (c | d)) | (c & d & (a | b))
+            if ranks:
+                meldable |= mask & (ranks | ranks << 13 | ranks << 26 | ranks << 39)
+            if not meldable:
+                return t0[a] + t1[b] + t2[c] + t3[d]
+            loose = mask & ~meldable
+            hit = cache.get(meldable)
+            value = hit[0] if hit is not None else best_inner(meldable)[0]
+            value += t0[loose & 0x1FFF] + t1[(loose >> 13) & 0x1FFF]
+            return value + t2[(loose >> 26) & 0x1FFF] + t3[loose >> 39]
+
+        def best(mask: int) -> tuple[int, tuple[int, ...]]:
+            start = mask & starts & (mask >> 1) & (mask >> 2)
+            meldable = start | (start << 1) | (start << 2)
+            a, b, c, d = mask & 0x1FFF, (mask >> 13) & 0x1FFF, (mask >> 26) & 0x1FFF, mask >> 39
+            ranks = (a & b & (c | d)) | (c & d & (a | b))
+            if ranks:
+                meldable |= mask & (ranks | ranks << 13 | ranks << 26 | ranks << 39)
+            if not meldable:
+                return (t0[a] + t1[b] + t2[c] + t3[d], ())
+            loose = mask & ~meldable
+            hit = cache.get(meldable)
+            value, melds = hit if hit is not None else best_inner(meldable)
+            loose_value = t0[loose & 0x1FFF] + t1[(loose >> 13) & 0x1FFF] + t2[(loose >> 26) & 0x1FFF] + t3[loose >> 39]
+            return (value + loose_value, melds)
+
+        return deadwood, best
+
+    def mask_deadwood(self, mask: int) -> int:
+        """Least deadwood value of the hand ``mask`` (bit ``face`` set for each card; no wild card or joker)."""
+        return self._mask_deadwood(mask)
+
+    def _arrange_mask(self, mask: int) -> Arrangement:
+        """The arrangement of the first-copy cards of ``mask``; its melds are built once per meld and shared."""
+        value, melds = self._mask_best(mask)
+        if not melds:
+            return Arrangement((), self._cards_of(mask), value)
+        built = []
+        dead = mask
+        for meld_mask in melds:
+            meld = self._melds_by_mask.get(meld_mask)
+            if meld is None:
+                meld = self._meld_from_faces([card_from_face(f) for f in _bits(meld_mask)])
+                self._melds_by_mask[meld_mask] = meld
+            built.append(meld)
+            dead &= ~meld_mask
+        return Arrangement(tuple(built), self._cards_of(dead), value)
+
+    def _cards_of(self, mask: int) -> tuple[Card, ...]:
+        """The first-copy cards of ``mask``, in order (clubs, diamonds, hearts, spades; ace to king)."""
+        lanes = self._lane_cards
+        cards: tuple[Card, ...] = ()
+        for suit in range(4):
+            lane = (mask >> (13 * suit)) & 0x1FFF
+            if lane:
+                held = lanes[suit][lane]
+                if held is None:
+                    held = lanes[suit][lane] = tuple(card_from_face(suit * 13 + f) for f in _bits(lane))
+                cards += held
+        return cards
 
     # -- tables --------------------------------------------------------------------------------
 
@@ -602,6 +717,9 @@ class MeldSearch:
 
     def arrange(self, cards: Sequence[Card]) -> Arrangement:
         """The arrangement of ``cards`` with the least deadwood value."""
+        mask = self.hand_mask(cards)
+        if mask is not None:
+            return self._arrange_mask(mask)
         mask = self._fast_mask([c.face for c in cards])
         if mask is not None:
             value, melds = self._best_mask(mask)
@@ -616,6 +734,9 @@ class MeldSearch:
 
     def deadwood(self, cards: Sequence[Card]) -> int:
         """Least deadwood value of ``cards`` (faster than :meth:`arrange` when only the number is wanted)."""
+        mask = self.hand_mask(cards)
+        if mask is not None:
+            return self._mask_deadwood(mask)
         mask = self._fast_mask([c.face for c in cards])
         if mask is not None:
             return self._best_mask(mask)[0]
@@ -1036,6 +1157,16 @@ def check_copies(cards: Sequence[Card], decks: int, jokers: int, where: str) -> 
             times = {1: "once", 2: "twice"}
             named = times.get(count, f"{count} times")
             held = "no such card" if limit == 0 else "it " + times.get(limit, f"{limit} times")
+            if count <= limit and card.id in seen:  # one card object twice where the deck has copies enough
+                raise ValueError(
+                    f"{where}: the hand holds the same {card} (copy {card.copy}) twice; "
+                    f"another deck's {card} is another copy (Card(..., copy=1))"
+                )
+            if count <= limit:
+                raise ValueError(
+                    f"{where}: the hand holds {card} copy {card.copy}, but the deck holds {held} "
+                    f"(copies are numbered from 0)"
+                )
             raise ValueError(f"{where}: the hand names {card} {named}, but the deck holds {held}")
         seen.add(card.id)
 
