@@ -193,6 +193,10 @@ class MeldSearch:
         self._mask_deadwood, self._mask_best = self._mask_functions()
         self._melds_by_mask: dict[int, Meld] = {}
         self._lane_cards: list[list[tuple[Card, ...] | None]] = [[None] * 8192 for _ in range(4)]
+        self._table_melds: dict[int, tuple[tuple[int, tuple[int, ...]], Meld]] = {}
+        self._plain = self.accept is None and not self.rules.specials
+        """No game's own test and no special meld: a natural lay-off is decided by the rules alone."""
+        self._layoff_cache: dict[int, tuple[Meld, frozenset[int]]] = {}
 
     def _lane_table(self, suit: int) -> list[int]:
         """Deadwood value of every subset of one suit's 13 cards (a 13-bit lane), built once."""
@@ -642,6 +646,48 @@ class MeldSearch:
             return None
         if meld.kind == "joker-set" and any(not c.is_joker for c in cards):
             return None
+        if len(cards) == 1 and not meld.wilds and self._plain and not (stands_for and any(stands_for)):
+            card = cards[0]
+            if card.face not in wild and not card.is_joker and card.rank not in self.rules.excluded_ranks:
+                if meld.kind == "set" or (
+                    meld.kind == "run" and card.rank != 1 and 1 < meld.ranks[0] <= meld.ranks[-1] < 14
+                ):
+                    return self._extend_natural(meld, card)
+        return self._extend_general(meld, cards, stands_for)
+
+    def _extend_natural(self, meld: Meld, card: Card) -> Meld | None:
+        """:meth:`extend` of a set, or of a run without an ace, with no wild card, by one natural card of its rank
+        (set) or suit (run), under rules without a game's own test or special melds: the answer the general
+        check gives (``tests/test_melds.py`` compares them), built directly (lay-offs are tried for every
+        table meld each turn)."""
+        rules = self.rules
+        size = len(meld.cards) + 1
+        if meld.kind == "set":
+            if not rules.sets or not self._set_size_ok(size):
+                return None
+            if rules.set_distinct_suits and any(c.suit == card.suit for c in meld.cards):
+                return None
+            ordered = tuple(sorted(meld.cards + (card,)))
+            return Meld("set", ordered, (card.rank,) * size, None, 0, tuple(c.face for c in ordered))
+        if not rules.runs or (rules.run_max is not None and size > rules.run_max):
+            return None
+        low, high = meld.ranks[0], meld.ranks[-1]
+        if card.rank == high + 1:
+            cards, ranks, high = meld.cards + (card,), meld.ranks + (card.rank,), card.rank
+        elif card.rank == low - 1:
+            cards, ranks, low = (card,) + meld.cards, (card.rank,) + meld.ranks, card.rank
+        else:
+            return None
+        bounds = self._run_bounds(low, high)
+        if bounds is None or low < bounds[0] or high > bounds[1]:
+            return None
+        return Meld("run", cards, ranks, meld.suit, 0)
+
+    def _extend_general(
+        self, meld: Meld, cards: Sequence[Card], stands_for: Sequence[Card | None] | None = None
+    ) -> Meld | None:
+        """:meth:`extend` past its quick refusals: the meld of the cards together, checked whole."""
+        wild = self.rules.wild_faces
         # A wild card on the table keeps what it stands for: laying off the natural card it stands for is
         # refused (taking a wild card back is an exchange, which games offer as their own action).
         held: list[Card | None] = [
@@ -686,19 +732,36 @@ class MeldSearch:
         rules = self.rules
         if rules.wild_faces or rules.specials:
             return bool(self.melds_containing(card, others, limit=1))
+        counts = [0] * (JOKER_FACE + 1)
+        for other in others:
+            if other is not card:
+                counts[other.face] += 1
+        return self.can_meld_counts(card, counts)
+
+    def can_meld_counts(self, card: Card, counts: Sequence[int]) -> bool:
+        """:meth:`can_meld` with the other cards given as a count per face (53 entries; ``card`` itself not
+        counted), for rules without wild cards or special melds: callers that try many cards against a
+        growing set of others (the pile draws of 500 Rum) keep the counts up to date instead of a list."""
+        rules = self.rules
+        if rules.wild_faces or rules.specials:
+            raise ValueError("can_meld_counts is for rules without wild cards or special melds: use can_meld")
         if card.is_joker:
-            jokers = 1 + sum(1 for c in others if c.is_joker and c is not card)
+            jokers = 1 + counts[JOKER_FACE]
             return rules.joker_sets and jokers >= rules.set_min and self._set_size_ok(rules.set_min)
         if card.rank in rules.excluded_ranks:
             return False
+        rank, suit = card.rank, card.suit
         if rules.sets and self._set_size_ok(rules.set_min):
-            same = [c for c in others if c.rank == card.rank and c is not card]
-            count = len({c.suit for c in same} - {card.suit}) if rules.set_distinct_suits else len(same)
+            if rules.set_distinct_suits:
+                count = sum(1 for s in range(4) if s != suit and counts[s * 13 + rank - 1])
+            else:
+                count = counts[rank - 1] + counts[13 + rank - 1] + counts[26 + rank - 1] + counts[39 + rank - 1]
             if count + 1 >= rules.set_min:
                 return True
         if rules.runs and (rules.run_max is None or rules.run_max >= rules.run_min):
             lo_bound, hi_bound = rules.run_span
-            ranks = {c.rank for c in others if c.suit == card.suit and not c.is_joker}
+            base = suit * 13
+            ranks = {r for r in range(1, 14) if counts[base + r - 1]}
             positions = {p for r in ranks if r not in rules.excluded_ranks for p in rules.positions(r)}
             for pos in rules.positions(card.rank):
                 if not lo_bound <= pos <= hi_bound:
@@ -907,6 +970,93 @@ class MeldSearch:
         With duplicates, melds that differ only in which copy they use are listed once. ``limit`` caps
         the count (largest melds first) so that callers stay bounded on large hands.
         """
+        fast = self._candidate_melds_fast(cards)
+        if fast is not None:
+            return fast[:limit] if limit is not None else fast
+        return self._candidate_melds_general(cards, limit)
+
+    def _candidate_melds_fast(self, cards: Sequence[Card]) -> list[Meld] | None:
+        """:meth:`candidate_melds` for a hand without wild cards, jokers or duplicates, from the meld tables
+        (every meld of the rules, the game's own test applied once): the melds within the hand's meldable
+        cards, in the general search's order. None when the hand or the rules need the general search."""
+        if self.rules.specials:
+            return None
+        mask = self._fast_mask([c.face for c in cards])
+        if mask is None:
+            return None
+        meldable = mask if self._prune is None else self._meldable(mask)
+        if not meldable:
+            return []
+        by_low = self._by_low
+        entries = []
+        rest = meldable
+        while rest:
+            low = rest & -rest
+            for meld_mask in by_low[low.bit_length() - 1]:
+                if meld_mask & meldable == meld_mask:
+                    entries.append(self._table_meld(meld_mask))
+            rest ^= low
+        entries.sort(key=_first)
+        if all(c.copy == 0 for c in cards):
+            return [entry[1] for entry in entries]
+        by_face = {c.face: c for c in cards}  # another deck's copies: the same melds, of the hand's cards
+        return [self._meld_from_faces([by_face[c.face] for c in entry[1].cards]) for entry in entries]
+
+    def _table_meld(self, meld_mask: int) -> tuple[tuple[int, tuple[int, ...]], Meld]:
+        """The meld of the first copies of the faces of ``meld_mask`` (built once), with its place in the
+        order :meth:`candidate_melds` lists melds in (largest first, then by faces as laid)."""
+        entry = self._table_melds.get(meld_mask)
+        if entry is None:
+            meld = self._melds_by_mask.get(meld_mask)
+            if meld is None:
+                meld = self._meld_from_faces([card_from_face(f) for f in _bits(meld_mask)])
+                self._melds_by_mask[meld_mask] = meld
+            entry = self._table_melds[meld_mask] = ((-len(meld.cards), tuple(c.face for c in meld.cards)), meld)
+        return entry
+
+    def lays_off(self, meld: Meld, card: Card) -> bool:
+        """Whether ``extend(meld, [card])`` gives a meld: for a card that is not wild, from the faces that fit
+        ``meld``, found once per meld object (melds are immutable; a grown table meld is a new object)."""
+        if card.face in self.rules.wild_faces:
+            return self.extend(meld, [card]) is not None
+        return card.face in self.layoff_faces(meld)
+
+    def layoff_faces(self, meld: Meld) -> frozenset[int]:
+        """The faces (0..52) of the cards that are not wild and that :meth:`extend` lays off alone on ``meld``."""
+        cache = self._layoff_cache
+        entry = cache.get(id(meld))
+        if entry is not None and entry[0] is meld:
+            return entry[1]
+        wild = self.rules.wild_faces
+        candidates: Iterable[int]
+        if meld.kind == "set" and meld.ranks:
+            candidates = [_face(meld.ranks[0] if meld.ranks[0] != 14 else 1, s) for s in range(4)]
+        elif meld.kind == "run" and meld.suit is not None and not meld.wilds and meld.ranks:
+            # without wild cards a natural card goes on either end or nowhere (see extend's quick refusals)
+            ends = (meld.ranks[0] - 1, meld.ranks[-1] + 1)
+            candidates = [_face(pos, meld.suit) for pos in ends if 1 <= pos <= 14]
+        elif meld.kind == "run" and meld.suit is not None:
+            candidates = range(meld.suit * 13, meld.suit * 13 + 13)
+        elif meld.kind == "joker-set":
+            candidates = [JOKER_FACE]
+        else:
+            candidates = range(JOKER_FACE + 1)
+        fits = []
+        for face in candidates:
+            if face in wild:
+                continue
+            # a copy the meld does not hold (the first copy may be in it, with two decks)
+            copy = 1 + max((c.copy for c in meld.cards if c.face == face), default=-1)
+            if self.extend(meld, [card_from_face(face, copy)]) is not None:
+                fits.append(face)
+        found = frozenset(fits)
+        if len(cache) > 4096:
+            cache.clear()
+        cache[id(meld)] = (meld, found)  # the meld is kept with its answer, so its id is not reused meanwhile
+        return found
+
+    def _candidate_melds_general(self, cards: Sequence[Card], limit: int | None = None) -> list[Meld]:
+        """:meth:`candidate_melds` by the general walk (wild cards, duplicates, special melds)."""
         by_face: dict[int, list[Card]] = {}
         for card in sorted(cards):
             by_face.setdefault(card.face, []).append(card)
@@ -1186,6 +1336,10 @@ def _cards_for(groups: Iterable[Sequence[int]], cards: Sequence[Card]) -> tuple[
         chosen_groups.append(chosen)
     dead = tuple(sorted(card for face, group in by_face.items() for card in group[taken[face] :]))
     return chosen_groups, dead
+
+
+def _first(entry: tuple[tuple[int, tuple[int, ...]], Meld]) -> tuple[int, tuple[int, ...]]:
+    return entry[0]
 
 
 def _bits(mask: int) -> list[int]:

@@ -103,10 +103,11 @@ def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
         choices = distinct_cards(deal, hand)
         for index in layoff_targets(deal, deal.current):
             table_meld = deal.table[index]
+            fits = search.layoff_faces(table_meld.meld)  # as extend(meld, [card]) answers, found once per meld
             for card in choices:
                 if card.face in wild:
                     actions.extend(wild_layoffs(search, table_meld.meld, card, index))
-                elif search.extend(table_meld.meld, [card]) is not None:
+                elif card.face in fits:
                     actions.append(Action("layoff", (card,), index))
         if variant.exchange != "none":
             actions.extend(swaps(deal, deal.current))
@@ -192,7 +193,7 @@ def pile_takes(deal: Deal) -> list[Action]:
                 result.append(action)
     if variant.top_layoff:
         for index in layoff_targets(deal, seat):
-            if search.extend(deal.table[index].meld, [top]) is not None:
+            if search.lays_off(deal.table[index].meld, top):
                 result.append(Action("take pile", (), index))
     return result
 
@@ -276,26 +277,46 @@ def pile_draws(deal: Deal) -> list[Action]:
     pile = deal.discard
     hand = deal.hands[deal.current]
     must_use = deal.variant.must_use == "deepest"
+    search = deal.variant.meld_search
+    # The hand and the cards above as counts per face, kept up to date down the pile (can_use's can_meld).
+    counts: list[int] | None = None
+    if must_use and not search.rules.wild_faces and not search.rules.specials:
+        counts = [0] * 53
+        for held in hand:
+            counts[held.face] += 1
     result = []
     faces_above: set[int] = set()
     cards_above: list[Card] = []
     for depth in range(len(pile) - 1, -1, -1):
         card = pile[depth]
-        if card.id not in deal.face_down and (not must_use or can_use(deal, deal.current, card, hand + cards_above)):
+        if card.id not in deal.face_down and (
+            not must_use or can_use(deal, deal.current, card, hand + cards_above, counts)
+        ):
             named = tuple(pile[depth:]) if card.face in faces_above else (card,)
             result.append(Action("draw discard", named))
         faces_above.add(card.face)
         cards_above.append(card)
+        if counts is not None:
+            counts[card.face] += 1
     result.reverse()
     return result
 
 
-def can_use(deal: Deal, seat: int, card: Card, others: Sequence[Card]) -> bool:
-    """Whether ``seat`` could meld ``card`` (with cards from ``others``) or lay it off at once."""
+def can_use(deal: Deal, seat: int, card: Card, others: Sequence[Card], counts: Sequence[int] | None = None) -> bool:
+    """Whether ``seat`` could meld ``card`` (with cards from ``others``) or lay it off at once. ``counts``, when
+    given, are ``others`` counted per face (see :meth:`MeldSearch.can_meld_counts`), which is quicker."""
     search = deal.variant.meld_search
+    wild = search.is_wild(card)
     for index in layoff_targets(deal, seat):
-        if layoff_with(search, deal.table[index].meld, card, others) is not None:
+        meld = deal.table[index].meld
+        if search.lays_off(meld, card):
             return True
+        # layoff_with's other way: cards from ``others`` bridging to a run of the card's suit
+        if meld.kind == "run" and card.suit == meld.suit and not wild:
+            if layoff_with(search, meld, card, others) is not None:
+                return True
+    if counts is not None:
+        return search.can_meld_counts(card, counts)
     return search.can_meld(card, others)
 
 
@@ -317,7 +338,7 @@ def use_actions(deal: Deal, seat: int, card: Card, others: Sequence[Card], limit
 def layoff_with(search: MeldSearch, meld: Meld, card: Card, others: Sequence[Card]) -> tuple[Card, ...] | None:
     """The fewest cards that lay ``card`` off on ``meld``: ``card`` alone, or for a run, ``card`` with the
     cards from ``others`` that bridge the gap between the run's end and it (``8H 9H`` on ``5H 6H 7H``)."""
-    if search.extend(meld, [card]) is not None:
+    if search.lays_off(meld, card):
         return (card,)
     if meld.kind != "run" or card.suit != meld.suit or search.is_wild(card):
         return None
