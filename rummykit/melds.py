@@ -630,6 +630,20 @@ class MeldSearch:
         Special melds are never extended. A run stays in its suit, and every wild card already in ``meld``
         keeps what it stands for. ``stands_for`` names what the added wild cards stand for (see :meth:`meld`).
         """
+        if len(cards) == 1 and self._plain and not meld.wilds and not stands_for:
+            # One natural card on a natural set or run (every lay-off tried while listing actions), decided
+            # here as the checks below would decide it.
+            card = cards[0]
+            kind = meld.kind
+            if card.face not in self.rules.wild_faces and card.rank not in self.rules.excluded_ranks:
+                if kind == "set":
+                    return self._extend_natural(meld, card) if card.rank == meld.ranks[0] else None
+                if kind == "run" and card.rank != 1 and 1 < meld.ranks[0] <= meld.ranks[-1] < 14:
+                    if card.suit != meld.suit or not (
+                        card.rank == meld.ranks[0] - 1 or card.rank == meld.ranks[-1] + 1
+                    ):
+                        return None
+                    return self._extend_natural(meld, card)
         if meld.kind not in ("set", "run", "wild-set", "joker-set"):
             return None
         # Quick refusals (same answers as the full check below, which is costly): lay-offs are listed
@@ -646,13 +660,6 @@ class MeldSearch:
             return None
         if meld.kind == "joker-set" and any(not c.is_joker for c in cards):
             return None
-        if len(cards) == 1 and not meld.wilds and self._plain and not (stands_for and any(stands_for)):
-            card = cards[0]
-            if card.face not in wild and not card.is_joker and card.rank not in self.rules.excluded_ranks:
-                if meld.kind == "set" or (
-                    meld.kind == "run" and card.rank != 1 and 1 < meld.ranks[0] <= meld.ranks[-1] < 14
-                ):
-                    return self._extend_natural(meld, card)
         return self._extend_general(meld, cards, stands_for)
 
     def _extend_natural(self, meld: Meld, card: Card) -> Meld | None:
@@ -760,17 +767,20 @@ class MeldSearch:
                 return True
         if rules.runs and (rules.run_max is None or rules.run_max >= rules.run_min):
             lo_bound, hi_bound = rules.run_span
-            base = suit * 13
-            ranks = {r for r in range(1, 14) if counts[base + r - 1]}
-            positions = {p for r in ranks if r not in rules.excluded_ranks for p in rules.positions(r)}
+            excluded = rules.excluded_ranks
+            base = suit * 13 - 1  # counts[base + rank] for ranks 1..13; position 14 is the ace (rank 1)
+            # A position is held when a card of its rank is (the bounds leave out an ace's other position).
             for pos in rules.positions(card.rank):
                 if not lo_bound <= pos <= hi_bound:
                     continue
                 low = pos
-                while low - 1 >= lo_bound and low - 1 in positions:
+                while low - 1 >= lo_bound and counts[base + low - 1] and low - 1 not in excluded:
                     low -= 1
                 high = pos
-                while high + 1 <= hi_bound and high + 1 in positions:
+                while high + 1 <= hi_bound:
+                    rank = 1 if high + 1 == 14 else high + 1
+                    if not counts[base + rank] or rank in excluded:
+                        break
                     high += 1
                 if high - low + 1 >= rules.run_min:
                     return True
@@ -981,9 +991,22 @@ class MeldSearch:
         cards, in the general search's order. None when the hand or the rules need the general search."""
         if self.rules.specials:
             return None
-        mask = self._fast_mask([c.face for c in cards])
+        mask = self.hand_mask(cards)  # first copies only: the tables' own melds will do
+        first_copies = mask is not None
         if mask is None:
-            return None
+            mask = self._fast_mask([c.face for c in cards])
+        if mask is None:
+            if JOKER_FACE in self.rules.wild_faces or not any(c.face == JOKER_FACE for c in cards):
+                return None
+            # Jokers that are not wild meld only together (Persian): the other cards' melds, and the jokers'.
+            naturals = [c for c in cards if c.face != JOKER_FACE]
+            found = self._candidate_melds_fast(naturals)
+            if found is None:
+                return None
+            jokers = sorted(c for c in cards if c.face == JOKER_FACE)
+            found += self._joker_melds(jokers)
+            found.sort(key=lambda m: (-len(m.cards), [c.face for c in m.cards]))
+            return found
         meldable = mask if self._prune is None else self._meldable(mask)
         if not meldable:
             return []
@@ -997,10 +1020,23 @@ class MeldSearch:
                     entries.append(self._table_meld(meld_mask))
             rest ^= low
         entries.sort(key=_first)
-        if all(c.copy == 0 for c in cards):
+        if first_copies:
             return [entry[1] for entry in entries]
         by_face = {c.face: c for c in cards}  # another deck's copies: the same melds, of the hand's cards
         return [self._meld_from_faces([by_face[c.face] for c in entry[1].cards]) for entry in entries]
+
+    def _joker_melds(self, jokers: list[Card]) -> list[Meld]:
+        """The sets of jokers alone (``joker_sets``) that ``jokers`` (sorted) make, as the general walk lists them."""
+        rules = self.rules
+        if not rules.joker_sets:
+            return []
+        top = len(jokers) if rules.set_max is None else min(len(jokers), rules.set_max)
+        found = []
+        for size in range(rules.set_min, top + 1):
+            meld = self.meld(jokers[:size])
+            if meld is not None:
+                found.append(meld)
+        return found
 
     def _table_meld(self, meld_mask: int) -> tuple[tuple[int, tuple[int, ...]], Meld]:
         """The meld of the first copies of the faces of ``meld_mask`` (built once), with its place in the

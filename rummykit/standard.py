@@ -101,14 +101,22 @@ def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
             for placed in search.placements(meld) if meld.wilds else (meld,):
                 actions.append(meld_action(search, placed))
         choices = distinct_cards(deal, hand)
-        for index in layoff_targets(deal, deal.current):
-            table_meld = deal.table[index]
-            fits = search.layoff_faces(table_meld.meld)  # as extend(meld, [card]) answers, found once per meld
-            for card in choices:
-                if card.face in wild:
-                    actions.extend(wild_layoffs(search, table_meld.meld, card, index))
-                elif card.face in fits:
-                    actions.append(Action("layoff", (card,), index))
+        targets = layoff_targets(deal, deal.current)
+        if targets:
+            faces = {card.face for card in choices}
+            has_wild = not wild.isdisjoint(faces)
+            for index in targets:
+                table_meld = deal.table[index]
+                fits = search.layoff_faces(table_meld.meld)  # as extend(meld, [card]) answers, once per meld
+                if not has_wild:
+                    if not fits.isdisjoint(faces):
+                        actions.extend([Action("layoff", (card,), index) for card in choices if card.face in fits])
+                    continue
+                for card in choices:
+                    if card.face in wild:
+                        actions.extend(wild_layoffs(search, table_meld.meld, card, index))
+                    elif card.face in fits:
+                        actions.append(Action("layoff", (card,), index))
         if variant.exchange != "none":
             actions.extend(swaps(deal, deal.current))
         actions.extend(_turn_endings(deal, hand))
@@ -138,10 +146,22 @@ def meld_action(search: MeldSearch, meld: Meld, kind: str = "meld") -> Action:
     """The action that lays ``meld`` as it stands: each wild card in a set or run names the card it stands for
     (``meld 5H 6H 2C=7H``), so that the action says exactly which meld it makes."""
     if not meld.wilds or meld.kind not in ("set", "run"):
+        if kind == "meld":  # one action per meld object (the meld tables share theirs between hands)
+            known = _MELD_ACTIONS.get(id(meld))
+            if known is not None and known[0] is meld:
+                return known[1]
+            action = Action(kind, meld.cards)
+            if len(_MELD_ACTIONS) > 4096:
+                _MELD_ACTIONS.clear()
+            _MELD_ACTIONS[id(meld)] = (meld, action)  # the meld is kept, so its id is not reused meanwhile
+            return action
         return Action(kind, meld.cards)
     wild = search.rules.wild_faces
     meant = tuple(card_from_face(f) if c.face in wild else None for c, f in zip(meld.cards, meld.faces))
     return Action(kind, meld.cards, stands_for=meant)
+
+
+_MELD_ACTIONS: dict[int, tuple[Meld, Action]] = {}
 
 
 def wild_layoffs(search: MeldSearch, meld: Meld, card: Card, target: int) -> list[Action]:
@@ -284,14 +304,13 @@ def pile_draws(deal: Deal) -> list[Action]:
         counts = [0] * 53
         for held in hand:
             counts[held.face] += 1
+    uses = _Uses(deal, deal.current) if must_use else None
     result = []
     faces_above: set[int] = set()
     cards_above: list[Card] = []
     for depth in range(len(pile) - 1, -1, -1):
         card = pile[depth]
-        if card.id not in deal.face_down and (
-            not must_use or can_use(deal, deal.current, card, hand + cards_above, counts)
-        ):
+        if card.id not in deal.face_down and (uses is None or uses.usable(card, hand + cards_above, counts)):
             named = tuple(pile[depth:]) if card.face in faces_above else (card,)
             result.append(Action("draw discard", named))
         faces_above.add(card.face)
@@ -305,19 +324,42 @@ def pile_draws(deal: Deal) -> list[Action]:
 def can_use(deal: Deal, seat: int, card: Card, others: Sequence[Card], counts: Sequence[int] | None = None) -> bool:
     """Whether ``seat`` could meld ``card`` (with cards from ``others``) or lay it off at once. ``counts``, when
     given, are ``others`` counted per face (see :meth:`MeldSearch.can_meld_counts`), which is quicker."""
-    search = deal.variant.meld_search
-    wild = search.is_wild(card)
-    for index in layoff_targets(deal, seat):
-        meld = deal.table[index].meld
-        if search.lays_off(meld, card):
-            return True
-        # layoff_with's other way: cards from ``others`` bridging to a run of the card's suit
-        if meld.kind == "run" and card.suit == meld.suit and not wild:
-            if layoff_with(search, meld, card, others) is not None:
+    return _Uses(deal, seat).usable(card, others, counts)
+
+
+class _Uses:
+    """What :func:`can_use` needs to know of the table melds ``seat`` may lay off on, gathered once (the pile
+    draws of ``draw.must_use: deepest`` ask it of every card in the pile)."""
+
+    def __init__(self, deal: Deal, seat: int):
+        search = deal.variant.meld_search
+        self.search = search
+        self.melds = [deal.table[index].meld for index in layoff_targets(deal, seat)]
+        fits: set[int] = set()
+        self.runs: dict[int | None, list[Meld]] = {}
+        for meld in self.melds:
+            fits |= search.layoff_faces(meld)
+            if meld.kind == "run":
+                self.runs.setdefault(meld.suit, []).append(meld)
+        self.fits = fits
+        """Faces of the cards (not wild) that some meld takes alone."""
+
+    def usable(self, card: Card, others: Sequence[Card], counts: Sequence[int] | None = None) -> bool:
+        search = self.search
+        if search.is_wild(card):
+            if any(layoff_with(search, meld, card, others) is not None for meld in self.melds):
                 return True
-    if counts is not None:
-        return search.can_meld_counts(card, counts)
-    return search.can_meld(card, others)
+        elif card.face in self.fits:
+            return True
+        else:  # layoff_with's other way: cards from ``others`` bridging to a run of the card's suit
+            for meld in self.runs.get(card.suit, ()):
+                if counts is not None and not _may_bridge(search, meld, card, counts):
+                    continue
+                if layoff_with(search, meld, card, others) is not None:
+                    return True
+        if counts is not None:
+            return search.can_meld_counts(card, counts)
+        return search.can_meld(card, others)
 
 
 def use_actions(deal: Deal, seat: int, card: Card, others: Sequence[Card], limit: int | None = None) -> list[Action]:
@@ -333,6 +375,23 @@ def use_actions(deal: Deal, seat: int, card: Card, others: Sequence[Card], limit
         if cards is not None:
             actions.append(Action("layoff", cards, index))
     return actions
+
+
+def _may_bridge(search: MeldSearch, meld: Meld, card: Card, counts: Sequence[int]) -> bool:
+    """Whether the cards counted in ``counts`` (per face) hold every position between ``meld``, a run, and
+    ``card`` of its suit: :func:`layoff_with` can bridge the gap only then."""
+    low, high = meld.ranks[0], meld.ranks[-1]
+    base = card.suit * 13 - 1
+    for pos in search.rules.positions(card.rank):
+        if pos > high + 1:
+            gap = range(high + 1, pos)
+        elif pos < low - 1:
+            gap = range(pos + 1, low)
+        else:
+            continue
+        if all(counts[base + p] for p in gap):  # gap positions are 2..13, never an ace
+            return True
+    return False
 
 
 def layoff_with(search: MeldSearch, meld: Meld, card: Card, others: Sequence[Card]) -> tuple[Card, ...] | None:
