@@ -153,7 +153,9 @@ def meld_action(search: MeldSearch, meld: Meld, kind: str = "meld") -> Action:
             action = Action(kind, meld.cards)
             if len(_MELD_ACTIONS) > 4096:
                 _MELD_ACTIONS.clear()
-            _MELD_ACTIONS[id(meld)] = (meld, action)  # the meld is kept, so its id is not reused meanwhile
+                _LISTED_MELDS.clear()
+            _MELD_ACTIONS[id(meld)] = (meld, action)  # both are kept, so their ids are not reused meanwhile
+            _LISTED_MELDS[id(action)] = (action, meld)
             return action
         return Action(kind, meld.cards)
     wild = search.rules.wild_faces
@@ -162,6 +164,8 @@ def meld_action(search: MeldSearch, meld: Meld, kind: str = "meld") -> Action:
 
 
 _MELD_ACTIONS: dict[int, tuple[Meld, Action]] = {}
+_LISTED_MELDS: dict[int, tuple[Action, Meld]] = {}
+"""The meld each action of :data:`_MELD_ACTIONS` lays (it is the meld ``search.meld`` makes of its cards)."""
 
 
 def wild_layoffs(search: MeldSearch, meld: Meld, card: Card, target: int) -> list[Action]:
@@ -304,7 +308,7 @@ def pile_draws(deal: Deal) -> list[Action]:
         counts = [0] * 53
         for held in hand:
             counts[held.face] += 1
-    uses = _Uses(deal, deal.current) if must_use else None
+    uses = _uses(deal, deal.current) if must_use else None
     result = []
     faces_above: set[int] = set()
     cards_above: list[Card] = []
@@ -324,17 +328,33 @@ def pile_draws(deal: Deal) -> list[Action]:
 def can_use(deal: Deal, seat: int, card: Card, others: Sequence[Card], counts: Sequence[int] | None = None) -> bool:
     """Whether ``seat`` could meld ``card`` (with cards from ``others``) or lay it off at once. ``counts``, when
     given, are ``others`` counted per face (see :meth:`MeldSearch.can_meld_counts`), which is quicker."""
-    return _Uses(deal, seat).usable(card, others, counts)
+    return _uses(deal, seat).usable(card, others, counts)
+
+
+_LAST_USES: list[tuple[tuple[int, ...], _Uses]] = []
+
+
+def _uses(deal: Deal, seat: int) -> _Uses:
+    """:class:`_Uses` for ``seat``, kept while the melds it may lay off on stay the same objects (a grown
+    meld is a new object): the table changes far less often than a player draws."""
+    search = deal.variant.meld_search
+    targets = layoff_targets(deal, seat)
+    key = (id(search), *(id(deal.table[index].meld) for index in targets))
+    if _LAST_USES and _LAST_USES[0][0] == key:
+        return _LAST_USES[0][1]
+    found = _Uses(deal, seat, targets)
+    _LAST_USES[:] = [(key, found)]  # the melds and the search are kept in it: their ids are not reused meanwhile
+    return found
 
 
 class _Uses:
     """What :func:`can_use` needs to know of the table melds ``seat`` may lay off on, gathered once (the pile
     draws of ``draw.must_use: deepest`` ask it of every card in the pile)."""
 
-    def __init__(self, deal: Deal, seat: int):
+    def __init__(self, deal: Deal, seat: int, targets: Sequence[int]):
         search = deal.variant.meld_search
         self.search = search
-        self.melds = [deal.table[index].meld for index in layoff_targets(deal, seat)]
+        self.melds = [deal.table[index].meld for index in targets]
         fits: set[int] = set()
         self.runs: dict[int | None, list[Meld]] = {}
         for meld in self.melds:
@@ -608,7 +628,11 @@ def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
         deal.phase = USE if deal.variant.must_use == "deepest" else _after_draw(deal)
     elif kind == "meld":
         search = deal.variant.meld_search
-        melds = [search.meld(cards, stands_for=meant) for cards, meant in action.melds()]
+        listed = _LISTED_MELDS.get(id(action))
+        if listed is not None and listed[0] is action:  # the very action meld_action made from this meld
+            melds: list[Meld | None] = [listed[1]]
+        else:
+            melds = [search.meld(cards, stands_for=meant) for cards, meant in action.melds()]
         for meld in melds:
             assert meld is not None
             lay_meld(deal, seat, meld)
