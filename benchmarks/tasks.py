@@ -276,32 +276,47 @@ def list_variants(params: dict[str, Any]) -> dict[str, Any]:
 
 
 def variant(name: str, params: dict[str, Any]) -> dict[str, Any]:
-    """Random bots (rummykit.bots.RandomBot, one per seat) playing ``name``; then a shorter, untimed pass
-    under tracemalloc for the Python heap's peak."""
+    """Random bots (rummykit.bots.RandomBot, one per seat) playing ``name``: hands and actions per second;
+    then the greedy bot (rummykit.bots.GreedyBot) on every seat, each of its moves timed (``choose``, which
+    lists the legal actions and picks one); then a shorter, untimed random pass under tracemalloc for the
+    Python heap's peak. Peak RSS (VmHWM) is the process's, after the two timed passes."""
+    import statistics
     import tracemalloc
 
     import rummykit
-    from rummykit.bots import RandomBot
+    from rummykit.bots import GreedyBot, RandomBot
 
     loaded = rummykit.load_variant(name)
 
-    def play(target: int, limit: float) -> tuple[int, int, int, float]:
+    def play(target: int, limit: float, greedy: bool = False) -> tuple[int, int, int, float, list[float]]:
         hands = actions = games = 0
-        start = time.perf_counter()
-        while hands < target and time.perf_counter() - start < limit:
+        moves: list[float] = []
+        clock = time.perf_counter
+        start = clock()
+        while hands < target and clock() - start < limit:
             game = loaded.new_game(seed=ENGINE_SEED + games)
-            bots = [RandomBot(ENGINE_SEED + games * 10 + seat) for seat in range(game.num_players)]
+            kind = GreedyBot if greedy else RandomBot
+            bots = [kind(ENGINE_SEED + games * 10 + seat) for seat in range(game.num_players)]
             games += 1
             while not game.is_over and hands + len(game.results) < target:
-                if time.perf_counter() - start > limit:
+                if clock() - start > limit:
                     break
-                game.apply(bots[game.deal.current].choose(game))
+                if greedy:
+                    began = clock()
+                    action = bots[game.deal.current].choose(game)
+                    moves.append(clock() - began)
+                else:
+                    action = bots[game.deal.current].choose(game)
+                game.apply(action)
                 actions += 1
             hands += len(game.results)
-        return hands, actions, games, time.perf_counter() - start
+        return hands, actions, games, clock() - start, moves
 
     base = rss_mib()
-    hands, actions, games, seconds = play(params["hands"], params.get("seconds_limit", 60.0))
+    hands, actions, games, seconds, _ = play(params["hands"], params.get("seconds_limit", 60.0))
+    greedy_hands, greedy_actions, _, greedy_seconds, moves = play(
+        params.get("greedy_hands", max(params["hands"] // 5, 5)), params.get("seconds_limit", 60.0) / 2, greedy=True
+    )
     peak = peak_rss_mib()
     tracemalloc.start()
     play(max(params["hands"] // 10, 5), params.get("seconds_limit", 60.0) / 5)
@@ -317,6 +332,12 @@ def variant(name: str, params: dict[str, Any]) -> dict[str, Any]:
         "rate": hands / seconds if seconds else 0.0,
         "actions_rate": actions / seconds if seconds else 0.0,
         "actions_per_hand": actions / max(hands, 1),
+        "greedy_hands": greedy_hands,
+        "greedy_moves": len(moves),
+        "greedy_seconds": greedy_seconds,
+        "greedy_median_ms": statistics.median(moves) * 1000 if moves else None,
+        "greedy_p99_ms": sorted(moves)[int(len(moves) * 0.99)] * 1000 if moves else None,
+        "greedy_worst_ms": max(moves) * 1000 if moves else None,
         "rss_base_mib": base,
         "rss_peak_mib": peak,
         "heap_peak_mib": heap_peak / 2**20,
