@@ -638,11 +638,10 @@ class MeldSearch:
             if card.face not in self.rules.wild_faces and card.rank not in self.rules.excluded_ranks:
                 if kind == "set":
                     return self._extend_natural(meld, card) if card.rank == meld.ranks[0] else None
-                if kind == "run" and card.rank != 1 and 1 < meld.ranks[0] <= meld.ranks[-1] < 14:
-                    if card.suit != meld.suit or not (
-                        card.rank == meld.ranks[0] - 1 or card.rank == meld.ranks[-1] + 1
-                    ):
-                        return None
+                if kind == "run" and card.suit != meld.suit:
+                    return None
+                # A-..-Q with a K under ``ace: both``: the ace may move to the top; the general check decides.
+                if kind == "run" and not (card.rank == 13 and meld.ranks[0] == 1 and meld.ranks[-1] == 12):
                     return self._extend_natural(meld, card)
         if meld.kind not in ("set", "run", "wild-set", "joker-set"):
             return None
@@ -663,10 +662,10 @@ class MeldSearch:
         return self._extend_general(meld, cards, stands_for)
 
     def _extend_natural(self, meld: Meld, card: Card) -> Meld | None:
-        """:meth:`extend` of a set, or of a run without an ace, with no wild card, by one natural card of its rank
-        (set) or suit (run), under rules without a game's own test or special melds: the answer the general
-        check gives (``tests/test_melds.py`` compares them), built directly (lay-offs are tried for every
-        table meld each turn)."""
+        """:meth:`extend` of a set or a run with no wild card by one natural card of its rank (set) or suit
+        (run), under rules without a game's own test or special melds: the answer the general check gives
+        (``tests/test_melds.py`` compares them), built directly (lay-offs are tried for every table meld
+        each turn)."""
         rules = self.rules
         size = len(meld.cards) + 1
         if meld.kind == "set":
@@ -679,16 +678,21 @@ class MeldSearch:
         if not rules.runs or (rules.run_max is not None and size > rules.run_max):
             return None
         low, high = meld.ranks[0], meld.ranks[-1]
-        if card.rank == high + 1:
-            cards, ranks, high = meld.cards + (card,), meld.ranks + (card.rank,), card.rank
-        elif card.rank == low - 1:
-            cards, ranks, low = (card,) + meld.cards, (card.rank,) + meld.ranks, card.rank
-        else:
-            return None
-        bounds = self._run_bounds(low, high)
-        if bounds is None or low < bounds[0] or high > bounds[1]:
-            return None
-        return Meld("run", cards, ranks, meld.suit, 0)
+        if card.rank == 1 and (low == 1 or high == 14):
+            return None  # a run holds one ace
+        # The card's places, highest first (an ace: 14 before 1), as the general check tries them.
+        for pos in sorted(rules.positions(card.rank), reverse=True):
+            if pos == high + 1:
+                cards, ranks, new_low, new_high = meld.cards + (card,), meld.ranks + (pos,), low, pos
+            elif pos == low - 1:
+                cards, ranks, new_low, new_high = (card,) + meld.cards, (pos,) + meld.ranks, pos, high
+            else:
+                continue
+            bounds = self._run_bounds(new_low, new_high)
+            if bounds is None or new_low < bounds[0] or new_high > bounds[1]:
+                continue
+            return Meld("run", cards, ranks, meld.suit, 0)
+        return None
 
     def _extend_general(
         self, meld: Meld, cards: Sequence[Card], stands_for: Sequence[Card | None] | None = None

@@ -791,7 +791,9 @@ QUICK_RULES = [
 def test_natural_lay_offs_and_listed_melds_agree_with_the_general_checks(rules: dict[str, object]) -> None:
     search = make(**rules)
     melds = [search._meld_from_faces([card_from_face(f) for f in faces]) for faces in search._natural_melds()]
-    two_decks = [search.meld(parse(text)) for text in ("7S 7S 7H", "7S 7H 7D 7C 7S", "5H 6H 7H")]
+    texts = ("7S 7S 7H", "7S 7H 7D 7C 7S", "5H 6H 7H", "AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH", "AH 2H 3H")
+    texts += ("2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH", "QH KH AH", "JC QC KC", "2D 3D 4D")
+    two_decks = [search.meld(parse(text)) for text in texts]
     rng = random.Random(str(rules))
     melds = rng.sample(melds, min(80, len(melds))) + [m for m in two_decks if m is not None]
     cards = [card_from_face(face, copy) for face in range(53) for copy in (0, 1)]
