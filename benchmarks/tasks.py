@@ -145,13 +145,15 @@ def meld(size: int, system: str, params: dict[str, Any]) -> dict[str, Any]:
     factory = _openspiel_meld if system.startswith("openspiel") else _rummykit_meld
     run, _module = factory(size, system, hands)
     base = rss_mib()
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     answers = run()
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     return {
         "count": len(hands),
         "seconds": seconds,
         "rate": len(hands) / seconds,
+        "cpu_seconds": cpu,
+        "cpu_rate": len(hands) / cpu if cpu else None,
         "answers": answers,
         "rss_base_mib": base,
         "rss_peak_mib": peak_rss_mib(),
@@ -313,7 +315,9 @@ def variant(name: str, params: dict[str, Any]) -> dict[str, Any]:
         return hands, actions, games, clock() - start, moves
 
     base = rss_mib()
+    cpu = time.process_time()
     hands, actions, games, seconds, _ = play(params["hands"], params.get("seconds_limit", 60.0))
+    cpu = time.process_time() - cpu
     greedy_hands, greedy_actions, _, greedy_seconds, moves = play(
         params.get("greedy_hands", max(params["hands"] // 5, 5)), params.get("seconds_limit", 60.0) / 2, greedy=True
     )
@@ -332,6 +336,8 @@ def variant(name: str, params: dict[str, Any]) -> dict[str, Any]:
         "rate": hands / seconds if seconds else 0.0,
         "actions_rate": actions / seconds if seconds else 0.0,
         "actions_per_hand": actions / max(hands, 1),
+        "cpu_seconds": cpu,
+        "actions_cpu_rate": actions / cpu if cpu else 0.0,
         "greedy_hands": greedy_hands,
         "greedy_moves": len(moves),
         "greedy_seconds": greedy_seconds,

@@ -192,7 +192,6 @@ class MeldSearch:
         self._bit_of = self._hand_bits.__getitem__
         self._mask_deadwood, self._mask_best = self._mask_functions()
         self._melds_by_mask: dict[int, Meld] = {}
-        self._lane_cards: list[list[tuple[Card, ...] | None]] = [[None] * 8192 for _ in range(4)]
         self._table_melds: dict[int, tuple[tuple[int, tuple[int, ...]], Meld]] = {}
         self._plain = self.accept is None and not self.rules.specials
         """No game's own test and no special meld: a natural lay-off is decided by the rules alone."""
@@ -361,27 +360,44 @@ class MeldSearch:
             return Arrangement((), self._cards_of(mask), value)
         built = []
         dead = mask
+        by_mask = self._melds_by_mask
         for meld_mask in melds:
-            meld = self._melds_by_mask.get(meld_mask)
+            meld = by_mask.get(meld_mask)
             if meld is None:
-                meld = self._meld_from_faces([card_from_face(f) for f in _bits(meld_mask)])
-                self._melds_by_mask[meld_mask] = meld
+                meld = self._first_copy_meld(meld_mask)
             built.append(meld)
             dead &= ~meld_mask
         return Arrangement(tuple(built), self._cards_of(dead), value)
 
-    def _cards_of(self, mask: int) -> tuple[Card, ...]:
-        """The first-copy cards of ``mask``, in order (clubs, diamonds, hearts, spades; ace to king)."""
-        lanes = self._lane_cards
-        cards: tuple[Card, ...] = ()
-        for suit in range(4):
-            lane = (mask >> (13 * suit)) & 0x1FFF
-            if lane:
-                held = lanes[suit][lane]
-                if held is None:
-                    held = lanes[suit][lane] = tuple(card_from_face(suit * 13 + f) for f in _bits(lane))
-                cards += held
-        return cards
+    def _first_copy_meld(self, meld_mask: int) -> Meld:
+        """The meld of the first copies of the faces of ``meld_mask``, a mask of the meld tables. The first
+        time, every meld of the tables is built (a few hundred, milliseconds): a user's first hands are then
+        as quick as the rest."""
+        if not self._melds_by_mask:
+            for masks in self._by_low:
+                for other in masks:
+                    self._melds_by_mask[other] = self._meld_from_faces([card_from_face(f) for f in _bits(other)])
+        meld = self._melds_by_mask.get(meld_mask)
+        if meld is None:
+            meld = self._meld_from_faces([card_from_face(f) for f in _bits(meld_mask)])
+            self._melds_by_mask[meld_mask] = meld
+        return meld
+
+    @staticmethod
+    def _cards_of(mask: int) -> tuple[Card, ...]:
+        """The first-copy cards of ``mask``, in order (clubs, diamonds, hearts, spades; ace to king), from
+        eight small tables of the cards of every 7- or 6-bit piece of a suit's lane (no cache to warm)."""
+        p = _PIECE_CARDS
+        return (
+            p[0][mask & 127]
+            + p[1][(mask >> 7) & 63]
+            + p[2][(mask >> 13) & 127]
+            + p[3][(mask >> 20) & 63]
+            + p[4][(mask >> 26) & 127]
+            + p[5][(mask >> 33) & 63]
+            + p[6][(mask >> 39) & 127]
+            + p[7][(mask >> 46) & 63]
+        )
 
     # -- tables --------------------------------------------------------------------------------
 
@@ -1047,10 +1063,7 @@ class MeldSearch:
         order :meth:`candidate_melds` lists melds in (largest first, then by faces as laid)."""
         entry = self._table_melds.get(meld_mask)
         if entry is None:
-            meld = self._melds_by_mask.get(meld_mask)
-            if meld is None:
-                meld = self._meld_from_faces([card_from_face(f) for f in _bits(meld_mask)])
-                self._melds_by_mask[meld_mask] = meld
+            meld = self._melds_by_mask.get(meld_mask) or self._first_copy_meld(meld_mask)
             entry = self._table_melds[meld_mask] = ((-len(meld.cards), tuple(c.face for c in meld.cards)), meld)
         return entry
 
@@ -1376,6 +1389,14 @@ def _cards_for(groups: Iterable[Sequence[int]], cards: Sequence[Card]) -> tuple[
         chosen_groups.append(chosen)
     dead = tuple(sorted(card for face, group in by_face.items() for card in group[taken[face] :]))
     return chosen_groups, dead
+
+
+_PIECE_CARDS: list[list[tuple[Card, ...]]] = [
+    [tuple(card_from_face(face) for face in range(start, start + width) if (piece >> (face - start)) & 1)
+     for piece in range(1 << width)]
+    for start, width in ((s * 13 + half * 7, 7 - half) for s in range(4) for half in (0, 1))
+]  # fmt: skip
+"""Per 7- or 6-bit piece of a mask (clubs A-7, clubs 8-K, diamonds A-7 ...), the first-copy cards of each value."""
 
 
 def _first(entry: tuple[tuple[int, tuple[int, ...]], Meld]) -> tuple[int, tuple[int, ...]]:
