@@ -376,7 +376,11 @@ class MeldSearch:
         if not self._melds_by_mask:
             for masks in self._by_low:
                 for other in masks:
-                    self._melds_by_mask[other] = self._meld_from_faces([card_from_face(f) for f in _bits(other)])
+                    if other & self._slow_bits:
+                        continue  # with a wild card: never a fast-path meld
+                    found = self.meld([card_from_face(f) for f in _bits(other)])
+                    if found is not None:
+                        self._melds_by_mask[other] = found
         meld = self._melds_by_mask.get(meld_mask)
         if meld is None:
             meld = self._meld_from_faces([card_from_face(f) for f in _bits(meld_mask)])
