@@ -192,7 +192,10 @@ def describe_cards(faces: list[int]) -> str:
 MELD_LABELS = {
     "rummykit-deadwood": "rummykit meld_search.deadwood",
     "rummykit-deadwood-cold": "rummykit meld_search.deadwood, memo cleared per hand",
-    "rummykit-arrange": "rummykit Variant.arrange",
+    "rummykit-variant-deadwood-texts": "rummykit Variant.deadwood, card texts",
+    "rummykit-variant-deadwood": "rummykit Variant.deadwood, Card objects",
+    "rummykit-arrange-texts": "rummykit Variant.arrange, card texts",
+    "rummykit-arrange": "rummykit Variant.arrange, Card objects",
     "openspiel": "OpenSpiel GinRummyUtils.min_deadwood (C++)",
     "openspiel-each-discard": "OpenSpiel min_deadwood of each 10-card discard",
 }
@@ -209,11 +212,12 @@ def meld_section(size: int, results: dict[str, dict[str, Any]], report: dict[str
     labels = MELD_LABELS if size == 10 else MELD11_LABELS
     reference = results.get("rummykit-deadwood", {}).get("answers")
     os_rate = results.get("openspiel", {}).get("rate")
+    os_cpu = results.get("openspiel", {}).get("cpu_rate")
     rows = []
     agreement = {}
     for system, res in results.items():
         if "error" in res:
-            rows.append([labels[system], "error: " + res["error"][:60], "-", "-", "-", "-"])
+            rows.append([labels[system], "error: " + res["error"][:60], "-", "-", "-", "-", "-", "-"])
             continue
         check = "reference"
         if system != "rummykit-deadwood" and reference is not None:
@@ -221,12 +225,15 @@ def meld_section(size: int, results: dict[str, dict[str, Any]], report: dict[str
             agreement[system] = cmp
             check = "all agree" if cmp["disagree"] == 0 else f"{cmp['disagree']} DIFFER"
         ratio = res["rate"] / os_rate if os_rate else None
+        cpu_ratio = res["cpu_rate"] / os_cpu if os_cpu and res.get("cpu_rate") else None
         label = labels[system] + (f" [first {res['sample']:,} hands]" if res.get("sample") else "")
         rows.append(
             [
                 label,
                 fmt_rate(res["rate"]),
                 fmt_ratio(ratio),
+                fmt_rate(res.get("cpu_rate")),
+                fmt_ratio(cpu_ratio),
                 fmt_mib(res["rss_peak_mib"]),
                 fmt_mib(res["rss_peak_mib"] - res["rss_base_mib"]),
                 check,
@@ -242,7 +249,8 @@ def meld_section(size: int, results: dict[str, dict[str, Any]], report: dict[str
     if size == 11:
         title += " (least deadwood after the best discard)"
     out = [title, ""]
-    out.append(table(["system", "hands/s", "vs OpenSpiel", "peak RSS MiB", "growth MiB", "answers"], rows))
+    headers = ["system", "hands/s", "vs OpenSpiel", "hands per CPU s", "vs OpenSpiel (CPU)", "peak RSS MiB"]
+    out.append(table(headers + ["growth MiB", "answers"], rows))
     from tasks import MELD10_SEED, MELD11_SEED, seeded_hands  # noqa: PLC0415 - only needed for examples
 
     for system, cmp in agreement.items():
@@ -292,10 +300,11 @@ def engine_section(results: dict[str, dict[str, Any]], report: dict[str, Any]) -
 
 
 def variant_section(results: dict[str, dict[str, Any]], report: dict[str, Any]) -> str:
+    gin = results.get("gin", {}).get("actions_cpu_rate")
     rows = []
     for name, res in results.items():
         if "error" in res:
-            rows.append([name, "error: " + res["error"][:70]] + ["-"] * 6)
+            rows.append([name, "error: " + res["error"][:70]] + ["-"] * 11)
             continue
         rows.append(
             [
@@ -303,43 +312,82 @@ def variant_section(results: dict[str, dict[str, Any]], report: dict[str, Any]) 
                 str(res["players"]),
                 fmt_rate(res["rate"]),
                 fmt_rate(res["actions_rate"]),
+                fmt_rate(res.get("actions_cpu_rate")),
+                f"{gin / res['actions_cpu_rate']:.2f}x" if gin and res.get("actions_cpu_rate") else "-",
                 f"{res['actions_per_hand']:.1f}",
                 f"{res['hands']} in {res['seconds']:.1f} s",
+                fmt_ms(res.get("greedy_median_ms")),
+                fmt_ms(res.get("greedy_worst_ms")),
+                f"{res.get('greedy_moves', 0)} ({res.get('greedy_hands', 0)} hands)",
                 fmt_mib(res["rss_peak_mib"]),
                 f"{res['heap_peak_mib']:.1f}",
             ]
         )
     report["variants"] = results
-    out = ["Every rummykit variant, random bots (rummykit.bots.RandomBot)", ""]
+    out = [
+        "Every rummykit variant (rummykit.list_variants()): random bots (RandomBot) for the rates, the greedy bot"
+        " (GreedyBot) on every seat for the time per move (choose: listing the actions and picking one)",
+        "",
+    ]
     out.append(
         table(
-            ["variant", "players", "hands/s", "actions/s", "actions/hand", "measured", "peak RSS MiB", "heap peak MiB"],
+            [
+                "variant",
+                "players",
+                "hands/s",
+                "actions/s",
+                "actions per CPU s",
+                "gin per action (CPU) is",
+                "actions/hand",
+                "measured",
+                "greedy median ms",
+                "greedy worst ms",
+                "greedy moves",
+                "peak RSS MiB",
+                "heap peak MiB",
+            ],
             rows,
         )
     )
     return "\n".join(out)
 
 
-def targets(report: dict[str, Any]) -> str:
-    lines = ["Targets (issue 6)"]
+def fmt_ms(value: float | None) -> str:
+    if value is None:
+        return "-"
+    return f"{value:.3f}" if value < 1 else f"{value:.1f}"
 
-    def rate(section: str, system: str) -> float | None:
+
+def targets(report: dict[str, Any]) -> str:
+    lines = ["Targets (ratios of rates per CPU second of each process, measured side by side: see docs/performance.md)"]
+
+    def rate(section: str, system: str, key: str = "cpu_rate") -> float | None:
         block = report.get(section, {})
         res = block.get("results", block).get(system, {})
-        return res.get("rate") if isinstance(res, dict) else None
+        return res.get(key) if isinstance(res, dict) else None
 
-    checks = [
-        ("meld10", "rummykit-deadwood", "openspiel", 0.25, "rummykit deadwood >= 1/4 of OpenSpiel on 10-card hands"),
-        ("engine", "rummykit", "openspiel", 2.0, "rummykit engine >= 2x OpenSpiel"),
-        ("engine", "rummykit", "rlcard", 8.0, "rummykit engine >= 8x RLCard"),
-    ]
-    for section, ours, theirs, goal, text in checks:
-        a, b = rate(section, ours), rate(section, theirs)
-        if a is None or b is None:
+    def check(text: str, a: float | None, b: float | None, goal: float) -> None:
+        if a is None or b is None or not b:
             lines.append(f"  {text}: not measured")
         else:
-            verdict = "met" if a / b >= goal else "NOT met"
-            lines.append(f"  {text}: {a / b:.2f}x, {verdict}")
+            lines.append(f"  {text}: {a / b:.2f}x, {'met' if a / b >= goal else 'NOT met'}")
+
+    os10 = rate("meld10", "openspiel")
+    check("issue 6: meld_search.deadwood >= 1/4 of OpenSpiel", rate("meld10", "rummykit-deadwood"), os10, 0.25)
+    engine, os_engine, rl_engine = (rate("engine", system, "rate") for system in ("rummykit", "openspiel", "rlcard"))
+    check("issue 6: engine >= 2x OpenSpiel (wall clock)", engine, os_engine, 2.0)
+    check("issue 6: engine >= 8x RLCard (wall clock)", engine, rl_engine, 8.0)
+    for system, goal, what in [
+        ("rummykit-variant-deadwood-texts", 0.35, "Variant.deadwood from card texts"),
+        ("rummykit-variant-deadwood", 0.35, "Variant.deadwood from Cards"),
+        ("rummykit-arrange-texts", 0.2, "Variant.arrange from card texts"),
+        ("rummykit-arrange", 0.2, "Variant.arrange from Cards"),
+    ]:
+        check(f"issue 15: {what} >= {goal} of OpenSpiel (10 cards)", rate("meld10", system), os10, goal)
+    gin = rate("variants", "gin", "actions_cpu_rate")
+    for name in ("500-rum", "500-partnership", "persian"):
+        mine = rate("variants", name, "actions_cpu_rate")
+        check(f"issue 15: {name} actions/s >= 1/2 of gin's", mine, gin, 0.5)
     return "\n".join(lines)
 
 
@@ -393,7 +441,10 @@ def inside(args: argparse.Namespace, notes: dict[str, Any]) -> int:
     report["rounds"] = rounds
     if "meld" in wanted:
         for size in (10, 11):
-            systems = ["rummykit-deadwood", "rummykit-deadwood-cold", "rummykit-arrange"]
+            systems = ["rummykit-deadwood", "rummykit-deadwood-cold"]
+            if size == 10:
+                systems += ["rummykit-variant-deadwood-texts", "rummykit-variant-deadwood", "rummykit-arrange-texts"]
+            systems.append("rummykit-arrange")
             if have_os:
                 systems += ["openspiel"] + (["openspiel-each-discard"] if size == 11 else [])
             plan = []
@@ -422,10 +473,11 @@ def inside(args: argparse.Namespace, notes: dict[str, Any]) -> int:
         results = {}
         if "error" in listed:
             results["(list_variants)"] = listed
-        for name in listed.get("variants", []):
-            print(f"variant: {name}", flush=True)
-            params = {"hands": sizes["variant_hands"], "seconds_limit": sizes["limit"]}
-            results[name] = run_task("variant", name, params, sizes["limit"] * 4 + 60)
+        params = {"hands": sizes["variant_hands"], "seconds_limit": sizes["limit"]}
+        plan = [(name, params) for name in listed.get("variants", [])]
+        # Interleaved rounds as above, each variant's fastest kept: the per-action ratios to gin compare
+        # runs made under the same load.
+        results.update(best_of("variant", plan, rounds, sizes["limit"] * 4 + 60, "variant"))
         sections.append(variant_section(results, report))
     print()
     for section in sections:

@@ -77,9 +77,16 @@ def _rummykit_meld(size: int, system: str, hands: list[list[int]]) -> tuple[Call
         if isinstance(memo, dict):
             memo.clear()
 
+    texts = [[str(card) for card in cards] for cards in inputs]  # what a user holds: texts, or Card objects
     if size == 10:
         if system == "rummykit-arrange":
             return lambda: [variant.arrange(cards).deadwood_value for cards in inputs], rummykit
+        if system == "rummykit-arrange-texts":
+            return lambda: [variant.arrange(cards).deadwood_value for cards in texts], rummykit
+        if system == "rummykit-variant-deadwood":
+            return lambda: [variant.deadwood(cards) for cards in inputs], rummykit
+        if system == "rummykit-variant-deadwood-texts":
+            return lambda: [variant.deadwood(cards) for cards in texts], rummykit
         if system == "rummykit-deadwood":
             return lambda: [search.deadwood(cards) for cards in inputs], rummykit
         if system == "rummykit-deadwood-cold":
@@ -138,13 +145,15 @@ def meld(size: int, system: str, params: dict[str, Any]) -> dict[str, Any]:
     factory = _openspiel_meld if system.startswith("openspiel") else _rummykit_meld
     run, _module = factory(size, system, hands)
     base = rss_mib()
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     answers = run()
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     return {
         "count": len(hands),
         "seconds": seconds,
         "rate": len(hands) / seconds,
+        "cpu_seconds": cpu,
+        "cpu_rate": len(hands) / cpu if cpu else None,
         "answers": answers,
         "rss_base_mib": base,
         "rss_peak_mib": peak_rss_mib(),
@@ -269,32 +278,49 @@ def list_variants(params: dict[str, Any]) -> dict[str, Any]:
 
 
 def variant(name: str, params: dict[str, Any]) -> dict[str, Any]:
-    """Random bots (rummykit.bots.RandomBot, one per seat) playing ``name``; then a shorter, untimed pass
-    under tracemalloc for the Python heap's peak."""
+    """Random bots (rummykit.bots.RandomBot, one per seat) playing ``name``: hands and actions per second;
+    then the greedy bot (rummykit.bots.GreedyBot) on every seat, each of its moves timed (``choose``, which
+    lists the legal actions and picks one); then a shorter, untimed random pass under tracemalloc for the
+    Python heap's peak. Peak RSS (VmHWM) is the process's, after the two timed passes."""
+    import statistics
     import tracemalloc
 
     import rummykit
-    from rummykit.bots import RandomBot
+    from rummykit.bots import GreedyBot, RandomBot
 
     loaded = rummykit.load_variant(name)
 
-    def play(target: int, limit: float) -> tuple[int, int, int, float]:
+    def play(target: int, limit: float, greedy: bool = False) -> tuple[int, int, int, float, list[float]]:
         hands = actions = games = 0
-        start = time.perf_counter()
-        while hands < target and time.perf_counter() - start < limit:
+        moves: list[float] = []
+        clock = time.perf_counter
+        start = clock()
+        while hands < target and clock() - start < limit:
             game = loaded.new_game(seed=ENGINE_SEED + games)
-            bots = [RandomBot(ENGINE_SEED + games * 10 + seat) for seat in range(game.num_players)]
+            kind = GreedyBot if greedy else RandomBot
+            bots = [kind(ENGINE_SEED + games * 10 + seat) for seat in range(game.num_players)]
             games += 1
             while not game.is_over and hands + len(game.results) < target:
-                if time.perf_counter() - start > limit:
+                if clock() - start > limit:
                     break
-                game.apply(bots[game.deal.current].choose(game))
+                if greedy:
+                    began = clock()
+                    action = bots[game.deal.current].choose(game)
+                    moves.append(clock() - began)
+                else:
+                    action = bots[game.deal.current].choose(game)
+                game.apply(action)
                 actions += 1
             hands += len(game.results)
-        return hands, actions, games, time.perf_counter() - start
+        return hands, actions, games, clock() - start, moves
 
     base = rss_mib()
-    hands, actions, games, seconds = play(params["hands"], params.get("seconds_limit", 60.0))
+    cpu = time.process_time()
+    hands, actions, games, seconds, _ = play(params["hands"], params.get("seconds_limit", 60.0))
+    cpu = time.process_time() - cpu
+    greedy_hands, greedy_actions, _, greedy_seconds, moves = play(
+        params.get("greedy_hands", max(params["hands"] // 5, 5)), params.get("seconds_limit", 60.0) / 2, greedy=True
+    )
     peak = peak_rss_mib()
     tracemalloc.start()
     play(max(params["hands"] // 10, 5), params.get("seconds_limit", 60.0) / 5)
@@ -310,6 +336,14 @@ def variant(name: str, params: dict[str, Any]) -> dict[str, Any]:
         "rate": hands / seconds if seconds else 0.0,
         "actions_rate": actions / seconds if seconds else 0.0,
         "actions_per_hand": actions / max(hands, 1),
+        "cpu_seconds": cpu,
+        "actions_cpu_rate": actions / cpu if cpu else 0.0,
+        "greedy_hands": greedy_hands,
+        "greedy_moves": len(moves),
+        "greedy_seconds": greedy_seconds,
+        "greedy_median_ms": statistics.median(moves) * 1000 if moves else None,
+        "greedy_p99_ms": sorted(moves)[int(len(moves) * 0.99)] * 1000 if moves else None,
+        "greedy_worst_ms": max(moves) * 1000 if moves else None,
         "rss_base_mib": base,
         "rss_peak_mib": peak,
         "heap_peak_mib": heap_peak / 2**20,

@@ -195,6 +195,14 @@ class MeldSearch:
                 repeated = Counter({f: n for f, n in Counter(option).items() if n > 1})
                 mask = sum(1 << f for f in set(option))
                 self._specials_by_low.setdefault(option[0], []).append((option, mask, repeated))
+        self._hand_bits = self._hand_bits_table()
+        self._bit_of = self._hand_bits.__getitem__
+        self._mask_deadwood, self._mask_best = self._mask_functions()
+        self._melds_by_mask: dict[int, Meld] = {}
+        self._table_melds: dict[int, tuple[tuple[int, tuple[int, ...]], Meld]] = {}
+        self._plain = self.accept is None and not self.rules.specials
+        """No game's own test and no special meld: a natural lay-off is decided by the rules alone."""
+        self._layoff_cache: dict[int, tuple[Meld, frozenset[int]]] = {}
 
     def _lane_table(self, suit: int) -> list[int]:
         """Deadwood value of every subset of one suit's 13 cards (a 13-bit lane), built once."""
@@ -270,6 +278,137 @@ class MeldSearch:
         if mask & self._slow_bits or mask.bit_count() != len(faces):
             return None
         return mask
+
+    # -- one-deck hands as masks, straight from what a user holds -------------------------------------
+
+    def _hand_bits_table(self) -> dict[object, int]:
+        """The bit of each first-copy natural card that is not wild, keyed by the :class:`Card` and by its usual
+        texts (``7H``, ``7h``, ``TC``, ``10C``, ``10c``, ``tc``): a hand of these is a fast-path mask at once.
+        Anything else (another copy, a joker, a wild card, other spellings) is not a key."""
+        bits: dict[object, int] = {}
+        ranks, suits = "A23456789TJQK", "CDHS"
+        for face in range(52):
+            if face in self.rules.wild_faces:
+                continue
+            bit = 1 << face
+            bits[card_from_face(face)] = bit
+            rank, suit = ranks[face % 13], suits[face // 13]
+            for rank_text in (rank, "10") if rank == "T" else (rank,):
+                for text in (rank_text + suit, (rank_text + suit).lower(), rank_text + suit.lower()):
+                    bits[text] = bit
+        return bits
+
+    def hand_mask(self, items: Sequence[object]) -> int | None:
+        """The hand ``items`` (:class:`Card` objects or card texts) as a mask of faces, when every item is a
+        first-copy natural card that is not wild and no face comes twice; else None (nothing is checked
+        then: the caller parses and validates the hand the long way)."""
+        if not isinstance(items, (list, tuple)):
+            return None
+        try:
+            mask: int = sum(map(self._bit_of, items))
+        except (KeyError, TypeError):
+            return None
+        # A sum of powers of two has as many one bits as terms exactly when no two are equal.
+        return mask if mask.bit_count() == len(items) else None
+
+    def _mask_functions(self) -> tuple[Callable[[int], int], Callable[[int], tuple[int, tuple[int, ...]]]]:
+        """The least deadwood of a fast-path mask, and that with its melds (:meth:`_best_mask`), with the usual
+        rules (runs of three, ace low, sets of three or four, no excluded rank) unrolled: these are the calls
+        a user makes for every hand."""
+        best_inner = self._best_inner
+        cache = self._cache
+        t0, t1, t2, t3 = self._lane_values
+        prune = self._prune
+        if prune is None or prune[0] != 3 or prune[2] or prune[3] != 3 or prune[4]:
+            best_mask = self._best_mask
+            return (lambda mask: best_mask(mask)[0]), best_mask
+        starts = prune[1]
+
+        def deadwood(mask: int) -> int:
+            start = mask & starts & (mask >> 1) & (mask >> 2)
+            meldable = start | (start << 1) | (start << 2)
+            a, b, c, d = mask & 0x1FFF, (mask >> 13) & 0x1FFF, (mask >> 26) & 0x1FFF, mask >> 39
+            ranks = (a & b & (c | d)) | (c & d & (a | b))
+            if ranks:
+                meldable |= mask & (ranks | ranks << 13 | ranks << 26 | ranks << 39)
+            if not meldable:
+                return t0[a] + t1[b] + t2[c] + t3[d]
+            loose = mask & ~meldable
+            hit = cache.get(meldable)
+            value = hit[0] if hit is not None else best_inner(meldable)[0]
+            value += t0[loose & 0x1FFF] + t1[(loose >> 13) & 0x1FFF]
+            return value + t2[(loose >> 26) & 0x1FFF] + t3[loose >> 39]
+
+        def best(mask: int) -> tuple[int, tuple[int, ...]]:
+            start = mask & starts & (mask >> 1) & (mask >> 2)
+            meldable = start | (start << 1) | (start << 2)
+            a, b, c, d = mask & 0x1FFF, (mask >> 13) & 0x1FFF, (mask >> 26) & 0x1FFF, mask >> 39
+            ranks = (a & b & (c | d)) | (c & d & (a | b))
+            if ranks:
+                meldable |= mask & (ranks | ranks << 13 | ranks << 26 | ranks << 39)
+            if not meldable:
+                return (t0[a] + t1[b] + t2[c] + t3[d], ())
+            loose = mask & ~meldable
+            hit = cache.get(meldable)
+            value, melds = hit if hit is not None else best_inner(meldable)
+            loose_value = t0[loose & 0x1FFF] + t1[(loose >> 13) & 0x1FFF] + t2[(loose >> 26) & 0x1FFF] + t3[loose >> 39]
+            return (value + loose_value, melds)
+
+        return deadwood, best
+
+    def mask_deadwood(self, mask: int) -> int:
+        """Least deadwood value of the hand ``mask`` (bit ``face`` set for each card; no wild card or joker)."""
+        return self._mask_deadwood(mask)
+
+    def _arrange_mask(self, mask: int) -> Arrangement:
+        """The arrangement of the first-copy cards of ``mask``; its melds are built once per meld and shared."""
+        value, melds = self._mask_best(mask)
+        if not melds:
+            return Arrangement((), self._cards_of(mask), value)
+        built = []
+        dead = mask
+        by_mask = self._melds_by_mask
+        for meld_mask in melds:
+            meld = by_mask.get(meld_mask)
+            if meld is None:
+                meld = self._first_copy_meld(meld_mask)
+            built.append(meld)
+            dead &= ~meld_mask
+        return Arrangement(tuple(built), self._cards_of(dead), value)
+
+    def _first_copy_meld(self, meld_mask: int) -> Meld:
+        """The meld of the first copies of the faces of ``meld_mask``, a mask of the meld tables. The first
+        time, every meld of the tables is built (a few hundred, milliseconds): a user's first hands are then
+        as quick as the rest."""
+        if not self._melds_by_mask:
+            for masks in self._by_low:
+                for other in masks:
+                    if other & self._slow_bits:
+                        continue  # with a wild card: never a fast-path meld
+                    found = self.meld([card_from_face(f) for f in _bits(other)])
+                    if found is not None:
+                        self._melds_by_mask[other] = found
+        meld = self._melds_by_mask.get(meld_mask)
+        if meld is None:
+            meld = self._meld_from_faces([card_from_face(f) for f in _bits(meld_mask)])
+            self._melds_by_mask[meld_mask] = meld
+        return meld
+
+    @staticmethod
+    def _cards_of(mask: int) -> tuple[Card, ...]:
+        """The first-copy cards of ``mask``, in order (clubs, diamonds, hearts, spades; ace to king), from
+        eight small tables of the cards of every 7- or 6-bit piece of a suit's lane (no cache to warm)."""
+        p = _PIECE_CARDS
+        return (
+            p[0][mask & 127]
+            + p[1][(mask >> 7) & 63]
+            + p[2][(mask >> 13) & 127]
+            + p[3][(mask >> 20) & 63]
+            + p[4][(mask >> 26) & 127]
+            + p[5][(mask >> 33) & 63]
+            + p[6][(mask >> 39) & 127]
+            + p[7][(mask >> 46) & 63]
+        )
 
     # -- tables --------------------------------------------------------------------------------
 
@@ -540,6 +679,19 @@ class MeldSearch:
         Special melds are never extended. A run stays in its suit, and every wild card already in ``meld``
         keeps what it stands for. ``stands_for`` names what the added wild cards stand for (see :meth:`meld`).
         """
+        if len(cards) == 1 and self._plain and not meld.wilds and not stands_for:
+            # One natural card on a natural set or run (every lay-off tried while listing actions), decided
+            # here as the checks below would decide it.
+            card = cards[0]
+            kind = meld.kind
+            if card.face not in self.rules.wild_faces and card.rank not in self.rules.excluded_ranks:
+                if kind == "set":
+                    return self._extend_natural(meld, card) if card.rank == meld.ranks[0] else None
+                if kind == "run" and card.suit != meld.suit:
+                    return None
+                # A-..-Q with a K under ``ace: both``: the ace may move to the top; the general check decides.
+                if kind == "run" and not (card.rank == 13 and meld.ranks[0] == 1 and meld.ranks[-1] == 12):
+                    return self._extend_natural(meld, card)
         if meld.kind not in ("set", "run", "wild-set", "joker-set"):
             return None
         # Quick refusals (same answers as the full check below, which is costly): lay-offs are listed
@@ -556,6 +708,46 @@ class MeldSearch:
             return None
         if meld.kind == "joker-set" and any(not c.is_joker for c in cards):
             return None
+        return self._extend_general(meld, cards, stands_for)
+
+    def _extend_natural(self, meld: Meld, card: Card) -> Meld | None:
+        """:meth:`extend` of a set or a run with no wild card by one natural card of its rank (set) or suit
+        (run), under rules without a game's own test or special melds: the answer the general check gives
+        (``tests/test_melds.py`` compares them), built directly (lay-offs are tried for every table meld
+        each turn)."""
+        rules = self.rules
+        size = len(meld.cards) + 1
+        if meld.kind == "set":
+            if not rules.sets or not self._set_size_ok(size):
+                return None
+            if rules.set_distinct_suits and any(c.suit == card.suit for c in meld.cards):
+                return None
+            ordered = tuple(sorted(meld.cards + (card,)))
+            return Meld("set", ordered, (card.rank,) * size, None, 0, tuple(c.face for c in ordered))
+        if not rules.runs or (rules.run_max is not None and size > rules.run_max):
+            return None
+        low, high = meld.ranks[0], meld.ranks[-1]
+        if card.rank == 1 and (low == 1 or high == 14):
+            return None  # a run holds one ace
+        # The card's places, highest first (an ace: 14 before 1), as the general check tries them.
+        for pos in sorted(rules.positions(card.rank), reverse=True):
+            if pos == high + 1:
+                cards, ranks, new_low, new_high = meld.cards + (card,), meld.ranks + (pos,), low, pos
+            elif pos == low - 1:
+                cards, ranks, new_low, new_high = (card,) + meld.cards, (pos,) + meld.ranks, pos, high
+            else:
+                continue
+            bounds = self._run_bounds(new_low, new_high)
+            if bounds is None or new_low < bounds[0] or new_high > bounds[1]:
+                continue
+            return Meld("run", cards, ranks, meld.suit, 0)
+        return None
+
+    def _extend_general(
+        self, meld: Meld, cards: Sequence[Card], stands_for: Sequence[Card | None] | None = None
+    ) -> Meld | None:
+        """:meth:`extend` past its quick refusals: the meld of the cards together, checked whole."""
+        wild = self.rules.wild_faces
         # A wild card on the table keeps what it stands for: laying off the natural card it stands for is
         # refused (taking a wild card back is an exchange, which games offer as their own action).
         held: list[Card | None] = [
@@ -600,28 +792,48 @@ class MeldSearch:
         rules = self.rules
         if rules.wild_faces or rules.specials:
             return bool(self.melds_containing(card, others, limit=1))
+        counts = [0] * (JOKER_FACE + 1)
+        for other in others:
+            if other is not card:
+                counts[other.face] += 1
+        return self.can_meld_counts(card, counts)
+
+    def can_meld_counts(self, card: Card, counts: Sequence[int]) -> bool:
+        """:meth:`can_meld` with the other cards given as a count per face (53 entries; ``card`` itself not
+        counted), for rules without wild cards or special melds: callers that try many cards against a
+        growing set of others (the pile draws of 500 Rum) keep the counts up to date instead of a list."""
+        rules = self.rules
+        if rules.wild_faces or rules.specials:
+            raise ValueError("can_meld_counts is for rules without wild cards or special melds: use can_meld")
         if card.is_joker:
-            jokers = 1 + sum(1 for c in others if c.is_joker and c is not card)
+            jokers = 1 + counts[JOKER_FACE]
             return rules.joker_sets and jokers >= rules.set_min and self._set_size_ok(rules.set_min)
         if card.rank in rules.excluded_ranks:
             return False
+        rank, suit = card.rank, card.suit
         if rules.sets and self._set_size_ok(rules.set_min):
-            same = [c for c in others if c.rank == card.rank and c is not card]
-            count = len({c.suit for c in same} - {card.suit}) if rules.set_distinct_suits else len(same)
+            if rules.set_distinct_suits:
+                count = sum(1 for s in range(4) if s != suit and counts[s * 13 + rank - 1])
+            else:
+                count = counts[rank - 1] + counts[13 + rank - 1] + counts[26 + rank - 1] + counts[39 + rank - 1]
             if count + 1 >= rules.set_min:
                 return True
         if rules.runs and (rules.run_max is None or rules.run_max >= rules.run_min):
             lo_bound, hi_bound = rules.run_span
-            ranks = {c.rank for c in others if c.suit == card.suit and not c.is_joker}
-            positions = {p for r in ranks if r not in rules.excluded_ranks for p in rules.positions(r)}
+            excluded = rules.excluded_ranks
+            base = suit * 13 - 1  # counts[base + rank] for ranks 1..13; position 14 is the ace (rank 1)
+            # A position is held when a card of its rank is (the bounds leave out an ace's other position).
             for pos in rules.positions(card.rank):
                 if not lo_bound <= pos <= hi_bound:
                     continue
                 low = pos
-                while low - 1 >= lo_bound and low - 1 in positions:
+                while low - 1 >= lo_bound and counts[base + low - 1] and low - 1 not in excluded:
                     low -= 1
                 high = pos
-                while high + 1 <= hi_bound and high + 1 in positions:
+                while high + 1 <= hi_bound:
+                    rank = 1 if high + 1 == 14 else high + 1
+                    if not counts[base + rank] or rank in excluded:
+                        break
                     high += 1
                 if high - low + 1 >= rules.run_min:
                     return True
@@ -631,6 +843,9 @@ class MeldSearch:
 
     def arrange(self, cards: Sequence[Card]) -> Arrangement:
         """The arrangement of ``cards`` with the least deadwood value."""
+        mask = self.hand_mask(cards)
+        if mask is not None:
+            return self._arrange_mask(mask)
         mask = self._fast_mask([c.face for c in cards])
         if mask is not None:
             value, melds = self._best_mask(mask)
@@ -645,6 +860,9 @@ class MeldSearch:
 
     def deadwood(self, cards: Sequence[Card]) -> int:
         """Least deadwood value of ``cards`` (faster than :meth:`arrange` when only the number is wanted)."""
+        mask = self.hand_mask(cards)
+        if mask is not None:
+            return self._mask_deadwood(mask)
         mask = self._fast_mask([c.face for c in cards])
         if mask is not None:
             return self._best_mask(mask)[0]
@@ -815,6 +1033,116 @@ class MeldSearch:
         With duplicates, melds that differ only in which copy they use are listed once. ``limit`` caps
         the count (largest melds first) so that callers stay bounded on large hands.
         """
+        fast = self._candidate_melds_fast(cards)
+        if fast is not None:
+            return fast[:limit] if limit is not None else fast
+        return self._candidate_melds_general(cards, limit)
+
+    def _candidate_melds_fast(self, cards: Sequence[Card]) -> list[Meld] | None:
+        """:meth:`candidate_melds` for a hand without wild cards, jokers or duplicates, from the meld tables
+        (every meld of the rules, the game's own test applied once): the melds within the hand's meldable
+        cards, in the general search's order. None when the hand or the rules need the general search."""
+        if self.rules.specials:
+            return None
+        mask = self.hand_mask(cards)  # first copies only: the tables' own melds will do
+        first_copies = mask is not None
+        if mask is None:
+            mask = self._fast_mask([c.face for c in cards])
+        if mask is None:
+            if JOKER_FACE in self.rules.wild_faces or not any(c.face == JOKER_FACE for c in cards):
+                return None
+            # Jokers that are not wild meld only together (Persian): the other cards' melds, and the jokers'.
+            naturals = [c for c in cards if c.face != JOKER_FACE]
+            found = self._candidate_melds_fast(naturals)
+            if found is None:
+                return None
+            jokers = sorted(c for c in cards if c.face == JOKER_FACE)
+            found += self._joker_melds(jokers)
+            found.sort(key=lambda m: (-len(m.cards), [c.face for c in m.cards]))
+            return found
+        meldable = mask if self._prune is None else self._meldable(mask)
+        if not meldable:
+            return []
+        by_low = self._by_low
+        entries = []
+        rest = meldable
+        while rest:
+            low = rest & -rest
+            for meld_mask in by_low[low.bit_length() - 1]:
+                if meld_mask & meldable == meld_mask:
+                    entries.append(self._table_meld(meld_mask))
+            rest ^= low
+        entries.sort(key=_first)
+        if first_copies:
+            return [entry[1] for entry in entries]
+        by_face = {c.face: c for c in cards}  # another deck's copies: the same melds, of the hand's cards
+        return [self._meld_from_faces([by_face[c.face] for c in entry[1].cards]) for entry in entries]
+
+    def _joker_melds(self, jokers: list[Card]) -> list[Meld]:
+        """The sets of jokers alone (``joker_sets``) that ``jokers`` (sorted) make, as the general walk lists them."""
+        rules = self.rules
+        if not rules.joker_sets:
+            return []
+        top = len(jokers) if rules.set_max is None else min(len(jokers), rules.set_max)
+        found = []
+        for size in range(rules.set_min, top + 1):
+            meld = self.meld(jokers[:size])
+            if meld is not None:
+                found.append(meld)
+        return found
+
+    def _table_meld(self, meld_mask: int) -> tuple[tuple[int, tuple[int, ...]], Meld]:
+        """The meld of the first copies of the faces of ``meld_mask`` (built once), with its place in the
+        order :meth:`candidate_melds` lists melds in (largest first, then by faces as laid)."""
+        entry = self._table_melds.get(meld_mask)
+        if entry is None:
+            meld = self._melds_by_mask.get(meld_mask) or self._first_copy_meld(meld_mask)
+            entry = self._table_melds[meld_mask] = ((-len(meld.cards), tuple(c.face for c in meld.cards)), meld)
+        return entry
+
+    def lays_off(self, meld: Meld, card: Card) -> bool:
+        """Whether ``extend(meld, [card])`` gives a meld: for a card that is not wild, from the faces that fit
+        ``meld``, found once per meld object (melds are immutable; a grown table meld is a new object)."""
+        if card.face in self.rules.wild_faces:
+            return self.extend(meld, [card]) is not None
+        return card.face in self.layoff_faces(meld)
+
+    def layoff_faces(self, meld: Meld) -> frozenset[int]:
+        """The faces (0..52) of the cards that are not wild and that :meth:`extend` lays off alone on ``meld``."""
+        cache = self._layoff_cache
+        entry = cache.get(id(meld))
+        if entry is not None and entry[0] is meld:
+            return entry[1]
+        wild = self.rules.wild_faces
+        candidates: Iterable[int]
+        if meld.kind == "set" and meld.ranks:
+            candidates = [_face(meld.ranks[0] if meld.ranks[0] != 14 else 1, s) for s in range(4)]
+        elif meld.kind == "run" and meld.suit is not None and not meld.wilds and meld.ranks:
+            # without wild cards a natural card goes on either end or nowhere (see extend's quick refusals)
+            ends = (meld.ranks[0] - 1, meld.ranks[-1] + 1)
+            candidates = [_face(pos, meld.suit) for pos in ends if 1 <= pos <= 14]
+        elif meld.kind == "run" and meld.suit is not None:
+            candidates = range(meld.suit * 13, meld.suit * 13 + 13)
+        elif meld.kind == "joker-set":
+            candidates = [JOKER_FACE]
+        else:
+            candidates = range(JOKER_FACE + 1)
+        fits = []
+        for face in candidates:
+            if face in wild:
+                continue
+            # a copy the meld does not hold (the first copy may be in it, with two decks)
+            copy = 1 + max((c.copy for c in meld.cards if c.face == face), default=-1)
+            if self.extend(meld, [card_from_face(face, copy)]) is not None:
+                fits.append(face)
+        found = frozenset(fits)
+        if len(cache) > 4096:
+            cache.clear()
+        cache[id(meld)] = (meld, found)  # the meld is kept with its answer, so its id is not reused meanwhile
+        return found
+
+    def _candidate_melds_general(self, cards: Sequence[Card], limit: int | None = None) -> list[Meld]:
+        """:meth:`candidate_melds` by the general walk (wild cards, duplicates, special melds)."""
         by_face: dict[int, list[Card]] = {}
         for card in sorted(cards):
             by_face.setdefault(card.face, []).append(card)
@@ -1068,6 +1396,16 @@ def check_copies(cards: Sequence[Card], decks: int, jokers: int, where: str) -> 
             times = {1: "once", 2: "twice"}
             named = times.get(count, f"{count} times")
             held = "no such card" if limit == 0 else "it " + times.get(limit, f"{limit} times")
+            if count <= limit and card.id in seen:  # one card object twice where the deck has copies enough
+                raise ValueError(
+                    f"{where}: the hand holds the same {card} (copy {card.copy}) twice; "
+                    f"another deck's {card} is another copy (Card(..., copy=1))"
+                )
+            if count <= limit:
+                raise ValueError(
+                    f"{where}: the hand holds {card} copy {card.copy}, but the deck holds {held} "
+                    f"(copies are numbered from 0)"
+                )
             raise ValueError(f"{where}: the hand names {card} {named}, but the deck holds {held}")
         seen.add(card.id)
 
@@ -1087,6 +1425,18 @@ def _cards_for(groups: Iterable[Sequence[int]], cards: Sequence[Card]) -> tuple[
         chosen_groups.append(chosen)
     dead = tuple(sorted(card for face, group in by_face.items() for card in group[taken[face] :]))
     return chosen_groups, dead
+
+
+_PIECE_CARDS: list[list[tuple[Card, ...]]] = [
+    [tuple(card_from_face(face) for face in range(start, start + width) if (piece >> (face - start)) & 1)
+     for piece in range(1 << width)]
+    for start, width in ((s * 13 + half * 7, 7 - half) for s in range(4) for half in (0, 1))
+]  # fmt: skip
+"""Per 7- or 6-bit piece of a mask (clubs A-7, clubs 8-K, diamonds A-7 ...), the first-copy cards of each value."""
+
+
+def _first(entry: tuple[tuple[int, tuple[int, ...]], Meld]) -> tuple[int, tuple[int, ...]]:
+    return entry[0]
 
 
 def _bits(mask: int) -> list[int]:

@@ -133,13 +133,22 @@ def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
             for placed in search.placements(meld) if meld.wilds else (meld,):
                 actions.append(meld_action(search, placed))
         choices = distinct_cards(deal, hand)
-        for index in layoff_targets(deal, deal.current):
-            table_meld = deal.table[index]
-            for card in choices:
-                if card.face in wild:
-                    actions.extend(wild_layoffs(search, table_meld.meld, card, index))
-                elif search.extend(table_meld.meld, [card]) is not None:
-                    actions.append(Action("layoff", (card,), index))
+        targets = layoff_targets(deal, deal.current)
+        if targets:
+            faces = {card.face for card in choices}
+            has_wild = not wild.isdisjoint(faces)
+            for index in targets:
+                table_meld = deal.table[index]
+                fits = search.layoff_faces(table_meld.meld)  # as extend(meld, [card]) answers, once per meld
+                if not has_wild:
+                    if not fits.isdisjoint(faces):
+                        actions.extend([Action("layoff", (card,), index) for card in choices if card.face in fits])
+                    continue
+                for card in choices:
+                    if card.face in wild:
+                        actions.extend(wild_layoffs(search, table_meld.meld, card, index))
+                    elif card.face in fits:
+                        actions.append(Action("layoff", (card,), index))
         if variant.exchange != "none":
             actions.extend(swaps(deal, deal.current))
         actions.extend(_turn_endings(deal, hand))
@@ -169,10 +178,26 @@ def meld_action(search: MeldSearch, meld: Meld, kind: str = "meld") -> Action:
     """The action that lays ``meld`` as it stands: each wild card in a set or run names the card it stands for
     (``meld 5H 6H 2C=7H``), so that the action says exactly which meld it makes."""
     if not meld.wilds or meld.kind not in ("set", "run"):
+        if kind == "meld":  # one action per meld object (the meld tables share theirs between hands)
+            known = _MELD_ACTIONS.get(id(meld))
+            if known is not None and known[0] is meld:
+                return known[1]
+            action = Action(kind, meld.cards)
+            if len(_MELD_ACTIONS) > 4096:
+                _MELD_ACTIONS.clear()
+                _LISTED_MELDS.clear()
+            _MELD_ACTIONS[id(meld)] = (meld, action)  # both are kept, so their ids are not reused meanwhile
+            _LISTED_MELDS[id(action)] = (action, meld)
+            return action
         return Action(kind, meld.cards)
     wild = search.rules.wild_faces
     meant = tuple(card_from_face(f) if c.face in wild else None for c, f in zip(meld.cards, meld.faces))
     return Action(kind, meld.cards, stands_for=meant)
+
+
+_MELD_ACTIONS: dict[int, tuple[Meld, Action]] = {}
+_LISTED_MELDS: dict[int, tuple[Action, Meld]] = {}
+"""The meld each action of :data:`_MELD_ACTIONS` lays (it is the meld ``search.meld`` makes of its cards)."""
 
 
 def wild_layoffs(search: MeldSearch, meld: Meld, card: Card, target: int) -> list[Action]:
@@ -224,7 +249,7 @@ def pile_takes(deal: Deal) -> list[Action]:
                 result.append(action)
     if variant.top_layoff:
         for index in layoff_targets(deal, seat):
-            if search.extend(deal.table[index].meld, [top]) is not None:
+            if search.lays_off(deal.table[index].meld, top):
                 result.append(Action("take pile", (), index))
     return result
 
@@ -311,27 +336,85 @@ def pile_draws(deal: Deal) -> list[Action]:
     pile = deal.discard
     hand = deal.hands[deal.current]
     must_use = deal.variant.must_use == "deepest"
+    search = deal.variant.meld_search
+    # The hand and the cards above as counts per face, kept up to date down the pile (can_use's can_meld).
+    counts: list[int] | None = None
+    if must_use and not search.rules.wild_faces and not search.rules.specials:
+        counts = [0] * 53
+        for held in hand:
+            counts[held.face] += 1
+    uses = _uses(deal, deal.current) if must_use else None
     result = []
     faces_above: set[int] = set()
     cards_above: list[Card] = []
     for depth in range(len(pile) - 1, -1, -1):
         card = pile[depth]
-        if card.id not in deal.face_down and (not must_use or can_use(deal, deal.current, card, hand + cards_above)):
+        if card.id not in deal.face_down and (uses is None or uses.usable(card, hand + cards_above, counts)):
             named = tuple(pile[depth:]) if card.face in faces_above else (card,)
             result.append(Action("draw discard", named))
         faces_above.add(card.face)
         cards_above.append(card)
+        if counts is not None:
+            counts[card.face] += 1
     result.reverse()
     return result
 
 
-def can_use(deal: Deal, seat: int, card: Card, others: Sequence[Card]) -> bool:
-    """Whether ``seat`` could meld ``card`` (with cards from ``others``) or lay it off at once."""
+def can_use(deal: Deal, seat: int, card: Card, others: Sequence[Card], counts: Sequence[int] | None = None) -> bool:
+    """Whether ``seat`` could meld ``card`` (with cards from ``others``) or lay it off at once. ``counts``, when
+    given, are ``others`` counted per face (see :meth:`MeldSearch.can_meld_counts`), which is quicker."""
+    return _uses(deal, seat).usable(card, others, counts)
+
+
+_LAST_USES: list[tuple[tuple[int, ...], _Uses]] = []
+
+
+def _uses(deal: Deal, seat: int) -> _Uses:
+    """:class:`_Uses` for ``seat``, kept while the melds it may lay off on stay the same objects (a grown
+    meld is a new object): the table changes far less often than a player draws."""
     search = deal.variant.meld_search
-    for index in layoff_targets(deal, seat):
-        if layoff_with(search, deal.table[index].meld, card, others) is not None:
+    targets = layoff_targets(deal, seat)
+    key = (id(search), *(id(deal.table[index].meld) for index in targets))
+    if _LAST_USES and _LAST_USES[0][0] == key:
+        return _LAST_USES[0][1]
+    found = _Uses(deal, seat, targets)
+    _LAST_USES[:] = [(key, found)]  # the melds and the search are kept in it: their ids are not reused meanwhile
+    return found
+
+
+class _Uses:
+    """What :func:`can_use` needs to know of the table melds ``seat`` may lay off on, gathered once (the pile
+    draws of ``draw.must_use: deepest`` ask it of every card in the pile)."""
+
+    def __init__(self, deal: Deal, seat: int, targets: Sequence[int]):
+        search = deal.variant.meld_search
+        self.search = search
+        self.melds = [deal.table[index].meld for index in targets]
+        fits: set[int] = set()
+        self.runs: dict[int | None, list[Meld]] = {}
+        for meld in self.melds:
+            fits |= search.layoff_faces(meld)
+            if meld.kind == "run":
+                self.runs.setdefault(meld.suit, []).append(meld)
+        self.fits = fits
+        """Faces of the cards (not wild) that some meld takes alone."""
+
+    def usable(self, card: Card, others: Sequence[Card], counts: Sequence[int] | None = None) -> bool:
+        search = self.search
+        if search.is_wild(card):
+            if any(layoff_with(search, meld, card, others) is not None for meld in self.melds):
+                return True
+        elif card.face in self.fits:
             return True
-    return search.can_meld(card, others)
+        else:  # layoff_with's other way: cards from ``others`` bridging to a run of the card's suit
+            for meld in self.runs.get(card.suit, ()):
+                if counts is not None and not _may_bridge(search, meld, card, counts):
+                    continue
+                if layoff_with(search, meld, card, others) is not None:
+                    return True
+        if counts is not None:
+            return search.can_meld_counts(card, counts)
+        return search.can_meld(card, others)
 
 
 def use_actions(deal: Deal, seat: int, card: Card, others: Sequence[Card], limit: int | None = None) -> list[Action]:
@@ -349,10 +432,27 @@ def use_actions(deal: Deal, seat: int, card: Card, others: Sequence[Card], limit
     return actions
 
 
+def _may_bridge(search: MeldSearch, meld: Meld, card: Card, counts: Sequence[int]) -> bool:
+    """Whether the cards counted in ``counts`` (per face) hold every position between ``meld``, a run, and
+    ``card`` of its suit: :func:`layoff_with` can bridge the gap only then."""
+    low, high = meld.ranks[0], meld.ranks[-1]
+    base = card.suit * 13 - 1
+    for pos in search.rules.positions(card.rank):
+        if pos > high + 1:
+            gap = range(high + 1, pos)
+        elif pos < low - 1:
+            gap = range(pos + 1, low)
+        else:
+            continue
+        if all(counts[base + p] for p in gap):  # gap positions are 2..13, never an ace
+            return True
+    return False
+
+
 def layoff_with(search: MeldSearch, meld: Meld, card: Card, others: Sequence[Card]) -> tuple[Card, ...] | None:
     """The fewest cards that lay ``card`` off on ``meld``: ``card`` alone, or for a run, ``card`` with the
     cards from ``others`` that bridge the gap between the run's end and it (``8H 9H`` on ``5H 6H 7H``)."""
-    if search.extend(meld, [card]) is not None:
+    if search.lays_off(meld, card):
         return (card,)
     if meld.kind != "run" or card.suit != meld.suit or search.is_wild(card):
         return None
@@ -569,7 +669,11 @@ def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
         deal.phase = USE if deal.variant.must_use == "deepest" else _after_draw(deal)
     elif kind == "meld":
         search = deal.variant.meld_search
-        melds = [search.meld(cards, stands_for=meant) for cards, meant in action.melds()]
+        listed = _LISTED_MELDS.get(id(action))
+        if listed is not None and listed[0] is action:  # the very action meld_action made from this meld
+            melds: list[Meld | None] = [listed[1]]
+        else:
+            melds = [search.meld(cards, stands_for=meant) for cards, meant in action.melds()]
         for meld in melds:
             assert meld is not None
             lay_meld(deal, seat, meld)

@@ -772,3 +772,47 @@ def test_cache_limit_keeps_answers_right() -> None:
     first = [search.deadwood(h) for h in hands]
     assert first == [14, 0, 33]
     assert [search.deadwood(h) for h in reversed(hands)] == first[::-1]
+
+
+# == quick paths of issue 15: the same answers as the general checks =====================================
+
+
+QUICK_RULES = [
+    {},
+    {"ace": "both", "set_max": None},
+    {"ace": "high", "run_max": 5},
+    {"set_distinct_suits": True, "set_max": None, "run_min": 4},
+    {"excluded_ranks": frozenset({1, 7}), "set_min": 4},
+    {"ace": "both", "joker_sets": True, "excluded_ranks": frozenset({13})},
+]
+
+
+@pytest.mark.parametrize("rules", QUICK_RULES, ids=str)
+def test_natural_lay_offs_and_listed_melds_agree_with_the_general_checks(rules: dict[str, object]) -> None:
+    search = make(**rules)
+    melds = [search._meld_from_faces([card_from_face(f) for f in faces]) for faces in search._natural_melds()]
+    texts = ("7S 7S 7H", "7S 7H 7D 7C 7S", "5H 6H 7H", "AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH", "AH 2H 3H")
+    texts += ("2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH", "QH KH AH", "JC QC KC", "2D 3D 4D")
+    two_decks = [search.meld(parse(text)) for text in texts]
+    rng = random.Random(str(rules))
+    melds = rng.sample(melds, min(80, len(melds))) + [m for m in two_decks if m is not None]
+    cards = [card_from_face(face, copy) for face in range(53) for copy in (0, 1)]
+    for meld in melds:
+        for card in cards:
+            if card in meld.cards:
+                continue
+            assert search.extend(meld, [card]) == search._extend_general(meld, [card]), (str(meld), str(card))
+        spare = [card_from_face(face, copy) for face in range(53) for copy in (0, 1, 2)]
+        fits = {c.face for c in spare if c not in meld.cards and search._extend_general(meld, [c]) is not None}
+        assert search.layoff_faces(meld) == fits, str(meld)
+    deck = build_deck(1, 4 if rules.get("joker_sets") else 0)  # jokers that meld only together (Persian)
+    for _ in range(200):  # one-deck hands: the meld tables give what the general walk finds, in its order
+        hand = rng.sample(deck, rng.choice((5, 10, 13, 20)))
+        assert search.candidate_melds(hand) == search._candidate_melds_general(hand)
+        assert search.candidate_melds(hand, limit=3) == search._candidate_melds_general(hand, limit=3)
+        # can_meld from counts, as the general walk says
+        counts = [0] * 53
+        for card in hand[1:]:
+            counts[card.face] += 1
+        expected = any(hand[0] in m.cards for m in search._candidate_melds_general(hand))
+        assert search.can_meld_counts(hand[0], counts) == search.can_meld(hand[0], hand[1:]) == expected
