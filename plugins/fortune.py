@@ -97,6 +97,8 @@ def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
 
 @hookimpl
 def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
+    if deal.phase not in ("play", "discard"):
+        return None  # the kernel says why nothing is discarded now
     if action.kind == "discard" and action.cards and action.cards[0].face == QUEEN_OF_SPADES:
         if queen_held_back(deal, deal.current) and any(c.face == QUEEN_OF_SPADES for c in deal.hands[deal.current]):
             return "the queen of spades may not be discarded while you hold any other card"

@@ -231,6 +231,7 @@ def test_players_add_only_to_their_own_melds(fortune: rummykit.Variant) -> None:
 
 def test_the_queen_of_spades_is_not_discarded_while_another_card_is_held(fortune: rummykit.Variant) -> None:
     game = fortune.new_game(players=2, layout=layout(["QS 9C", "4D 5D"], discard="KH", stock="8H", dealer=1))
+    assert "queen" not in refused(game, "discard QS")  # before drawing, the reason is the draw
     play(game, "draw stock")
     assert {str(a) for a in game.legal_actions() if a.kind == "discard"} == {"discard 9C", "discard 8H"}
     assert "queen of spades" in refused(game, "discard QS")
