@@ -342,8 +342,9 @@ def _uses(deal: Deal, seat: int) -> _Uses:
     search = deal.variant.meld_search
     targets = layoff_targets(deal, seat)
     key = (id(search), *(id(deal.table[index].meld) for index in targets))
-    if _LAST_USES and _LAST_USES[0][0] == key:
-        return _LAST_USES[0][1]
+    last = _LAST_USES[0] if _LAST_USES else None  # read once: another thread may replace it
+    if last is not None and last[0] == key:
+        return last[1]
     found = _Uses(deal, seat, targets)
     _LAST_USES[:] = [(key, found)]  # the melds and the search are kept in it: their ids are not reused meanwhile
     return found
