@@ -61,8 +61,11 @@ def main() -> None:
         for players in counts:
             for bot in ("random", "greedy"):
                 m = measure(name, players, bot, args.hands, args.seed)
-                print(f"| {name} | {players} | {bot} | {m['hands_cpu']:,.0f} | {m['actions_cpu']:,.0f} | "
-                      f"{m['hands_wall']:,.0f} | {m['median_move_ms']:.2f} | {m['worst_move_ms']:.1f} |", flush=True)
+                print(
+                    f"| {name} | {players} | {bot} | {m['hands_cpu']:,.0f} | {m['actions_cpu']:,.0f} | "
+                    f"{m['hands_wall']:,.0f} | {m['median_move_ms']:.2f} | {m['worst_move_ms']:.1f} |",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":

@@ -349,9 +349,11 @@ def pile_draws(deal: Deal) -> list[Action]:
     cards_above: list[Card] = []
     for depth in range(len(pile) - 1, -1, -1):
         card = pile[depth]
-        if card.id not in deal.face_down and (uses is None or uses.usable(card, hand + cards_above, counts)):
-            named = tuple(pile[depth:]) if card.face in faces_above else (card,)
-            result.append(Action("draw discard", named))
+        if card.id not in deal.face_down and (uses is None or uses.usable(card, hand, cards_above, counts)):
+            if card.face in faces_above:
+                result.append(Action("draw discard", tuple(pile[depth:])))
+            else:
+                result.append(PILE_DRAWS[card])
         faces_above.add(card.face)
         cards_above.append(card)
         if counts is not None:
@@ -363,7 +365,7 @@ def pile_draws(deal: Deal) -> list[Action]:
 def can_use(deal: Deal, seat: int, card: Card, others: Sequence[Card], counts: Sequence[int] | None = None) -> bool:
     """Whether ``seat`` could meld ``card`` (with cards from ``others``) or lay it off at once. ``counts``, when
     given, are ``others`` counted per face (see :meth:`MeldSearch.can_meld_counts`), which is quicker."""
-    return _uses(deal, seat).usable(card, others, counts)
+    return _uses(deal, seat).usable(card, others, (), counts)
 
 
 _LAST_USES: list[tuple[tuple[int, ...], _Uses]] = []
@@ -375,8 +377,9 @@ def _uses(deal: Deal, seat: int) -> _Uses:
     search = deal.variant.meld_search
     targets = layoff_targets(deal, seat)
     key = (id(search), *(id(deal.table[index].meld) for index in targets))
-    if _LAST_USES and _LAST_USES[0][0] == key:
-        return _LAST_USES[0][1]
+    last = _LAST_USES[0] if _LAST_USES else None  # read once: another thread may replace it
+    if last is not None and last[0] == key:
+        return last[1]
     found = _Uses(deal, seat, targets)
     _LAST_USES[:] = [(key, found)]  # the melds and the search are kept in it: their ids are not reused meanwhile
     return found
@@ -399,9 +402,14 @@ class _Uses:
         self.fits = fits
         """Faces of the cards (not wild) that some meld takes alone."""
 
-    def usable(self, card: Card, others: Sequence[Card], counts: Sequence[int] | None = None) -> bool:
+    def usable(
+        self, card: Card, hand: Sequence[Card], more: Sequence[Card], counts: Sequence[int] | None = None
+    ) -> bool:
+        """Whether ``card`` melds with cards of ``hand`` and ``more`` (the cards above it in the pile), or lays
+        off; ``counts``, when given, are those cards counted per face."""
         search = self.search
         if search.is_wild(card):
+            others = [*hand, *more]
             if any(layoff_with(search, meld, card, others) is not None for meld in self.melds):
                 return True
         elif card.face in self.fits:
@@ -410,11 +418,11 @@ class _Uses:
             for meld in self.runs.get(card.suit, ()):
                 if counts is not None and not _may_bridge(search, meld, card, counts):
                     continue
-                if layoff_with(search, meld, card, others) is not None:
+                if layoff_with(search, meld, card, [*hand, *more]) is not None:
                     return True
         if counts is not None:
             return search.can_meld_counts(card, counts)
-        return search.can_meld(card, others)
+        return search.can_meld(card, [*hand, *more])
 
 
 def use_actions(deal: Deal, seat: int, card: Card, others: Sequence[Card], limit: int | None = None) -> list[Action]:
@@ -577,6 +585,8 @@ def _pile_take(search: MeldSearch, meld: Meld, top: Card) -> Action:
 
 
 DISCARDS = OneCardActions("discard")
+PILE_DRAWS = OneCardActions("draw discard")
+"""``draw discard C``: the card ``C`` and every card above it (shared, as the discards are)."""
 
 
 def distinct_cards(deal: Deal, hand: list[Card]) -> list[Card]:
