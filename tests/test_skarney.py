@@ -362,14 +362,14 @@ def test_exchanges_come_before_any_meld_in_the_turn() -> None:
 
 def test_singles_exchange_from_any_opponent_and_lay_off_only_on_own_melds() -> None:
     hands = [CONTRACT + " KC KD", "4H 5H 6H 8D 9D TD JS QS KS 9S 7C"]
-    game = new_game(hands, stock="QH 5C 7C", name="skarney-singles")
+    game = new_game(hands, stock="QH 5C 7H", name="skarney-singles")
     play(game, "draw stock", CONTRACT_ACTION)
     offer_declined(game, "KC")
     play(game, "draw stock", f"swap 9S on {at(game, '9H')}", "meld 4H 5H 6H | 8D 9D TD | JS QS KS")
     offer_declined(game, "5C")
-    play(game, "draw stock")  # 7C: it fits seat 0's sevens, and seat 1's meld takes no card of seat 0's
-    assert f"layoff 7C on {at(game, '7H')}" in texts(game)
-    refused(game, f"layoff 7H on {at(game, '5H')}")
+    play(game, "draw stock")  # 7H: it fits seat 0's sevens and seat 1's 4H 5H 6H, which takes no card of seat 0's
+    assert f"layoff 7H on {at(game, '7S')}" in texts(game)
+    refused(game, f"layoff 7H on {at(game, '5H')}", "only to your own side's melds")
     refused(game, f"swap 9D on {at(game, '9H')}")  # no wild card there any more
 
 
