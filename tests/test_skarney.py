@@ -141,6 +141,16 @@ def test_no_jokers_house_rule_sets_the_jokers_aside() -> None:
     game.check_cards()
 
 
+def test_no_contract_house_rule_allows_any_meld_at_any_time() -> None:
+    free = rummykit.load_variant("skarney", house_rules=["no-contract"])
+    hands = [h.split() for h in [CONTRACT + " KC KD", *FILLER]]
+    game = free.new_game(players=4, seed=1, layout={"dealer": 3, "hands": hands, "stock": ["KH"]})
+    play(game, "draw stock", "meld KC KD KH", "meld 7H 7S 7D", "meld 8C 8D 8S")
+    play(game, f"layoff JK on {at(game, 'KC')}")
+    assert len(game.deal.table) == 3 and game.observation(1)["contracts"][0]["laid"]
+    assert len(game.deal.table[at(game, "KC")].meld) == 4
+
+
 # -- the contract ------------------------------------------------------------------------------------------
 
 
