@@ -618,6 +618,9 @@ def test_a_whole_seven_hand_game_scored_by_hand(name: str, players: int) -> None
     assert game.scores == [sum(r.scores[s] for r in game.results) for s in range(players)]
     best = max(game.side_scores())
     assert game.side_scores()[game.side_of(game.winner)] == best
+    # The record replays to the same game.
+    again = Game.from_json(game.to_json())
+    assert again.scores == game.scores and again.history == game.history and again.is_over
 
 
 # -- soak -----------------------------------------------------------------------------------------------------
