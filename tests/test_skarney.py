@@ -674,3 +674,16 @@ def test_greedy_bots_play_whole_games(name: str, players: int) -> None:
         for result in game.results:
             kinds[result.kind] = kinds.get(result.kind, 0) + 1
     assert kinds.get("out", 0) > count  # greedy players go out in most hands
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("house_rules", [["no-jokers"], ["no-contract"], ["no-jokers", "no-contract"]])
+def test_bots_play_with_the_house_rules(house_rules: list[str]) -> None:
+    var = rummykit.load_variant("skarney", house_rules=house_rules)
+    for seed in range(6):
+        game = var.new_game(players=4, seed=seed)
+        bots = [(RandomBot if seed % 2 else GreedyBot)(seed * 10 + i) for i in range(4)]
+        while not game.is_over and len(game.results) < 2:
+            _step(game, bots[game.current_player])
+        if "no-jokers" in house_rules:
+            assert len(game.deal.set_aside) == 4 and all(c.is_joker for c in game.deal.set_aside)
