@@ -225,6 +225,16 @@ def test_the_listed_contracts_are_capped_and_any_valid_one_is_accepted_when_type
     assert len(game.deal.table) == 4
 
 
+def test_a_contract_that_takes_every_card_goes_out() -> None:
+    game = new_game([CONTRACT + " KC KD", *FILLER], stock="KH")
+    game.deal.state["hand"] = 4
+    game.deal._legal = None
+    play(game, "draw stock", CONTRACT_ACTION + " | KC KD KH")
+    result = game.results[0]
+    assert result.kind == "out" and result.winner == 0
+    assert result.details["hand_bonus"] == 200 and result.details["shutout_bonus"] == SHUTOUT
+
+
 def test_a_second_wild_card_in_a_meld_is_refused() -> None:
     game = new_game(["7H 7S 7D 8C 8D 8S 9H 2C JK QC QD", *FILLER], stock="QH 4C 4D 4H 2S")
     play(game, "draw stock")
