@@ -637,8 +637,9 @@ def test_a_whole_seven_hand_game_scored_by_hand(name: str, players: int) -> None
 
 CONFIGS = [("skarney", 4), ("skarney-singles", 2), ("skarney-singles", 3), ("skarney-singles", 4)]
 RANDOM_HANDS = int(os.environ.get("SKARNEY_RANDOM_HANDS", "300"))
-# Whole greedy games take 1-5 s each on one core (the wild-card arrangement search dominates), so the default
-# run plays a sample sized to about a minute per variant; SKARNEY_GREEDY_GAMES=300 plays the full 300 of each.
+# Whole greedy games take 2-6 s each on one shared core (the bot's wild-card arrangement search dominates), so
+# the default run plays a sample sized to a minute or two per variant. SKARNEY_GREEDY_GAMES=300 plays the full
+# 300 of each, which takes longer than pytest's 900 s test timeout: add --timeout 0.
 GREEDY_SAMPLE = {("skarney", 4): 30, ("skarney-singles", 2): 40, ("skarney-singles", 3): 20, ("skarney-singles", 4): 12}
 
 
