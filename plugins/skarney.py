@@ -412,6 +412,10 @@ def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
             f"cards each ({count * size} cards), at most one wild card in each, laid at once "
             f"('meld 7H 7S 7D | 8C 8D 8S | ...')"
         )
+    if action.kind == "layoff" and action.target is not None and 0 <= action.target < len(deal.table):
+        owner = deal.table[action.target].owner
+        if deal.game.side_of(owner) != deal.game.side_of(seat) and deal.variant.layoff_mode == "own":
+            return "cards are added only to your own side's melds, never to an opponent's"
     if action.kind == "layoff" and action.target is not None:
         limit = int(rules.get("layoff_per_meld", 2))
         done = state["added"].get(action.target, 0)

@@ -261,11 +261,15 @@ def swaps(deal: Deal, seat: int) -> list[Action]:
     """Exchanges of a natural card from hand for a wild card on the table (``swap 6H on 3``), on the melds the
     ruleset's ``table.exchange`` opens to ``seat``."""
     search = deal.variant.meld_search
-    hand = distinct_cards(deal, deal.hands[seat])
+    hand = [c for c in distinct_cards(deal, deal.hands[seat]) if not search.is_wild(c)]
     result = []
     for index in exchange_targets(deal, seat):
+        meld = deal.table[index].meld
+        # Only a card a wild card stands for (in a set, any card of its rank) can take its place.
+        meant = {f for c, f in zip(meld.cards, meld.faces) if search.is_wild(c)}
+        ranks = {f % 13 + 1 for f in meant} if meld.kind == "set" else set()
         for card in hand:
-            if not search.is_wild(card) and exchanged(deal, index, card) is not None:
+            if (card.face in meant or card.rank in ranks) and exchanged(deal, index, card) is not None:
                 result.append(Action("swap", (card,), index))
     return result
 
