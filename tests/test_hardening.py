@@ -504,7 +504,11 @@ def test_fuzz_random_and_garbage_actions_never_change_the_state_nor_lose_a_card(
         rng = random.Random(seed)
         game = variant.new_game(seed=seed)
         bots = [rummykit.bots.make_bot("random", seed * 10 + seat) for seat in range(game.num_players)]
-        while not game.is_over and len(game.results) < 4:
+        steps = 0
+        # A few hands, and at most 300 moves a game: random play of the table games runs to hundreds of moves a
+        # hand, and each refusal compares the whole record.
+        while not game.is_over and len(game.results) < 4 and steps < 300:
+            steps += 1
             if rng.random() < 0.35:
                 before = state(game)
                 try:
