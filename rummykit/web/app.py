@@ -30,7 +30,7 @@ from ..bots import BOTS, Bot, make_bot
 from ..catalogue import list_variants
 from ..cli import TurnPrinter
 from ..dispatch import PluginError
-from ..engine import AUTO_PREFIX, Deal, Game, HandResult, load_record
+from ..engine import AUTO_PREFIX, Deal, Game, HandResult, load_record, play_record
 from ..engine import TableMeld as _TableMeld
 from ..ruleset import RulesetError
 from ..variant import Variant, house_rules_for, load_variant, table_entry
@@ -357,6 +357,7 @@ class Tables:
         self.variant(name if name in self.sources else known[name], parsed.get("house_rules", []))
         try:
             record, variant = load_record(text, self.plugins)
+            play_record(record, variant)  # the whole record replays before any step is shown
         except ValueError as exc:
             raise WebError(400, str(exc)[:500]) from None
         moves = [m for deal in record["actions"] for m in deal if not m.startswith(AUTO_PREFIX)]
