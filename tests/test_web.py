@@ -433,3 +433,15 @@ def test_browser_shows_why_an_illegal_click_is_refused(page: Any, server: str) -
     assert "Refused" in page.inner_text("#error") and "not allowed" in page.inner_text("#error")
     assert page.locator("#melds .table-meld").count() == 0
     assert page.locator("#hand .card").count() == 14
+
+
+def test_browser_shows_what_a_wild_card_stands_for(page: Any, server: str) -> None:
+    layout = {**RUM_LAYOUT, "hands": [["7H", "7S", "JK", "AH", *RUM_LAYOUT["hands"][0][4:]], RUM_LAYOUT["hands"][1]]}
+    open_table(page, server, {"variant": "500-rum", "house_rules": ["one-joker"], "layout": layout, "seed": 1})
+    page.click("#actions button[data-action='draw stock']")
+    page.wait_for_selector("#meld:not([hidden])")
+    for card in ("7H", "7S", "JK"):
+        page.click(f"#hand .card[data-card='{card}']")
+    page.click("#meld")  # the page sends the legal meld of these cards: meld 7H 7S JK=7C
+    page.wait_for_selector("#melds .table-meld[data-meld='0'] .card.wild")
+    assert page.inner_text("#melds .table-meld[data-meld='0'] .card.wild .means") == "= 7♣"

@@ -292,8 +292,9 @@ class Tables:
             if len(names) != players or not all(isinstance(n, str) and 0 < len(n) <= 30 for n in names):
                 raise WebError(400, f"'names' must be {players} names of 1 to 30 characters")
         else:
-            names = [("You" if bots_given.count(None) == 1 else f"Player {s + 1}") if b is None else f"{b} {s + 1}"
-                     for s, b in enumerate(bots_given)]  # fmt: skip
+            names = [
+                f"Player {s + 1}" if b is None else f"{b.capitalize()} bot {s + 1}" for s, b in enumerate(bots_given)
+            ]
         try:
             game = variant.new_game(players=names, seed=seed, layout=layout, max_hands=max_hands)
         except (ValueError, TypeError, KeyError) as exc:
