@@ -8,6 +8,8 @@ import os
 import random
 import shutil
 import socket
+import subprocess
+import sys
 import threading
 import time
 import warnings
@@ -61,7 +63,7 @@ FORTUNE_LAYOUT = {
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(max_tables=50)) as test_client:
+    with TestClient(create_app(max_tables=200)) as test_client:
         yield test_client
 
 
@@ -266,6 +268,32 @@ def test_serve_is_a_subcommand_bound_to_this_machine_by_default() -> None:
     assert (args.host, args.port) == ("0.0.0.0", 9001)
 
 
+def test_rummykit_serve_prints_its_address_and_serves() -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    command = [sys.executable, "-c", "import sys; from rummykit.cli import main; sys.exit(main())"]
+    process = subprocess.Popen([*command, "serve", "--port", str(port)], stdout=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        assert line.startswith(f"rummykit serves on http://127.0.0.1:{port}/"), line
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urlopen(f"http://127.0.0.1:{port}/api/variants", timeout=10) as response:
+                    assert "gin" in [v["name"] for v in json.loads(response.read())["variants"]]
+                with urlopen(f"http://127.0.0.1:{port}/", timeout=10) as response:
+                    assert b"app.js" in response.read()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "rummykit serve did not answer"
+                time.sleep(0.1)
+    finally:
+        process.terminate()
+        process.wait(20)
+
+
 # -- a real server ----------------------------------------------------------------------------------------
 
 
@@ -445,3 +473,21 @@ def test_browser_shows_what_a_wild_card_stands_for(page: Any, server: str) -> No
     page.click("#meld")  # the page sends the legal meld of these cards: meld 7H 7S JK=7C
     page.wait_for_selector("#melds .table-meld[data-meld='0'] .card.wild")
     assert page.inner_text("#melds .table-meld[data-meld='0'] .card.wild .means") == "= 7♣"
+
+
+@pytest.mark.parametrize("variant", ["gin", "oklahoma-gin", "gin-3", "gin-partnership", "500-rum", "500-partnership",
+                                     "persian", "fortune", "arlington"])  # fmt: skip
+def test_every_variant_plays_a_hand_through_the_api(client: TestClient, variant: str) -> None:
+    info = next(v for v in client.get("/api/variants").json()["variants"] if v["name"] == variant)
+    players = info["max_players"]
+    state = new_table(client, variant=variant, players=players, max_hands=1, bots=[None] + ["greedy"] * (players - 1))
+    rng = random.Random(3)
+    while not state["is_over"]:
+        assert state["legal_actions"], state
+        text = rng.choice(state["legal_actions"])
+        response = client.post(f"/api/tables/{state['id']}/moves", json={"seat": 0, "action": text})
+        assert response.status_code == 200, response.text
+        state = response.json()
+    assert state["results"][0]["lines"] and len(state["scores"]) == players
+    record = client.get(f"/api/tables/{state['id']}/record").text
+    assert Game.from_json(record).scores == state["scores"]

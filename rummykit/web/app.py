@@ -13,6 +13,7 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -567,7 +568,7 @@ def serve(
     port: int = 8000,
     rulesets: Sequence[str] = (),
     plugins: Sequence[str] = (),
-    announce: Any = print,
+    announce: Any = None,
 ) -> None:
     """Run the server until interrupted, announcing its address first."""
     import uvicorn
@@ -576,5 +577,7 @@ def serve(
     config = uvicorn.Config(app, host=host, port=port, log_level="warning")
     server = uvicorn.Server(config)
     shown = f"[{host}]" if ":" in host else host
+    if announce is None:
+        announce = partial(print, flush=True)  # seen at once even when the output is a pipe
     announce(f"rummykit serves on http://{shown}:{port}/ (Ctrl-C stops it)")
     server.run()
