@@ -403,8 +403,9 @@ def test_browser_plays_a_whole_gin_hand_to_the_settlement(page: Any, server: str
     page.wait_for_selector("#hand .card")
     assert page.locator("#hand .card").count() in (10, 11)
     assert page.locator("#hand .card.red").count() + page.locator("#hand .card:not(.red)").count() >= 10
-    screenshot(page, "web-gin.png")
-    for _ in range(200):
+    for click in range(200):
+        if click == 12:
+            screenshot(page, "web-gin.png")
         if page.locator("#settlement").is_visible():
             break
         buttons = page.locator("#actions button")
@@ -412,9 +413,10 @@ def test_browser_plays_a_whole_gin_hand_to_the_settlement(page: Any, server: str
         ender = next((t for t in texts if t.startswith(("gin", "knock"))), None)
         choice = ender or next((t for t in texts if t.startswith("discard")), None) or texts[-1]
         page.click(f"#actions button[data-action='{choice}']")
-        page.wait_for_function("() => !document.querySelector('#error') || document.querySelector('#error').hidden")
-        page.wait_for_timeout(30)
+        page.wait_for_selector("body:not([data-busy])", state="attached")
+        assert not page.locator("#error").is_visible(), page.inner_text("#error")
     assert page.locator("#settlement").is_visible()
+    screenshot(page, "web-gin-settlement.png")
     lines = page.inner_text("#settlement-lines")
     assert "Deal 1 ends" in lines and "Scores:" in lines
     page.click("#next-deal")

@@ -22,6 +22,15 @@ function el(tag, attrs = {}, ...children) {
 }
 
 async function api(method, path, body) {
+  document.body.dataset.busy = "1"; // a request is under way (tests wait for it to end)
+  try {
+    return await request(method, path, body);
+  } finally {
+    delete document.body.dataset.busy;
+  }
+}
+
+async function request(method, path, body) {
   const options = { method, headers: {} };
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
@@ -208,7 +217,7 @@ function showOpponents(state) {
     if (seat === viewSeat) return;
     const acting = state.current_player === seat;
     const node = el("div", { class: "seat" + (acting ? " acting" : ""), "data-seat": seat },
-      el("div", { text: `${name(state, seat)}${state.bots[seat] ? ` (${state.bots[seat]} bot)` : ""} — ` +
+      el("div", { text: `${name(state, seat)}${state.bots[seat] && !state.names[seat].toLowerCase().includes(state.bots[seat]) ? ` (${state.bots[seat]} bot)` : ""} — ` +
         `${obs.hand_sizes[seat]} cards${obs.dealer === seat ? ", dealer" : ""}` }));
     const known = state.hands ? state.hands[seat] : (obs.known[String(seat)] || []);
     if (known.length) {
