@@ -268,6 +268,27 @@ def test_serve_is_a_subcommand_bound_to_this_machine_by_default() -> None:
     assert (args.host, args.port) == ("0.0.0.0", 9001)
 
 
+def test_a_ruleset_file_and_plugin_from_the_command_line_are_offered_and_played() -> None:
+    toy = Path(__file__).resolve().parent / "toy"
+    app = create_app(rulesets=[str(toy / "toy.yaml")], plugins=[str(toy / "toy_rummy.py")])
+    with TestClient(app) as toy_client:
+        names = [v["name"] for v in toy_client.get("/api/variants").json()["variants"]]
+        assert "toy-rummy" in names and "gin" in names
+        assert toy_client.post("/api/tables", json={"variant": str(toy / "toy.yaml")}).status_code == 400
+        state = new_table(toy_client, variant="toy-rummy", players=3, bots=[None, "greedy", "random"])
+        rng = random.Random(4)
+        while not state["is_over"]:
+            response = toy_client.post(
+                f"/api/tables/{state['id']}/moves", json={"seat": 0, "action": rng.choice(state["legal_actions"])}
+            )
+            assert response.status_code == 200, response.text
+            state = response.json()
+        record = toy_client.get(f"/api/tables/{state['id']}/record").text
+        assert Game.from_json(record, plugins=[toy / "toy_rummy.py"]).scores == state["scores"]
+        replay = toy_client.post("/api/replays", json={"record": record})
+        assert replay.status_code == 201, replay.text  # the plugin given on the command line is the record's
+
+
 def test_rummykit_serve_prints_its_address_and_serves() -> None:
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
@@ -493,3 +514,27 @@ def test_every_variant_plays_a_hand_through_the_api(client: TestClient, variant:
     assert state["results"][0]["lines"] and len(state["scores"]) == players
     record = client.get(f"/api/tables/{state['id']}/record").text
     assert Game.from_json(record).scores == state["scores"]
+
+
+def test_browser_replays_a_saved_record_step_by_step(page: Any, server: str) -> None:
+    status, played = call(server, "POST", "/api/tables", {"variant": "gin", "seed": 9, "max_hands": 1,
+                                                         "bots": ["greedy", "greedy"]})  # fmt: skip
+    assert status == 201 and played["is_over"]
+    with urlopen(f"{server}/api/tables/{played['id']}/record", timeout=60) as response:
+        record = response.read().decode()
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    page.fill("#record-text", record)
+    page.click("#replay")
+    page.wait_for_selector("#replay-controls:not([hidden])")
+    assert page.inner_text("#replay-step").startswith("move 0 of ")
+    assert page.locator("#opponents .seat").nth(0).locator(".card").count() == 10  # every hand face up
+    for _ in range(3):
+        page.click("#replay-forward")
+        page.wait_for_selector("body:not([data-busy])", state="attached")
+    page.click("#replay-back")
+    page.wait_for_selector("body:not([data-busy])", state="attached")
+    assert page.inner_text("#replay-step").startswith("move 2 of ")
+    assert page.locator("#log li").count() == 2
+    page.click("#replay-end")
+    page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Game over')")
