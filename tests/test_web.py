@@ -190,11 +190,16 @@ def test_malformed_and_hostile_requests_get_clear_4xx(client: TestClient) -> Non
     assert response.status_code == 400 and "not JSON" in response.json()["error"]
     response = client.post("/api/tables", json=[1, 2])
     assert response.status_code == 400 and "JSON object" in response.json()["error"]
-    response = client.post("/api/tables", content=b"[" * 100_000)
+    as_json = {"Content-Type": "application/json"}
+    response = client.post("/api/tables", content=b"[" * 100_000, headers=as_json)
     assert response.status_code == 400
     huge = json.dumps({"variant": "gin", "pad": "x" * (MAX_BODY + 1)})
-    response = client.post("/api/tables", content=huge.encode())
+    response = client.post("/api/tables", content=huge.encode(), headers=as_json)
     assert response.status_code == 413 and "over" in response.json()["error"]
+    response = client.post("/api/tables", content=b'{"variant": "gin"}', headers={"Content-Type": "text/plain"})
+    assert response.status_code == 415 and "Content-Type: application/json" in response.json()["error"]
+    response = client.post("/api/tables", data={"variant": "gin"})  # a form, as another site's page could send
+    assert response.status_code == 415
     state = new_table(client)
     assert client.get(f"/api/tables/{state['id']}?seat=9").status_code == 400
     assert client.get(f"/api/tables/{state['id']}?seat=-1").status_code == 400

@@ -171,6 +171,10 @@ def _int(body: dict[str, Any], name: str, low: int, high: int, default: int | No
 
 async def _body(request: Request) -> dict[str, Any]:
     """The request's JSON object, read at most :data:`MAX_BODY` bytes far."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind != "application/json":
+        # Also keeps other sites' pages out: a cross-site JSON request needs a preflight this server never grants.
+        raise WebError(415, "send the body as JSON, with the header Content-Type: application/json")
     length = request.headers.get("content-length")
     if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
         raise WebError(413, f"the request body is over {MAX_BODY} bytes")
