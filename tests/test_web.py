@@ -311,6 +311,10 @@ def test_rummykit_serve_prints_its_address_and_serves() -> None:
                     assert "gin" in [v["name"] for v in json.loads(response.read())["variants"]]
                 with urlopen(f"http://127.0.0.1:{port}/", timeout=10) as response:
                     assert b"app.js" in response.read()
+                rebound = Request(f"http://127.0.0.1:{port}/api/variants", headers={"Host": f"evil.example:{port}"})
+                with pytest.raises(HTTPError) as refused:
+                    urlopen(rebound, timeout=10)
+                assert refused.value.code == 400  # a page of another site, renamed to 127.0.0.1
                 break
             except OSError:
                 assert time.monotonic() < deadline, "rummykit serve did not answer"

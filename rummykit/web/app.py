@@ -21,6 +21,8 @@ from typing import Any
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
@@ -470,9 +472,16 @@ def state(table: Table, seat: int | None) -> dict[str, Any]:
 # -- the application -----------------------------------------------------------------------------------
 
 
-def create_app(rulesets: Sequence[str] = (), plugins: Sequence[str] = (), max_tables: int = MAX_TABLES) -> Starlette:
+def create_app(
+    rulesets: Sequence[str] = (),
+    plugins: Sequence[str] = (),
+    max_tables: int = MAX_TABLES,
+    hosts: Sequence[str] | None = None,
+) -> Starlette:
     """The ASGI application: the API under ``/api`` and the page at ``/``. ``rulesets`` (files) and
-    ``plugins`` (Python files) are what the command line gave; a request can name nothing else."""
+    ``plugins`` (Python files) are what the command line gave; a request can name nothing else. ``hosts``,
+    when given, are the only names a request's Host header may give (a page of another site that renames
+    itself to 127.0.0.1, "DNS rebinding", is refused)."""
     tables = Tables(rulesets, plugins, max_tables)
 
     def seat_of(request: Request, table: Table) -> int | None:
@@ -559,8 +568,10 @@ def create_app(rulesets: Sequence[str] = (), plugins: Sequence[str] = (), max_ta
         Route("/api/tables/{table_id}/step", step, methods=["POST"]),
         Mount("/", StaticFiles(directory=static, html=True)),
     ]
+    middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))] if hosts is not None else []
     app = Starlette(
         routes=routes,
+        middleware=middleware,
         exception_handlers={WebError: web_error, HTTPException: http_error, PluginError: plugin_error},
     )
     app.state.tables = tables
@@ -577,7 +588,8 @@ def serve(
     """Run the server until interrupted, announcing its address first."""
     import uvicorn
 
-    app = create_app(rulesets, plugins)
+    anywhere = host in ("0.0.0.0", "::", "")
+    app = create_app(rulesets, plugins, hosts=None if anywhere else [host, "localhost", "127.0.0.1", "[::1]"])
     config = uvicorn.Config(app, host=host, port=port, log_level="warning")
     server = uvicorn.Server(config)
     shown = f"[{host}]" if ":" in host else host
