@@ -499,7 +499,7 @@ def create_app(
         body = await _body(request)
         table = await run_in_threadpool(tables.create, body)
         seats = [s for s, b in enumerate(table.bots) if b is None]
-        return JSONResponse(state(table, seats[0] if seats else None), status_code=201)
+        return JSONResponse(await run_in_threadpool(locked_state, table, seats[0] if seats else None), status_code=201)
 
     async def listing(request: Request) -> Response:
         with tables.lock:
@@ -508,11 +508,14 @@ def create_app(
             {"tables": [{"id": t.id, "variant": t.game.variant.name, "is_over": t.game.is_over} for t in items]}
         )
 
+    def locked_state(table: Table, seat: int | None) -> dict[str, Any]:
+        with table.lock:  # in a worker thread: waiting for a busy table never holds up the others
+            return state(table, seat)
+
     async def show(request: Request) -> Response:
         table = tables.get(request.path_params["table_id"])
         seat = seat_of(request, table)
-        with table.lock:
-            return JSONResponse(state(table, seat))
+        return JSONResponse(await run_in_threadpool(locked_state, table, seat))
 
     async def delete(request: Request) -> Response:
         tables.remove(request.path_params["table_id"])
@@ -522,27 +525,28 @@ def create_app(
         table = tables.get(request.path_params["table_id"])
         body = await _body(request)
         await run_in_threadpool(tables.move, table, body)
-        with table.lock:
-            return JSONResponse(state(table, body["seat"]))
+        return JSONResponse(await run_in_threadpool(locked_state, table, body["seat"]))
 
     async def record(request: Request) -> Response:
         table = tables.get(request.path_params["table_id"])
-        with table.lock:
-            text = table.game.to_json()
-        return Response(text, media_type="application/json")
+
+        def locked_record() -> str:
+            with table.lock:
+                return table.game.to_json()
+
+        return Response(await run_in_threadpool(locked_record), media_type="application/json")
 
     async def replay(request: Request) -> Response:
         body = await _body(request)
         table = await run_in_threadpool(tables.replay, body)
-        return JSONResponse(state(table, None), status_code=201)
+        return JSONResponse(await run_in_threadpool(locked_state, table, None), status_code=201)
 
     async def step(request: Request) -> Response:
         table = tables.get(request.path_params["table_id"])
         body = await _body(request)
         await run_in_threadpool(tables.step, table, body)
         seat = seat_of(request, table)
-        with table.lock:
-            return JSONResponse(state(table, seat))
+        return JSONResponse(await run_in_threadpool(locked_state, table, seat))
 
     async def web_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, WebError)
