@@ -521,6 +521,9 @@ def test_every_variant_plays_a_hand_through_the_api(client: TestClient, variant:
         assert response.status_code == 200, response.text
         state = response.json()
     assert state["results"][0]["lines"] and len(state["scores"]) == players
+    if variant.endswith("partnership"):
+        assert [side["seats"] for side in state["sides"]] == [[0, 2], [1, 3]]
+        assert sum(side["score"] for side in state["sides"]) == sum(state["scores"])
     record = client.get(f"/api/tables/{state['id']}/record").text
     assert Game.from_json(record).scores == state["scores"]
 

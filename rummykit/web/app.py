@@ -447,6 +447,14 @@ def state(table: Table, seat: int | None) -> dict[str, Any]:
         "observation": view,
         "arrangement": arrangement,
         "scores": list(game.scores),
+        "sides": (
+            [
+                {"seats": [s for s in range(game.num_players) if game.side_of(s) == side], "score": score}
+                for side, score in enumerate(game.side_scores())
+            ]
+            if variant.partnerships
+            else None
+        ),  # fmt: skip
         "results": [
             _result(r, table.settlements[i][settlement_viewer]) if i < len(table.settlements) else r.as_dict()
             for i, r in enumerate(game.results)

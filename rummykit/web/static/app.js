@@ -377,6 +377,10 @@ function showScores(state) {
   }
   sheet.append(el("tr", { class: "total" }, el("th", { text: "total" }),
     ...state.scores.map((p) => el("th", { text: String(p) }))));
+  for (const side of state.sides || []) {
+    sheet.append(el("tr", { class: "side" }, el("th", { text: side.seats.map((s) => state.names[s]).join(" & ") }),
+      el("th", { colspan: state.names.length, text: String(side.score) })));
+  }
 }
 
 function showLog(state) {
