@@ -550,3 +550,27 @@ def test_browser_replays_a_saved_record_step_by_step(page: Any, server: str) -> 
     assert page.locator("#log li").count() == 2
     page.click("#replay-end")
     page.wait_for_function("() => document.querySelector('#status').textContent.startsWith('Game over')")
+
+
+def test_browser_partnership_table_with_two_people_at_one_screen(page: Any, server: str) -> None:
+    page.goto(server + "/")
+    page.wait_for_selector("body[data-ready='1']")
+    page.select_option("#variant", "500-partnership")
+    page.select_option("#seat-2", "")  # seats 1 and 3 are people, 2 and 4 greedy bots
+    page.fill("#seed", "4")
+    page.click("#start")
+    page.wait_for_selector("#hand .card")
+    assert page.locator("#opponents .seat").count() == 3
+    assert "Player 1 & Player 3: 0" in page.inner_text("#sides")
+    seen = set()
+    for _ in range(20):
+        seen.add(page.inner_text("#status"))
+        texts = page.locator("#actions button").all_inner_texts()
+        # Draw from the stock (a pile card must be used at once, in a meld built by hand), then discard.
+        choice = "draw stock" if "draw stock" in texts else next(t for t in texts if t.startswith("discard"))
+        page.click(f"#actions button[data-action='{choice}']")
+        page.wait_for_selector("body:not([data-busy])", state="attached")
+        if page.locator("#settlement").is_visible():
+            page.click("#next-deal")
+    assert page.locator("#error").is_hidden()
+    assert any("Player 3" in line for line in seen)  # the screen passed to the other person

@@ -377,10 +377,8 @@ function showScores(state) {
   }
   sheet.append(el("tr", { class: "total" }, el("th", { text: "total" }),
     ...state.scores.map((p) => el("th", { text: String(p) }))));
-  for (const side of state.sides || []) {
-    sheet.append(el("tr", { class: "side" }, el("th", { text: side.seats.map((s) => state.names[s]).join(" & ") }),
-      el("th", { colspan: state.names.length, text: String(side.score) })));
-  }
+  $("sides").textContent = (state.sides || [])
+    .map((side) => `${side.seats.map((s) => state.names[s]).join(" & ")}: ${side.score}`).join("; ");
 }
 
 function showLog(state) {
@@ -397,7 +395,8 @@ function showStatus(state) {
   } else if (state.replay) {
     text = `Replay: ${state.names[state.current_player]} to act`;
   } else if (state.current_player === viewSeat) {
-    text = `Your turn (${state.observation.phase})`;
+    const who = humanSeats(state).length > 1 ? `${state.names[viewSeat]}: ` : "";
+    text = `${who}Your turn (${state.observation.phase})`;
   } else {
     text = `${name(state, state.current_player)} to act`;
   }
