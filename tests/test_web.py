@@ -273,6 +273,18 @@ def test_serve_is_a_subcommand_bound_to_this_machine_by_default() -> None:
     assert (args.host, args.port) == ("0.0.0.0", 9001)
 
 
+def test_rummykit_serve_on_a_port_in_use_says_so_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from rummykit.cli import main
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        assert main(["serve", "--port", str(taken.getsockname()[1])]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("rummykit: cannot listen on 127.0.0.1 port") and err.count("\n") == 1
+    assert main(["serve", "--port", "1", "--host", "no-such-host.invalid"]) == 2
+
+
 def test_a_ruleset_file_and_plugin_from_the_command_line_are_offered_and_played() -> None:
     toy = Path(__file__).resolve().parent / "toy"
     app = create_app(rulesets=[str(toy / "toy.yaml")], plugins=[str(toy / "toy_rummy.py")])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import socket
 import threading
 import time
 from collections.abc import Sequence
@@ -600,6 +601,12 @@ def serve(
     """Run the server until interrupted, announcing its address first."""
     import uvicorn
 
+    try:  # say so in one line rather than after the address is announced
+        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))
+    except OSError as exc:
+        raise ValueError(f"cannot listen on {host} port {port}: {exc.strerror or exc}") from None
     anywhere = host in ("0.0.0.0", "::", "")
     app = create_app(rulesets, plugins, hosts=None if anywhere else [host, "localhost", "127.0.0.1", "[::1]"])
     config = uvicorn.Config(app, host=host, port=port, log_level="warning")
