@@ -31,6 +31,7 @@ with warnings.catch_warnings():  # newer Starlette would rather have httpx2 than
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 
+import rummykit  # noqa: E402
 from rummykit import Game  # noqa: E402
 from rummykit.cli import build_parser  # noqa: E402
 from rummykit.web.app import MAX_BODY, create_app  # noqa: E402
@@ -244,6 +245,13 @@ def test_a_record_replays_step_by_step(client: TestClient) -> None:
     response = client.post("/api/replays", json={"record": {**record, "plugins": ["/tmp/evil.py"]}})
     assert response.status_code == 400 and "evil.py" in response.json()["error"]
     assert client.post("/api/replays", json={"record": "{"}).status_code == 400
+    # A record of a variant loaded by an alias replays too.
+    aliased = rummykit.load_variant("gin-rummy").new_game(seed=3, max_hands=1)
+    while not aliased.is_over:
+        aliased.apply(aliased.legal_actions()[0])
+    assert json.loads(aliased.to_json())["variant"] == "gin-rummy"
+    assert client.post("/api/replays", json={"record": aliased.to_json()}).status_code == 201
+    assert new_table(client, variant="gin-rummy")["variant"] == "gin"
     assert client.post("/api/replays", json={"record": {**record, "scores": [1, 2]}}).status_code == 400
 
 

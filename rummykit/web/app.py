@@ -207,6 +207,8 @@ class Tables:
         self.plugins = [str(Path(p).resolve()) for p in plugins]
         self.max_tables = max_tables
         self.sources: dict[str, str] = {info.name: info.name for info in list_variants()}
+        self.aliases: dict[str, str] = {alias: info.name for info in list_variants() for alias in info.aliases}
+        """A record names its variant as it was loaded: by an alias, maybe."""
         """Variant name -> what load_variant is given: a shipped name, or a ruleset file from the command line."""
         for path in rulesets:
             variant = load_variant(path, plugins=self.plugins)
@@ -240,6 +242,8 @@ class Tables:
         return self._catalogue
 
     def variant(self, name: Any, house_rules: Any) -> Variant:
+        if isinstance(name, str) and name in self.aliases:
+            name = self.aliases[name]
         if not isinstance(name, str) or name not in self.sources:
             shown = json.dumps(name)[:60] if not isinstance(name, str) else repr(name[:60])
             raise WebError(400, f"unknown variant {shown}: variants are {', '.join(sorted(self.sources))}")
@@ -360,10 +364,10 @@ class Tables:
         if not isinstance(parsed, dict):
             raise WebError(400, "'record' must be a JSON object")
         name = parsed.get("variant")
-        known = {source: name for name, source in self.sources.items()}
-        if not isinstance(name, str) or (name not in self.sources and name not in known):
+        known = {**self.aliases, **{source: name for name, source in self.sources.items()}}
+        if not isinstance(name, str) or name not in known:
             raise WebError(400, f"the record's variant is not one this server offers: {str(name)[:60]!r}")
-        self.variant(name if name in self.sources else known[name], parsed.get("house_rules", []))
+        self.variant(known[name], parsed.get("house_rules", []))
         try:
             record, variant = load_record(text, self.plugins)
             play_record(record, variant)  # the whole record replays before any step is shown
