@@ -15,6 +15,7 @@ import time
 import warnings
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 from urllib.error import HTTPError
@@ -349,10 +350,17 @@ def test_rummykit_serve_prints_its_address_and_serves() -> None:
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
+    with running(create_app(max_tables=200)) as base:
+        yield base
+
+
+@contextmanager
+def running(app: Any) -> Iterator[str]:
+    """``app`` served by uvicorn on 127.0.0.1 in a thread, at the address it yields."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    config = uvicorn.Config(create_app(max_tables=200), host="127.0.0.1", port=port, log_level="warning")
+    config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning")
     running = uvicorn.Server(config)
     thread = threading.Thread(target=running.run, daemon=True)
     thread.start()
@@ -594,3 +602,38 @@ def test_browser_partnership_table_with_two_people_at_one_screen(page: Any, serv
             page.click("#next-deal")
     assert page.locator("#error").is_hidden()
     assert any("Player 3" in line for line in seen)  # the screen passed to the other person
+
+
+def test_browser_toy_game_offers_and_cards_set_aside(browser: Any) -> None:
+    """The toy game (a ruleset file and a plugin from the command line): a turn ends with an offer the others
+    answer, and aces are set aside face up by the rules."""
+    toy = Path(__file__).resolve().parent / "toy"
+    app = create_app(rulesets=[str(toy / "toy.yaml")], plugins=[str(toy / "toy_rummy.py")])
+    with running(app) as base:
+        context = browser.new_context(viewport={"width": 1280, "height": 820})
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.set_default_timeout(20_000)
+        page.goto(base + "/")
+        page.wait_for_selector("body[data-ready='1']")
+        page.select_option("#variant", "toy-rummy")
+        page.fill("#players", "3")
+        page.dispatch_event("#players", "change")
+        page.select_option("#seat-1", "")  # two people: each answers the other's offer
+        page.fill("#seed", "2")
+        page.click("#start")
+        page.wait_for_selector("#hand .card")
+        seen_offer = False
+        for _ in range(40):
+            seen_offer = seen_offer or page.locator("#offer").count() > 0
+            texts = page.locator("#actions button").all_inner_texts()
+            if not texts or page.locator("#settlement").is_visible():
+                break
+            choice = next((t for t in texts if t in ("draw stock", "decline")), None)
+            choice = choice or next((t for t in texts if t.startswith(("offer", "discard"))), texts[-1])
+            page.click(f"#actions button[data-action='{choice}']")
+            page.wait_for_selector("body:not([data-busy])", state="attached")
+        assert seen_offer
+        context.close()
+        assert errors == []

@@ -80,9 +80,17 @@ function prettyCard(text) {
   return rank + (SUITS[text.slice(-1)] || text.slice(-1));
 }
 
-function cardsOf(entry) {
+function cardsOf(entry, state) {
   const means = entry.stands_for || [];
-  return entry.cards.map((c, i) => cardNode(c, means[i]));
+  return entry.cards.map((c, i) => {
+    const node = cardNode(c, means[i]);
+    const by = entry.played_by ? entry.played_by[i] : entry.owner;
+    if (state && by !== entry.owner) {
+      node.classList.add("laid-off");
+      node.title = `laid off by ${name(state, by)}`;
+    }
+    return node;
+  });
 }
 
 // -- setup --
@@ -239,6 +247,21 @@ function showPiles(state) {
   else if (obs.discard_size) pile.append(el("span", { class: "card back" }));
   box.append(stock, pile);
   if (obs.must_use) box.append(el("div", { text: `You must use ${prettyCard(obs.must_use)} this turn` }));
+  if (obs.offer) {
+    const offer = obs.offer;
+    const card = offer.card ? prettyCard(offer.card) : "a card";
+    box.append(el("div", { id: "offer", text: `${name(state, offer.from)} offers ${card}` +
+      (offer.to !== null && offer.to !== undefined ? ` to ${name(state, offer.to)}` : "") }));
+  }
+  for (const [zone, seats] of Object.entries(obs.zones || {})) {
+    seats.forEach((held, seat) => {
+      if (!held.count) return;
+      const hidden = held.count - held.cards.length;
+      box.append(el("div", { class: "zone", "data-zone": zone },
+        el("div", { text: `${name(state, seat)}, ${zone}: ${held.count}` }), ...held.cards.map((c) => cardNode(c)),
+        ...Array.from({ length: hidden }, () => el("span", { class: "card back" }))));
+    });
+  }
   if (obs.knocker_unmatched) {
     box.append(el("div", {}, el("div", { text: "Knocker's unmatched cards:" }),
       ...obs.knocker_unmatched.map((c) => cardNode(c))));
@@ -256,7 +279,7 @@ function showMelds(state) {
     obs.table.forEach((meld, index) => {
       if (meld.owner !== owner) return;
       row.append(el("span", { class: "table-meld", "data-meld": index },
-        el("span", { class: "index", text: `meld ${index}` }), ...cardsOf(meld)));
+        el("span", { class: "index", text: `meld ${index}` }), ...cardsOf(meld, state)));
     });
     box.append(row);
   }
