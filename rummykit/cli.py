@@ -894,6 +894,15 @@ def cmd_replay(args: argparse.Namespace) -> int:
 # -- the parser and main ------------------------------------------------------------------------------------
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        from .web.app import serve
+    except ImportError as exc:
+        raise CliError(f"serve needs the 'web' extra: pip install 'rummykit[web]' ({exc})") from None
+    serve(args.host, args.port, rulesets=args.ruleset or (), plugins=args.plugin or ())
+    return EXIT_OK
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="rummykit", description="Play, simulate and check rummy games (Gin Rummy and its family)."
@@ -1011,6 +1020,15 @@ def build_parser() -> argparse.ArgumentParser:
         "--trust-plugins", action="store_true", help="load the local plugin files the record names (runs their code)"
     )
     sub.set_defaults(run=cmd_replay)
+
+    sub = commands.add_parser("serve", help="play in the browser (needs the 'web' extra)",
+                              description="Serve a card table for every variant at http://HOST:PORT/ and its "
+                                          "JSON API under /api (docs/web.md). Ctrl-C stops it.")  # fmt: skip
+    sub.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
+    sub.add_argument("--port", type=int, default=8000, metavar="N", help="port (default 8000)")
+    sub.add_argument("--ruleset", action="append", metavar="FILE", help="also offer this ruleset file (repeatable)")
+    _plugin_option(sub)
+    sub.set_defaults(run=cmd_serve)
     return parser
 
 

@@ -451,8 +451,10 @@ def house_rules_for(variant_name: str, plugins: Iterable[PluginSource] = ()) -> 
     """Every house rule the variant ``variant_name`` accepts, by name (summary, set, plugins, conflicts);
     ``plugins`` are local plugins (files or modules) offering more."""
     merged = _read_chain(find_ruleset(variant_name) if not _is_file(variant_name) else variant_name)
-    modules = [(name, _load_plugin(name)) for name in merged.data.get("plugins", [])]
-    return _house_rule_specs(merged.data, modules + _local_plugins(plugins))
+    local = _local_plugins(plugins)
+    given = {name for name, _ in local}  # a ruleset may name a local plugin, given here rather than installed
+    modules = [(name, _load_plugin(name)) for name in merged.data.get("plugins", []) if name not in given]
+    return _house_rule_specs(merged.data, modules + local)
 
 
 def _build(
