@@ -308,9 +308,12 @@ def compare(
     players: int | None = None,
     jobs: int = 1,
     progress: Callable[[int, int], None] | None = None,
+    plugins: Sequence[str | Path] = (),
 ) -> Comparison:
-    """Play ``games`` games under each configuration, game ``i`` from the same seed in all of them."""
-    chosen = [parse_config(c) if isinstance(c, str) else c for c in configs]
+    """Play ``games`` games under each configuration, game ``i`` from the same seed in all of them.
+    ``plugins`` are local plugin files loaded for the configurations given as text (house rules they offer
+    may be named there)."""
+    chosen = [parse_config(c, [str(p) for p in plugins]) if isinstance(c, str) else c for c in configs]
     if not chosen:
         raise ValueError("compare needs at least one configuration")
     for config in chosen:

@@ -110,3 +110,11 @@ def test_the_command_prints_the_table_and_refuses_bad_input(tmp_path: Path) -> N
     assert bad.returncode == 2 and "not a folder" in bad.stderr
     out = subprocess.run([*run, "gin", "gin+big-gin", "--games", "3", "--json"], capture_output=True, text=True)
     assert json.loads(out.stdout)["configs"] == ["gin", "gin+big-gin"]
+
+
+def test_a_local_house_rule_plugin_and_a_ruleset_file_take_a_slot(tmp_path: Path, undercut_double_plugin: Path) -> None:
+    ruleset = tmp_path / "gin-to-50.yaml"
+    ruleset.write_text("name: gin-to-50\nextends: gin\ntarget: 50\n", encoding="utf-8")
+    result = compare(["gin", "gin+undercut-double", str(ruleset)], games=6, seed=4, plugins=[undercut_double_plugin])
+    assert [c.label for c in result.configs] == ["gin", "gin+undercut-double", str(ruleset)]
+    assert difference(result, "hands", 2)["mean"] < 0  # to 50, games are shorter
