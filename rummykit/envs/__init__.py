@@ -66,7 +66,7 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         self.observation_spaces = {
             agent: spaces.Dict(
                 {
-                    "observation": spaces.Box(0.0, np.inf, (self.encoder.size,), np.float32),
+                    "observation": spaces.Box(-np.inf, np.inf, (self.encoder.size,), np.float32),
                     "action_mask": spaces.Box(0, 1, (self.space.size,), np.int8),
                 }
             )
@@ -104,6 +104,7 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         game_seed = int(self._rng.integers(2**62))
+        self.space._cached = None  # answers about the previous game (whose id a new game may reuse)
         layout = (options or {}).get("layout")
         self.game = self.variant.new_game(
             players=self.players, seed=game_seed, layout=layout, max_hands=1 if self.hands == 1 else None
@@ -248,8 +249,17 @@ class RummyGym(gymnasium.Env[Observation, np.int64]):
 
     metadata = {"render_modes": ["ansi"]}
 
-    def __init__(self, aec: RummyEnv, opponents: str | Sequence[str] = "greedy", seat: int = 0):
+    def __init__(
+        self,
+        aec: RummyEnv,
+        opponents: str | Sequence[str] = "greedy",
+        seat: int = 0,
+        illegal_action_reward: float = 0.0,
+    ):
         self.aec = aec
+        self.illegal_action_reward = illegal_action_reward
+        """The reward of an index whose mask entry is 0: such a step changes nothing (info says
+        ``illegal_action``), as single-agent learners may ignore the mask."""
         self.seat = seat
         self.agent = aec.possible_agents[seat]
         names = [opponents] * (aec.players - 1) if isinstance(opponents, str) else list(opponents)
@@ -290,6 +300,9 @@ class RummyGym(gymnasium.Env[Observation, np.int64]):
 
     def step(self, action: np.int64 | int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         aec = self.aec
+        if int(action) not in aec._plan:
+            observation = aec.observe(self.agent)
+            return observation, self.illegal_action_reward, False, False, {"illegal_action": True}
         aec.step(int(action))
         reward = aec.rewards[self.agent]
         reward += self._others()
@@ -313,8 +326,10 @@ def gym(
     options: Mapping[str, Any] | None = None,
     render_mode: str | None = None,
     table_slots: int = TABLE_SLOTS,
+    illegal_action_reward: float = 0.0,
 ) -> RummyGym:
     """A single-agent Gymnasium environment: seat ``seat`` of :func:`env` against bots (``greedy`` or
-    ``random``, one name for all or one per opponent seat)."""
+    ``random``, one name for all or one per opponent seat). An index whose mask entry is 0 changes nothing
+    and is rewarded ``illegal_action_reward``."""
     aec = env(variant, house_rules, players, hands, plugins, options, render_mode, table_slots)
-    return RummyGym(aec, opponents, seat)
+    return RummyGym(aec, opponents, seat, illegal_action_reward)

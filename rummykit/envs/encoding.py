@@ -103,6 +103,14 @@ class ActionSpace:
         self.select_base = self.position.get(("select", 0, None), -1)
         self.clear_index = self.position.get(("clear", None, None), -1)
         self.commit_index = {verb: self.position[(f"commit:{verb}", None, None)] for verb in self.commits}
+        self._cached: (
+            tuple[
+                tuple[int, int, int],
+                dict[tuple[str, int | None, int | None], Action],
+                dict[str, list[tuple[Counter[int], Action]]],
+            ]
+            | None
+        ) = None
 
     # -- text ----------------------------------------------------------------------------------------
 
@@ -242,7 +250,13 @@ class ActionSpace:
         plan: dict[int, Action | None] = {}
         if game.is_over:
             return mask, plan
-        for key, action in self.listed(game).items():
+        state = (id(game), len(game.results), len(game.deal.log))
+        if self._cached is not None and self._cached[0] == state:
+            listed, ways_by_verb = self._cached[1], self._cached[2]
+        else:  # select steps leave the game as it is: the engine is asked once per position
+            listed, ways_by_verb = self.listed(game), self.meld_sets(game)
+            self._cached = (state, listed, ways_by_verb)
+        for key, action in listed.items():
             i = self.position[key]
             mask[i] = 1
             plan[i] = action
@@ -250,7 +264,7 @@ class ActionSpace:
             chosen = selection.counts()
             hand = Counter(c.face for c in game.deal.hands[game.deal.current])
             selectable: set[int] = set()
-            for verb, ways in self.meld_sets(game).items():
+            for verb, ways in ways_by_verb.items():
                 for faces, action in ways:
                     if faces == chosen and chosen:
                         i = self.commit_index[verb]
