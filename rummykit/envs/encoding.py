@@ -182,8 +182,8 @@ class ActionSpace:
         """Per meld verb, every legal way to commit it now: (faces from hand, the engine's action).
 
         The engine's listed melds and pile takes are complete unless its list is capped
-        (:data:`~rummykit.standard.MELD_ACTION_LIMIT`); then every candidate meld of the hand is put to
-        ``Game.resolve``."""
+        (:data:`~rummykit.standard.MELD_ACTION_LIMIT`); then every candidate meld of the hand
+        (``variant.meld_search``) is put to the plugins' filters, as ``Deal.allows`` would."""
         result: dict[str, list[tuple[Counter[int], Action]]] = {verb: [] for verb in self.commits}
         if not self.commits:
             return result
@@ -208,26 +208,24 @@ class ActionSpace:
                     candidates = search.melds_containing(deal.taken, others)
                 else:
                     candidates = search.candidate_melds(hand)
-                groups = [list(m.cards) for m in candidates]
+                actions = [standard.meld_action(search, m) for m in candidates]
             else:
                 top = deal.discard[-1]
-                groups = [[c for c in m.cards if c is not top] for m in search.melds_containing(top, hand)]
+                actions = [standard._pile_take(search, m, top) for m in search.melds_containing(top, hand)]
+                actions = [a for a in actions if len(a.cards) >= 2]
             wanted = []
-            for cards in groups:
-                key = tuple(sorted(c.face for c in cards))
-                if key in seen[verb]:
-                    continue
-                seen[verb].add(key)
-                checked = game.variant.hook.rummykit_check_action(deal=deal, action=Action(verb, tuple(cards)))
-                if isinstance(checked, Action):
-                    wanted.append((Counter(key), checked))
+            for action in actions:  # valid melds by the meld search, in the kernel's own action form
+                key = tuple(sorted(c.face for c in action.cards))
+                if key not in seen[verb]:
+                    seen[verb].add(key)
+                    wanted.append((Counter(key), action))
             kept = {id(a) for a in self._filtered(game, [a for _, a in wanted])}
             result[verb] += [(faces, a) for faces, a in wanted if id(a) in kept]
         return result
 
     @staticmethod
     def _filtered(game: Game, actions: list[Action]) -> list[Action]:
-        """Those of ``actions`` (each accepted by ``rummykit_check_action``) that every plugin's
+        """Those of ``actions`` (valid melds or pile takes in the kernel's form) that every plugin's
         ``rummykit_legal_actions`` keeps: ``Deal.allows`` for many actions at once. The kernel's own
         implementation lists (it is not asked again); its one filter, ``discard_to_go_out: required``, is
         applied as it applies it."""
