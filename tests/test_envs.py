@@ -233,13 +233,14 @@ def test_one_hand_rewards_and_render() -> None:
     env.reset(seed=4)
     assert "player_" in (env.render() or "")
     totals = Counter[str]()
+    rng = random.Random(4)
     for agent in env.agent_iter():
         obs, reward, term, trunc, _ = env.last()
         totals[agent] += reward
         if term or trunc:
             env.step(None)
             continue
-        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
     assert env.game is not None and len(env.game.results) == 1
     assert [totals[a] for a in env.possible_agents] == env.game.scores
 
@@ -275,9 +276,10 @@ def test_gym_against_greedy() -> None:
     obs, _ = gym.reset(seed=2)
     done = False
     total = 0.0
+    rng = random.Random(2)
     while not done:
-        legal = np.flatnonzero(obs["action_mask"])
-        obs, reward, done, _, info = gym.step(int(legal[0]))
+        legal = np.flatnonzero(obs["action_mask"]).tolist()
+        obs, reward, done, _, info = gym.step(rng.choice(legal))
         total += reward
     assert total == info["scores"][0]
 
