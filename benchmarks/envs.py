@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""Environment steps per second with random masked actions: every rummykit variant through
+``rummykit.envs`` (PettingZoo AEC: ``last()`` for the observation and mask, then ``step``), beside its raw
+engine (``Game.legal_actions`` and ``Game.apply``, no observation), RLCard's ``gin-rummy`` environment and
+OpenSpiel's ``gin_rummy`` with its observation tensor, each when importable.
+
+    python3 benchmarks/envs.py                 # every variant, a few seconds each
+    python3 benchmarks/envs.py --seconds 1 gin # a quick look at one
+
+Run it with the interpreter that has the ``rl`` extra (and the peers: ``benchmarks/run.py`` installs them into
+``benchmarks/.venv``). An environment step is one index: in table games meld building takes ``select``
+steps, counted as steps (``engine actions/s`` counts the engine actions those steps carried out).
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from typing import Any
+
+SEED = 20240607
+
+
+def rummykit_env(name: str, seconds: float) -> dict[str, Any]:
+    import numpy as np
+
+    from rummykit import envs
+
+    env = envs.env(name)
+    rng = np.random.default_rng(SEED)
+    steps = actions = games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        env.reset(seed=SEED + games)
+        games += 1
+        for _agent in env.agent_iter():
+            observation, _reward, termination, truncation, _info = env.last()
+            if termination or truncation:
+                env.step(None)
+                continue
+            index = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+            engine = env._plan[index] is not None
+            env.step(index)
+            steps += 1
+            actions += engine
+            if steps % 64 == 0 and time.perf_counter() - start > seconds:
+                break
+    elapsed = time.perf_counter() - start
+    return {"steps/s": steps / elapsed, "engine actions/s": actions / elapsed, "steps": steps}
+
+
+def rummykit_engine(name: str, seconds: float) -> dict[str, Any]:
+    import rummykit
+
+    variant = rummykit.load_variant(name)
+    rng = random.Random(SEED)
+    actions = games = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        game = variant.new_game(seed=SEED + games)
+        games += 1
+        while not game.is_over:
+            game.apply(rng.choice(game.legal_actions()))
+            actions += 1
+            if actions % 64 == 0 and time.perf_counter() - start > seconds:
+                break
+    elapsed = time.perf_counter() - start
+    return {"steps/s": actions / elapsed, "engine actions/s": actions / elapsed, "steps": actions}
+
+
+def rlcard_gin(seconds: float) -> dict[str, Any] | None:
+    try:
+        import rlcard
+    except ImportError:
+        return None
+    env = rlcard.make("gin-rummy", config={"seed": SEED})
+    rng = random.Random(SEED)
+    steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state, _ = env.reset()
+        while not env.is_over():
+            state, _ = env.step(rng.choice(list(state["legal_actions"])))
+            steps += 1
+    elapsed = time.perf_counter() - start
+    return {"steps/s": steps / elapsed, "engine actions/s": steps / elapsed, "steps": steps}
+
+
+def openspiel_gin(seconds: float) -> dict[str, Any] | None:
+    try:
+        import pyspiel
+    except ImportError:
+        return None
+    game = pyspiel.load_game("gin_rummy")
+    rng = random.Random(SEED)
+    steps = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                state.apply_action(rng.choice(state.chance_outcomes())[0])
+                continue
+            state.observation_tensor(state.current_player())  # what an agent observes before acting
+            state.apply_action(rng.choice(state.legal_actions()))
+            steps += 1
+    elapsed = time.perf_counter() - start
+    return {"steps/s": steps / elapsed, "engine actions/s": steps / elapsed, "steps": steps}
+
+
+def main() -> int:
+    import rummykit
+
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("variants", nargs="*", help="variants to measure (default: every variant)")
+    parser.add_argument("--seconds", type=float, default=3.0, help="seconds per measurement (default 3)")
+    args = parser.parse_args()
+    names = args.variants or [info.name for info in rummykit.list_variants()]
+    rows = []
+    for name in names:
+        env = rummykit_env(name, args.seconds)
+        raw = rummykit_engine(name, args.seconds)
+        share = env["engine actions/s"] / raw["engine actions/s"]
+        rows.append((f"rummykit env {name}", env["steps/s"], env["engine actions/s"], f"{share:.2f} of raw engine"))
+        rows.append((f"rummykit engine {name}", raw["steps/s"], raw["engine actions/s"], ""))
+    if "gin" in names:
+        for label, result in (("RLCard gin-rummy env", rlcard_gin(args.seconds)),
+                              ("OpenSpiel gin_rummy + observation_tensor", openspiel_gin(args.seconds))):  # fmt: skip
+            if result is None:
+                rows.append((label, None, None, "not installed"))
+            else:
+                rows.append((label, result["steps/s"], result["engine actions/s"], ""))
+    print("| system | steps/s | engine actions/s | note |\n| --- | ---: | ---: | --- |")
+    for label, steps, actions, note in rows:
+        cell = lambda v: "-" if v is None else f"{v:,.0f}"  # noqa: E731
+        print(f"| {label} | {cell(steps)} | {cell(actions)} | {note} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

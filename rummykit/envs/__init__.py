@@ -1,0 +1,335 @@
+"""Reinforcement-learning environments for every variant: PettingZoo (AEC) and Gymnasium.
+
+Needs the ``rl`` extra (``pip install 'rummykit[rl]'``: numpy, pettingzoo, gymnasium); ``import rummykit``
+does not. ``env(variant, ...)`` is a PettingZoo AEC environment for any variant; ``gym(variant, ...)`` one
+seat of it as a single-agent Gymnasium environment against bots. See ``docs/rl.md``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import gymnasium
+import numpy as np
+import numpy.typing as npt
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from ..actions import Action, IllegalAction
+from ..bots import Bot, make_bot
+from ..engine import Game
+from ..variant import Variant, load_variant
+from .encoding import FACES, TABLE_SLOTS, ActionSpace, Encoder, Selection
+
+__all__ = ["RummyEnv", "RummyGym", "env", "gym", "ActionSpace", "Encoder", "TABLE_SLOTS", "FACES"]
+
+Observation = dict[str, npt.NDArray[Any]]
+
+
+class RummyEnv(AECEnv):  # type: ignore[misc]
+    """A PettingZoo AEC environment playing one rummykit game; agents ``player_0`` ... in seat order.
+
+    Observations are ``{"observation": float32 vector, "action_mask": int8 vector}``; actions are indices of
+    :attr:`space` (``action_text(i)``, ``action_index(text)``). Rewards are the change of each agent's score
+    (its side's, in partnerships) at each step: hand scores when a hand ends, end-of-game bonuses at the end.
+    """
+
+    metadata = {"render_modes": ["ansi"], "name": "rummykit_v0", "is_parallelizable": False}
+
+    def __init__(
+        self,
+        variant: Variant,
+        players: int | None = None,
+        hands: int | None = None,
+        render_mode: str | None = None,
+        table_slots: int = TABLE_SLOTS,
+    ):
+        super().__init__()
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode is None or 'ansi', not {render_mode!r}")
+        if hands not in (None, 1):
+            raise ValueError(f"hands is None (the whole game) or 1, not {hands!r}")
+        self.variant = variant
+        self.players = players if players is not None else variant.min_players
+        self.hands = hands
+        self.render_mode = render_mode
+        self.space = ActionSpace(variant, self.players, table_slots)
+        probe = variant.new_game(players=self.players, seed=0)
+        self.encoder = Encoder(variant, self.players, sorted(probe.deal.zones))
+        self.deck_size = len(probe.deck)
+        self.possible_agents = [f"player_{i}" for i in range(self.players)]
+        self.agents = list(self.possible_agents)
+        self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
+        self.observation_spaces = {
+            agent: spaces.Dict(
+                {
+                    "observation": spaces.Box(-np.inf, np.inf, (self.encoder.size,), np.float32),
+                    "action_mask": spaces.Box(0, 1, (self.space.size,), np.int8),
+                }
+            )
+            for agent in self.possible_agents
+        }
+        self.action_spaces = {agent: spaces.Discrete(self.space.size) for agent in self.possible_agents}
+        self.game: Game | None = None
+        self.selections = [Selection() for _ in range(self.players)]
+        self._mask: npt.NDArray[np.int8] | None = None
+        self._plan: dict[int, Action | None] = {}
+        self._rng = np.random.default_rng()
+        self._layout: Mapping[str, Any] | None = None
+
+    # -- spaces ----------------------------------------------------------------------------------------
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def action_text(self, index: int) -> str:
+        """The text of action ``index`` (``discard 7H``, ``layoff 8C on 2``, ``select 7H``, ``meld``)."""
+        return self.space.text(index)
+
+    def action_index(self, text: str) -> int:
+        """The index of an action text (KeyError when the space has no such action)."""
+        return self.space.index(text)
+
+    # -- play ------------------------------------------------------------------------------------------
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Start a new game. ``seed`` makes it reproducible; ``options={"layout": {...}}`` prearranges the
+        first deal as ``Variant.new_game(layout=...)`` does."""
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        game_seed = int(self._rng.integers(2**62))
+        self.space._cached = None  # answers about the previous game (whose id a new game may reuse)
+        layout = (options or {}).get("layout")
+        self.game = self.variant.new_game(
+            players=self.players, seed=game_seed, layout=layout, max_hands=1 if self.hands == 1 else None
+        )
+        self.agents = list(self.possible_agents)
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.selections = [Selection() for _ in range(self.players)]
+        self._refresh()
+
+    def _refresh(self) -> None:
+        game = self.game
+        assert game is not None
+        if game.is_over:
+            self._mask, self._plan = np.zeros(self.space.size, dtype=np.int8), {}
+            for agent in self.agents:
+                self.terminations[agent] = True
+            return
+        actor = game.deal.actor
+        self._mask, self._plan = self.space.mask(game, self.selections[actor])
+        self.agent_selection = self.possible_agents[actor]
+
+    def observe(self, agent: str) -> Observation:
+        game = self.game
+        assert game is not None, "call reset() first"
+        seat = self._seat[agent]
+        view = game.observation(seat)
+        vector = self.encoder.encode(view, self.selections[seat], self.deck_size)
+        if not game.is_over and game.deal.actor == seat and self._mask is not None:
+            mask = self._mask.copy()
+        else:
+            mask = np.zeros(self.space.size, dtype=np.int8)
+        return {"observation": vector, "action_mask": mask}
+
+    def legal(self) -> list[int]:
+        """The legal indices for the agent to act now."""
+        return sorted(self._plan)
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        game = self.game
+        assert game is not None
+        if action is None or int(action) not in self._plan:
+            text = self.space.text(int(action)) if action is not None and 0 <= int(action) < self.space.size else action
+            raise IllegalAction(f"action {action} ({text}) is not legal now (its action_mask entry is 0)")
+        index = int(action)
+        seat = self._seat[agent]
+        self._cumulative_rewards[agent] = 0.0
+        engine_action = self._plan[index]
+        if engine_action is None:  # a step of the meld builder
+            selection = self.selections[seat]
+            if index == self.space.clear_index:
+                selection.faces.clear()
+            else:
+                selection.faces.append(index - self.space.select_base)
+            self.rewards = {a: 0.0 for a in self.agents}
+            self._mask, self._plan = self.space.mask(game, selection)
+        else:
+            self._apply(engine_action)
+        self._accumulate_rewards()
+
+    def apply_engine_action(self, action: Action | str) -> None:
+        """Apply an engine action (or its text) for the seat acting now, as bots choose them; clears that
+        seat's selection. Rewards are set as by :meth:`step` (the gym wrapper uses this for opponents)."""
+        game = self.game
+        assert game is not None
+        self._cumulative_rewards[self.agent_selection] = 0.0
+        self._apply(game.resolve(action))
+        self._accumulate_rewards()
+
+    def _apply(self, action: Action) -> None:
+        game = self.game
+        assert game is not None
+        before = [game.score_of(s) for s in range(self.players)]
+        self.selections[game.deal.actor].faces.clear()
+        game.apply(action)
+        self.rewards = {
+            agent: float(game.score_of(s) - before[s]) for agent, s in self._seat.items() if agent in self.rewards
+        }
+        self._refresh()
+        if game.is_over:
+            self.agent_selection = self.agents[0]
+            self.infos = {agent: {"scores": list(game.scores), "end_reason": game.end_reason} for agent in self.agents}
+
+    def render(self) -> str | None:
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without render_mode='ansi'")
+            return None
+        game = self.game
+        if game is None:
+            return "(not started: call reset())"
+        if game.is_over:
+            return f"game over ({game.end_reason}); scores {game.scores}"
+        deal = game.deal
+        seat = deal.actor
+        view = game.observation(seat)
+        lines = [
+            f"{game.variant.title}: deal {deal.number}, phase {deal.phase}, player_{seat} to act; scores {game.scores}",
+            f"stock {len(deal.stock)}, pile top {view.get('discard_top') or '-'} ({len(deal.discard)} cards)",
+        ]
+        for i, entry in enumerate(view["table"]):
+            lines.append(f"  meld {i} (player_{entry['owner']}): {' '.join(entry['cards'])}")
+        lines.append(f"player_{seat} holds {' '.join(view['hand'])}")
+        chosen = self.selections[seat].faces
+        if chosen:
+            lines.append("selected: " + " ".join(self.space.text(self.space.select_base + f)[7:] for f in chosen))
+        lines.append("legal: " + ", ".join(self.space.text(i) for i in self.legal()[:20]))
+        return "\n".join(lines)
+
+    def close(self) -> None:
+        pass
+
+
+def env(
+    variant: str | Path | Variant,
+    house_rules: Iterable[str] = (),
+    players: int | None = None,
+    hands: int | None = None,
+    plugins: Iterable[str | Path | ModuleType] = (),
+    options: Mapping[str, Any] | None = None,
+    render_mode: str | None = None,
+    table_slots: int = TABLE_SLOTS,
+) -> RummyEnv:
+    """A PettingZoo AEC environment for ``variant`` (a name, a ruleset file or a loaded Variant), with house
+    rules, local plugin files and options as ``load_variant`` takes them. ``hands=1`` ends it after one
+    hand; ``table_slots`` bounds the table melds lay-offs and swaps can address."""
+    loaded = variant if isinstance(variant, Variant) else load_variant(str(variant), house_rules, options, plugins)
+    return RummyEnv(loaded, players=players, hands=hands, render_mode=render_mode, table_slots=table_slots)
+
+
+class RummyGym(gymnasium.Env[Observation, np.int64]):
+    """One seat of a :class:`RummyEnv` as a single-agent Gymnasium environment; bots play the other seats.
+
+    An episode is the game (or one hand with ``hands=1``); the reward is the change of the learner's
+    (side's) score over its step and the opponents' moves after it."""
+
+    metadata = {"render_modes": ["ansi"]}
+
+    def __init__(
+        self,
+        aec: RummyEnv,
+        opponents: str | Sequence[str] = "greedy",
+        seat: int = 0,
+        illegal_action_reward: float = 0.0,
+    ):
+        self.aec = aec
+        self.illegal_action_reward = illegal_action_reward
+        """The reward of an index whose mask entry is 0: such a step changes nothing (info says
+        ``illegal_action``), as single-agent learners may ignore the mask."""
+        self.seat = seat
+        self.agent = aec.possible_agents[seat]
+        names = [opponents] * (aec.players - 1) if isinstance(opponents, str) else list(opponents)
+        if len(names) != aec.players - 1:
+            raise ValueError(f"{aec.players - 1} opponents are needed, not {len(names)}")
+        self.opponent_names = names
+        self.bots: dict[int, Bot] = {}
+        self.observation_space = aec.observation_space(self.agent)
+        self.action_space = aec.action_space(self.agent)
+        self.render_mode = aec.render_mode
+
+    def action_text(self, index: int) -> str:
+        return self.aec.action_text(index)
+
+    def action_index(self, text: str) -> int:
+        return self.aec.action_index(text)
+
+    def _others(self) -> float:
+        aec = self.aec
+        game = aec.game
+        assert game is not None
+        reward = 0.0
+        while not game.is_over and game.deal.actor != self.seat:
+            aec.apply_engine_action(self.bots[game.deal.actor].choose(game))
+            reward += aec.rewards[self.agent]
+        return reward
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Observation, dict[str, Any]]:
+        super().reset(seed=seed)
+        game_seed = int(self.np_random.integers(2**62))
+        self.aec.reset(seed=game_seed, options=options)
+        others = [s for s in range(self.aec.players) if s != self.seat]
+        self.bots = {s: make_bot(name, game_seed + s) for s, name in zip(others, self.opponent_names)}
+        self._others()
+        return self.aec.observe(self.agent), {}
+
+    def step(self, action: np.int64 | int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+        aec = self.aec
+        if int(action) not in aec._plan:
+            observation = aec.observe(self.agent)
+            return observation, self.illegal_action_reward, False, False, {"illegal_action": True}
+        aec.step(int(action))
+        reward = aec.rewards[self.agent]
+        reward += self._others()
+        game = aec.game
+        assert game is not None
+        info = {"scores": list(game.scores), "end_reason": game.end_reason} if game.is_over else {}
+        return aec.observe(self.agent), reward, game.is_over, False, info
+
+    def render(self) -> str | None:
+        return self.aec.render()
+
+
+def gym(
+    variant: str | Path | Variant,
+    opponents: str | Sequence[str] = "greedy",
+    seat: int = 0,
+    house_rules: Iterable[str] = (),
+    players: int | None = None,
+    hands: int | None = None,
+    plugins: Iterable[str | Path | ModuleType] = (),
+    options: Mapping[str, Any] | None = None,
+    render_mode: str | None = None,
+    table_slots: int = TABLE_SLOTS,
+    illegal_action_reward: float = 0.0,
+) -> RummyGym:
+    """A single-agent Gymnasium environment: seat ``seat`` of :func:`env` against bots (``greedy`` or
+    ``random``, one name for all or one per opponent seat). An index whose mask entry is 0 changes nothing
+    and is rewarded ``illegal_action_reward``."""
+    aec = env(variant, house_rules, players, hands, plugins, options, render_mode, table_slots)
+    return RummyGym(aec, opponents, seat, illegal_action_reward)

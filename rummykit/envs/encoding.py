@@ -1,0 +1,385 @@
+"""The fixed action space and the observation encoding of a variant (numpy only; no PettingZoo here).
+
+See ``docs/rl.md`` for the layout. An :class:`ActionSpace` numbers every action the environment can carry
+out; :meth:`ActionSpace.mask` says exactly which of them are legal now, from the engine's own answers
+(``Game.legal_actions``, ``Game.resolve``), never from rules re-implemented here.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .. import standard
+from ..actions import Action, position_words
+from ..cards import card_from_face, parse_card
+from ..engine import Game
+from ..standard import MELD_ACTION_LIMIT
+from ..variant import Variant
+
+__all__ = ["ActionSpace", "Encoder", "Selection", "FACES", "TABLE_SLOTS", "MELD_KINDS"]
+
+FACES = 53
+"""Card faces: 52 natural cards and the joker (face 52). Copies of a card (two decks) share a face."""
+TABLE_SLOTS = 32
+"""Default bound on addressable table melds: ``layoff X on k`` and ``swap X on k`` exist for k < 32."""
+MELD_KINDS = ("meld", "take pile with")
+"""Verbs whose cards are chosen with ``select X`` steps and committed with the verb itself."""
+TARGET_KINDS = ("layoff", "swap")
+BARE_ONLY = frozenset({"draw stock", "take pile", "end", "end turn", "accept", "decline", "pass", "done"})
+"""Verbs the kernel and the built-in games use without cards."""
+ONE_CARD_ONLY = frozenset({"discard", "offer", "knock"})
+"""Verbs the kernel and the built-in games use with exactly one card."""
+PHASES = ("draw", "play", "use", "discard", "offer", "offered", "over")
+
+
+def face_text(face: int) -> str:
+    return str(card_from_face(face))
+
+
+@dataclass
+class Selection:
+    """The cards a seat has selected towards a meld (faces, with repeats for two copies)."""
+
+    faces: list[int] = field(default_factory=list)
+
+    def counts(self) -> Counter[int]:
+        return Counter(self.faces)
+
+
+class ActionSpace:
+    """Every action index of a variant, both ways: ``text(i)`` and ``index(text)``.
+
+    Layout, in order: one index per verb without cards (``draw stock``, ``pass``...); 53 per verb with one
+    card (``discard 7H``; a verb used both ways has both); ``layoff X on k`` and ``swap X on k`` for each face
+    and table slot k < ``slots``; ``take pile on k`` where the pile may be taken onto a table meld; then the
+    meld builder: ``select X`` (53), ``clear`` and one commit per meld verb (``meld``, ``take pile with``).
+    """
+
+    def __init__(self, variant: Variant, players: int, slots: int = TABLE_SLOTS):
+        self.variant = variant
+        self.slots = slots
+        game = variant.new_game(players=players, seed=0)
+        verbs = set(position_words(game.deal, game.deal.actor).verbs)
+        kernel = variant.kernel
+        if kernel.turn_end != "discard":
+            verbs.add("end turn")
+        if kernel.turn_end == "offer":
+            verbs |= {"offer", "accept", "decline"}
+        table = variant.melds_on_table
+        if not table:
+            verbs -= set(MELD_KINDS) | set(TARGET_KINDS)
+        plain = sorted(v for v in verbs if v not in MELD_KINDS and v not in TARGET_KINDS)
+        self.keys: list[tuple[str, int | None, int | None]] = []
+        """Per index: (verb, face or None, table slot or None); the meld builder's keys use the verbs
+        ``select`` (with a face), ``clear`` and ``commit:VERB``."""
+        for verb in plain:
+            if verb not in ONE_CARD_ONLY:
+                self.keys.append((verb, None, None))
+        for verb in plain:
+            if verb not in BARE_ONLY:
+                self.keys.extend((verb, f, None) for f in range(FACES))
+        if table:
+            targets = ["layoff"] + (["swap"] if variant.exchange != "none" else [])
+            for verb in targets:
+                self.keys.extend((verb, f, k) for k in range(slots) for f in range(FACES))
+            if variant.top_layoff and variant.draw_from_pile == "whole":
+                self.keys.extend(("take pile", None, k) for k in range(slots))
+        self.commits: list[str] = []
+        if table:
+            self.commits.append("meld")
+            if variant.draw_from_pile == "whole" and variant.must_use == "top":
+                self.commits.append("take pile with")
+            self.keys.extend(("select", f, None) for f in range(FACES))
+            self.keys.append(("clear", None, None))
+            self.keys.extend((f"commit:{verb}", None, None) for verb in self.commits)
+        self.position = {key: i for i, key in enumerate(self.keys)}
+        self.size = len(self.keys)
+        self.select_base = self.position.get(("select", 0, None), -1)
+        self.clear_index = self.position.get(("clear", None, None), -1)
+        self.commit_index = {verb: self.position[(f"commit:{verb}", None, None)] for verb in self.commits}
+        self._cached: (
+            tuple[
+                tuple[int, int, int],
+                dict[tuple[str, int | None, int | None], Action],
+                dict[str, list[tuple[Counter[int], Action]]],
+            ]
+            | None
+        ) = None
+
+    # -- text ----------------------------------------------------------------------------------------
+
+    def text(self, index: int) -> str:
+        """The text of action ``index``: an engine action (``discard 7H``, ``layoff 8C on 2``) or a builder
+        step (``select 7H``, ``clear``, ``meld``, ``take pile with``)."""
+        verb, face, slot = self.keys[index]
+        if verb.startswith("commit:"):
+            return verb[len("commit:") :]
+        text = verb if face is None else f"{verb} {face_text(face)}"
+        return text if slot is None else f"{text} on {slot}"
+
+    def index(self, text: str) -> int:
+        """The index of an action text as :meth:`text` writes it (any card spelling ``parse_card`` reads)."""
+        words = text.split()
+        if not words:
+            raise KeyError("empty action text")
+        joined = " ".join(w.lower() for w in words)
+        if joined in self.commits:
+            return self.commit_index[joined]
+        if joined == "clear" and self.clear_index >= 0:
+            return self.clear_index
+        slot = None
+        if len(words) >= 2 and words[-2].lower() == "on" and words[-1].isdigit():
+            slot = int(words[-1])
+            words = words[:-2]
+        face = None
+        try:
+            face = parse_card(words[-1]).face
+            words = words[:-1]
+        except ValueError:
+            pass
+        key = (" ".join(w.lower() for w in words), face, slot)
+        if key not in self.position:
+            raise KeyError(f"{text!r} is not in this environment's action space")
+        return self.position[key]
+
+    # -- the engine's actions by key -------------------------------------------------------------------
+
+    def listed(self, game: Game) -> dict[tuple[str, int | None, int | None], Action]:
+        """The legal actions the engine lists now that have an index (melds apart), by key; where several
+        share a key (a wild card laid off at either end of a run), the engine's first, or the one naming
+        fewest cards."""
+        found: dict[tuple[str, int | None, int | None], Action] = {}
+        deal = game.deal
+        for action in game.legal_actions():
+            if action.kind in MELD_KINDS:
+                continue
+            cards = action.cards
+            if not cards:
+                face = None
+            elif len(cards) == 1:
+                face = cards[0].face
+            elif action.kind == "layoff" and deal.taken is not None and deal.taken in cards:
+                face = deal.taken.face  # under must_use: the taken card with the cards bridging to the meld
+            elif action.kind == "draw discard":
+                face = cards[0].face  # the deepest card taken (two decks: every card named)
+            else:
+                continue
+            key = (action.kind, face, action.target)
+            if key not in self.position:
+                continue
+            held = found.get(key)
+            if held is None or len(cards) < len(held.cards):
+                found[key] = action
+        return found
+
+    def meld_sets(self, game: Game) -> dict[str, list[tuple[Counter[int], Action]]]:
+        """Per meld verb, every legal way to commit it now: (faces from hand, the engine's action).
+
+        The engine's listed melds and pile takes are complete unless its list is capped
+        (:data:`~rummykit.standard.MELD_ACTION_LIMIT`); then every candidate meld of the hand
+        (``variant.meld_search``) is put to the plugins' filters, as ``Deal.allows`` would."""
+        result: dict[str, list[tuple[Counter[int], Action]]] = {verb: [] for verb in self.commits}
+        if not self.commits:
+            return result
+        deal = game.deal
+        seen: dict[str, set[tuple[int, ...]]] = {verb: set() for verb in self.commits}
+        listed_count = Counter[str]()
+        for action in game.legal_actions():
+            if action.kind in result:
+                listed_count[action.kind] += 1
+                key = tuple(sorted(c.face for c in action.cards))
+                if key not in seen[action.kind]:
+                    seen[action.kind].add(key)
+                    result[action.kind].append((Counter(key), action))
+        for verb in self.commits:
+            if listed_count[verb] < MELD_ACTION_LIMIT:
+                continue
+            hand = deal.hands[deal.current]
+            search = game.variant.meld_search
+            if verb == "meld":
+                if deal.taken is not None and deal.phase == "use":
+                    others = [c for c in hand if c is not deal.taken]
+                    candidates = search.melds_containing(deal.taken, others)
+                else:
+                    candidates = search.candidate_melds(hand)
+                actions = [standard.meld_action(search, m) for m in candidates]
+            else:
+                top = deal.discard[-1]
+                actions = [standard._pile_take(search, m, top) for m in search.melds_containing(top, hand)]
+                actions = [a for a in actions if len(a.cards) >= 2]
+            wanted = []
+            for action in actions:  # valid melds by the meld search, in the kernel's own action form
+                key = tuple(sorted(c.face for c in action.cards))
+                if key not in seen[verb]:
+                    seen[verb].add(key)
+                    wanted.append((Counter(key), action))
+            kept = {id(a) for a in self._filtered(game, [a for _, a in wanted])}
+            result[verb] += [(faces, a) for faces, a in wanted if id(a) in kept]
+        return result
+
+    @staticmethod
+    def _filtered(game: Game, actions: list[Action]) -> list[Action]:
+        """Those of ``actions`` (valid melds or pile takes in the kernel's form) that every plugin's
+        ``rummykit_legal_actions`` keeps: ``Deal.allows`` for many actions at once. The kernel's own
+        implementation lists (it is not asked again); its one filter, ``discard_to_go_out: required``, is
+        applied as it applies it."""
+        deal = game.deal
+        if game.variant.discard_to_go_out == "required":
+            size = len(deal.hands[deal.current])
+            actions = [a for a in actions if len(a.cards) < size]
+        caller = game.variant.pm.subset_hook_caller("rummykit_legal_actions", remove_plugins=[standard])
+        kept = list(actions)
+        caller(deal=deal, actions=kept)
+        return kept
+
+    def mask(
+        self, game: Game, selection: Selection, out: npt.NDArray[np.int8] | None = None
+    ) -> tuple[npt.NDArray[np.int8], dict[int, Action | None]]:
+        """The action mask now (1 exactly where the index is legal) and, per legal index, the engine action
+        it carries out (None for ``select`` and ``clear``)."""
+        mask = np.zeros(self.size, dtype=np.int8) if out is None else out
+        mask[:] = 0
+        plan: dict[int, Action | None] = {}
+        if game.is_over:
+            return mask, plan
+        state = (id(game), len(game.results), len(game.deal.log))
+        if self._cached is not None and self._cached[0] == state:
+            listed, ways_by_verb = self._cached[1], self._cached[2]
+        else:  # select steps leave the game as it is: the engine is asked once per position
+            listed, ways_by_verb = self.listed(game), self.meld_sets(game)
+            self._cached = (state, listed, ways_by_verb)
+        for key, action in listed.items():
+            i = self.position[key]
+            mask[i] = 1
+            plan[i] = action
+        if self.commits:
+            chosen = selection.counts()
+            hand = Counter(c.face for c in game.deal.hands[game.deal.current])
+            selectable: set[int] = set()
+            for verb, ways in ways_by_verb.items():
+                for faces, action in ways:
+                    if faces == chosen and chosen:
+                        i = self.commit_index[verb]
+                        if i not in plan:
+                            mask[i] = 1
+                            plan[i] = action
+                    elif all(faces[f] >= n for f, n in chosen.items()):
+                        selectable.update(f for f in faces if faces[f] > chosen[f] and hand[f] > chosen[f])
+            for f in selectable:
+                mask[self.select_base + f] = 1
+                plan[self.select_base + f] = None
+            if chosen:
+                mask[self.clear_index] = 1
+                plan[self.clear_index] = None
+        return mask, plan
+
+
+class Encoder:
+    """A seat's observation (``Game.observation``) as a flat float32 vector of card planes and scalars.
+
+    Planes (53 values each, one per face, counting copies): own hand; own selection; for each other seat in
+    turn order from this one, the cards seen going into its hand; the pile's top card; the visible pile;
+    per seat (from this one), the cards of its table melds and what their wild cards stand for; a card on
+    offer seen by this seat; the card that must be used; per zone and per seat, the cards of the zone this
+    seat may see. Then scalars: the phase (one-hot over ``PHASES`` and other), whether this seat acts now,
+    the seat acting (one-hot, from this one), hand sizes, stock and pile sizes (over the deck), scores per
+    seat (over the target, else 100), the deal number (over 100), the selection's size."""
+
+    def __init__(self, variant: Variant, players: int, zones: Sequence[str]):
+        self.players = players
+        self.zones = list(zones)
+        n = players
+        self.planes = 2 + (n - 1) + 2 + 2 * n + 2 + n * len(self.zones)
+        self.scalars = len(PHASES) + 1 + 1 + n + n + 2 + n + 1 + 1
+        self.size = self.planes * FACES + self.scalars
+        target = variant.ruleset.get("target")
+        self.score_scale = float(target) if isinstance(target, int) and target > 0 else 100.0
+        self._faces: dict[str, int] = {}
+
+    def face(self, text: str) -> int:
+        face = self._faces.get(text)
+        if face is None:
+            face = self._faces[text] = parse_card(text).face
+        return face
+
+    def plane_names(self) -> list[str]:
+        n = self.players
+        names = ["hand", "selection"] + [f"known in hand of seat +{k}" for k in range(1, n)]
+        names += ["pile top", "visible pile"]
+        names += [f"table melds of seat +{k}" for k in range(n)]
+        names += [f"wilds on table of seat +{k} stand for" for k in range(n)]
+        names += ["offered card", "must use"]
+        names += [f"zone {z} of seat +{k}" for z in self.zones for k in range(n)]
+        return names
+
+    def encode(self, view: dict[str, Any], selection: Selection, deck_size: int) -> npt.NDArray[np.float32]:
+        n = self.players
+        seat = int(view["seat"])
+        out = np.zeros(self.size, dtype=np.float32)
+        planes = out[: self.planes * FACES].reshape(self.planes, FACES)
+        face = self.face
+
+        def rel(s: int) -> int:
+            return (s - seat) % n
+
+        for text in view["hand"]:
+            planes[0, face(text)] += 1
+        for f in selection.faces:
+            planes[1, f] += 1
+        for other, cards in view["known"].items():
+            row = 2 + rel(int(other)) - 1
+            for text in cards:
+                planes[row, face(text)] += 1
+        base = 2 + n - 1
+        if view.get("discard_top") is not None:
+            planes[base, face(view["discard_top"])] = 1
+        for text in view.get("discard", ()):
+            planes[base + 1, face(text)] += 1
+        base += 2
+        for entry in view["table"]:
+            owner = rel(int(entry["owner"]))
+            for text in entry["cards"]:
+                planes[base + owner, face(text)] += 1
+            for text in entry.get("stands_for") or ():
+                if text is not None:
+                    planes[base + n + owner, face(text)] += 1
+        base += 2 * n
+        offer = view.get("offer")
+        if offer is not None and offer.get("card") is not None:
+            planes[base, face(offer["card"])] = 1
+        if view.get("must_use") is not None:
+            planes[base + 1, face(view["must_use"])] = 1
+        base += 2
+        zones = view.get("zones") or {}
+        for z, name in enumerate(self.zones):
+            for owner, part in enumerate(zones.get(name, ())):
+                for text in part["cards"]:
+                    planes[base + z * n + rel(owner), face(text)] += 1
+        s = self.planes * FACES
+        phase = view["phase"]
+        out[s + (PHASES.index(phase) if phase in PHASES else len(PHASES))] = 1
+        s += len(PHASES) + 1
+        actor = view["current_player"]
+        out[s] = 1.0 if actor == seat else 0.0
+        s += 1
+        if actor is not None:
+            out[s + rel(int(actor))] = 1
+        s += n
+        for other, size in enumerate(view["hand_sizes"]):
+            out[s + rel(other)] = size / deck_size
+        s += n
+        out[s] = view["stock_size"] / deck_size
+        out[s + 1] = view["discard_size"] / deck_size
+        s += 2
+        for other, score in enumerate(view["scores"]):
+            out[s + rel(other)] = score / self.score_scale
+        s += n
+        out[s] = view["deal"] / 100.0
+        out[s + 1] = len(selection.faces)
+        return out

@@ -1,0 +1,293 @@
+"""rummykit.envs: the PettingZoo and Gymnasium environments (the ``rl`` extra; skipped without it).
+
+Every variant and player count passes PettingZoo's API test and seed test; the single-agent wrapper passes
+Gymnasium's env checker. Seeded games with random masked actions agree with the engine at every step: an
+index is 1 in the mask exactly when the engine accepts its action, and replaying the chosen actions on a
+plain Game gives the same history and scores. RUMMYKIT_SOAK=full plays the 200 games per variant the issue
+asks for; by default a few (RUMMYKIT_SOAK_GAMES overrides).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections import Counter
+
+import pytest
+
+np = pytest.importorskip("numpy")
+pytest.importorskip("pettingzoo")
+pytest.importorskip("gymnasium")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+import rummykit  # noqa: E402
+from rummykit import envs  # noqa: E402
+from rummykit.actions import Action, IllegalAction  # noqa: E402
+from rummykit.envs.encoding import MELD_KINDS  # noqa: E402
+
+VARIANTS = [info.name for info in rummykit.list_variants()]
+SEATINGS = [
+    (name, n)
+    for name in VARIANTS
+    for n in range(rummykit.load_variant(name).min_players, rummykit.load_variant(name).max_players + 1)
+]
+FULL = os.environ.get("RUMMYKIT_SOAK") == "full"
+GAMES = 200 if FULL else int(os.environ.get("RUMMYKIT_SOAK_GAMES", "2"))
+ZERO_SAMPLE = 6
+"""By default, how many indices masked 0 per step are put to the engine (all of them with RUMMYKIT_SOAK=full);
+every index masked 1 is, always."""
+
+
+@pytest.mark.parametrize(("name", "players"), SEATINGS, ids=[f"{v}-{n}" for v, n in SEATINGS])
+def test_pettingzoo_api(name: str, players: int) -> None:
+    api_test(envs.env(name, players=players), num_cycles=20)
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_pettingzoo_seed(name: str) -> None:
+    seed_test(lambda: envs.env(name, hands=1), num_cycles=20)
+
+
+@pytest.mark.parametrize("name", ["gin", "500-rum", "fortune"])
+def test_gymnasium_checker(name: str) -> None:
+    check_env(envs.gym(name, hands=1).unwrapped, skip_render_check=True)
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_every_index_translates_both_ways(name: str) -> None:
+    env = envs.env(name)
+    for i in range(env.space.size):
+        assert env.action_index(env.action_text(i)) == i
+    with pytest.raises(KeyError):
+        env.action_index("juggle 7H")
+
+
+def _engine_indices_to_check(env: envs.RummyEnv) -> list[int]:
+    """The indices naming an engine action whose card could be legal: bare verbs, cards in the actor's hand or
+    in the pile, table slots that exist (every other index names a card the actor cannot use: it is checked
+    to be 0 in the mask, not put to the engine)."""
+    game = env.game
+    assert game is not None
+    deal = game.deal
+    faces = {c.face for c in deal.hands[deal.actor]} | {c.face for c in deal.discard}
+    chosen = []
+    for i, (verb, face, slot) in enumerate(env.space.keys):
+        if verb in ("select", "clear") or verb.startswith("commit:"):
+            continue
+        if (face is None or face in faces) and (slot is None or slot < len(deal.table)):
+            chosen.append(i)
+    return chosen
+
+
+def _accepted(game: rummykit.Game, text: str) -> bool:
+    try:
+        game.resolve(text)
+    except IllegalAction:
+        return False
+    return True
+
+
+def _selectable_by_engine(game: rummykit.Game, commits: list[str]) -> set[int]:
+    """Faces that start some meld the engine accepts now (the mask's ``select X`` with nothing selected),
+    found by putting every candidate meld of the hand to the engine."""
+    deal = game.deal
+    hand = deal.hands[deal.current]
+    search = game.variant.meld_search
+    faces: set[int] = set()
+    limit = 400 if FULL else 120
+    for verb in commits:
+        if verb == "meld":
+            groups = [list(m.cards) for m in search.candidate_melds(hand)]
+        else:
+            if not deal.discard:
+                continue
+            top = deal.discard[-1]
+            groups = [[c for c in m.cards if c is not top] for m in search.melds_containing(top, hand)]
+        if len(groups) > limit:
+            continue  # every candidate is put to the engine: bounded to keep the test fast
+        for cards in groups:
+            if cards and _accepted(game, str(Action(verb, tuple(cards)))):
+                faces.update(c.face for c in cards)
+    return faces
+
+
+def _play_checked(name: str, players: int, seed: int, check_selects: bool) -> int:
+    env = envs.env(name, players=players, hands=1)
+    env.reset(seed=seed)
+    rng = random.Random(seed)
+    space = env.space
+    totals = Counter[str]()
+    steps = 0
+    while not env.game.is_over:  # type: ignore[union-attr]
+        game = env.game
+        assert game is not None
+        agent = env.agent_selection
+        seat = env.possible_agents.index(agent)
+        assert game.deal.actor == seat
+        mask = env.observe(agent)["action_mask"]
+        legal = set(np.flatnonzero(mask).tolist())
+        assert legal, f"{name}: no legal index while the engine lists {game.legal_actions()}"
+        selection = env.selections[seat].faces
+        candidates = _engine_indices_to_check(env)
+        zeros = [i for i in candidates if i not in legal]
+        if not FULL and len(zeros) > ZERO_SAMPLE:  # the engine's refusals are slow to build: a sample of them
+            zeros = rng.sample(zeros, ZERO_SAMPLE)
+        for i in [i for i in candidates if i in legal] + zeros:
+            # 1 exactly when the engine accepts the index's action: its text, or under must_use the lay-off of
+            # the taken card together with the cards that bridge it to the meld (what the index carries out)
+            planned = env._plan.get(i)
+            text = space.text(i) if planned is None else str(planned)
+            assert (i in legal) == _accepted(game, text), (name, seed, text, i in legal)
+            if planned is not None and str(planned) != space.text(i):
+                # a wild card laid off where the engine places it first, or a taken card with its bridge
+                assert planned.kind in ("layoff", "draw discard"), (space.text(i), str(planned))
+                assert space.keys[i][1] in {c.face for c in planned.cards}
+        builder = {i for i in legal if space.keys[i][0].startswith(("select", "clear", "commit:"))}
+        others = legal - builder
+        assert others <= set(_engine_indices_to_check(env))
+        for verb, i in space.commit_index.items():
+            if selection:
+                cards = " ".join(space.text(space.select_base + f).split()[1] for f in selection)
+                assert (i in legal) == _accepted(game, f"{verb} {cards}"), (name, seed, verb, cards)
+            else:
+                assert i not in legal
+        if check_selects and steps % 5 == 0 and not selection and space.commits and len(game.deal.hands[seat]) <= 10:
+            from_mask = {i - space.select_base for i in legal if space.keys[i][0] == "select"}
+            assert from_mask == _selectable_by_engine(game, space.commits), (name, seed, game.deal.phase)
+        if selection:
+            # every selectable face extends the selection towards a meld the engine accepts
+            ways = space.meld_sets(game) if FULL or space._cached is None else space._cached[2]
+            for i in legal:
+                if space.keys[i][0] == "select":
+                    grown = Counter(selection + [space.keys[i][1]])
+                    assert any(all(f[k] >= n for k, n in grown.items()) for w in ways.values() for f, _ in w)
+        index = rng.choice(sorted(legal))
+        env.step(index)
+        totals.update({a: r for a, r in env.rewards.items()})
+        steps += 1
+        assert steps < 20_000
+    game = env.game
+    assert game is not None
+    replay = game.variant.new_game(players=players, seed=game.seed, max_hands=1)
+    for text in game.history[0]:
+        if not text.startswith("auto: "):
+            replay.apply(text)
+    assert replay.history == game.history
+    assert replay.scores == game.scores
+    for agent, s in zip(env.possible_agents, range(players)):
+        assert totals[agent] == game.score_of(s)
+    return steps
+
+
+SOAK = [(name, rummykit.load_variant(name).min_players) for name in VARIANTS]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("name", "players"), SOAK, ids=[v for v, _ in SOAK])
+def test_random_masked_play_agrees_with_the_engine(name: str, players: int) -> None:
+    for seed in range(GAMES):
+        _play_checked(name, players, seed, check_selects=seed < 2)
+
+
+def _layout(game: rummykit.Game) -> dict[str, object]:
+    deal = game.deal
+    return {
+        "dealer": deal.dealer,
+        "hands": [[str(c) for c in h] for h in deal.hands],
+        "discard": [str(c) for c in deal.discard],
+        "stock": [str(c) for c in reversed(deal.stock)],
+    }
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_hidden_cards_do_not_leak(name: str) -> None:
+    """Two deals that differ only in a card swapped between another seat's hand and the bottom of the stock
+    look the same to the seat that can see neither, while both play the same actions."""
+    variant = rummykit.load_variant(name)
+    game = variant.new_game(seed=5)
+    layout = _layout(game)
+    seat = game.deal.actor
+    other = next(s for s in game.deal.seats if s != seat)
+    swapped = {**layout, "hands": [list(h) for h in layout["hands"]], "stock": list(layout["stock"])}  # type: ignore[call-overload]
+    hand, stock = swapped["hands"][other], swapped["stock"]
+    hand[0], stock[-1] = stock[-1], hand[0]
+    first, second = envs.env(name), envs.env(name)
+    first.reset(seed=1, options={"layout": layout})
+    second.reset(seed=1, options={"layout": swapped})
+    agent = first.possible_agents[seat]
+    rng = random.Random(3)
+    for _ in range(6):
+        a, b = first.observe(agent), second.observe(agent)
+        assert np.array_equal(a["observation"], b["observation"])
+        assert np.array_equal(a["action_mask"], b["action_mask"])
+        if first.game.is_over or first.agent_selection != agent:  # type: ignore[union-attr]
+            break
+        first.step(index := rng.choice(first.legal()))
+        second.step(index)
+
+
+def test_one_hand_rewards_and_render() -> None:
+    env = envs.env("gin", hands=1, render_mode="ansi")
+    env.reset(seed=4)
+    assert "player_" in (env.render() or "")
+    totals = Counter[str]()
+    rng = random.Random(4)
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, _ = env.last()
+        totals[agent] += reward
+        if term or trunc:
+            env.step(None)
+            continue
+        env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    assert env.game is not None and len(env.game.results) == 1
+    assert [totals[a] for a in env.possible_agents] == env.game.scores
+
+
+def test_meld_built_in_steps() -> None:
+    env = envs.env("500-rum", hands=1)
+    layout = {
+        "dealer": 1,
+        "hands": [["7H", "7S", "7D", "2C", "9C", "KD", "3S"], ["4H", "5H", "8S", "TD", "JC", "QD", "AS"]],
+        "discard": ["6C"],
+        "stock": ["4C"],
+    }
+    env.reset(seed=0, options={"layout": layout})
+    env.step(env.action_index("draw stock"))
+    mask = env.observe(env.agent_selection)["action_mask"]
+    selectable = {env.action_text(i) for i in np.flatnonzero(mask) if env.action_text(i).startswith("select")}
+    assert selectable == {"select 7H", "select 7S", "select 7D"}
+    for text in ("select 7H", "select 7S"):
+        env.step(env.action_index(text))
+    mask = env.observe(env.agent_selection)["action_mask"]
+    assert not mask[env.action_index("meld")]
+    env.step(env.action_index("select 7D"))
+    assert env.observe(env.agent_selection)["action_mask"][env.action_index("meld")]
+    env.step(env.action_index("meld"))
+    assert env.game is not None and [str(c) for c in env.game.deal.table[0].meld.cards] in (
+        ["7H", "7S", "7D"],
+        ["7D", "7H", "7S"],
+    )
+
+
+def test_gym_against_greedy() -> None:
+    gym = envs.gym("gin", opponents="greedy", hands=1)
+    obs, _ = gym.reset(seed=2)
+    done = False
+    total = 0.0
+    rng = random.Random(2)
+    while not done:
+        legal = np.flatnonzero(obs["action_mask"]).tolist()
+        obs, reward, done, _, info = gym.step(rng.choice(legal))
+        total += reward
+    assert total == info["scores"][0]
+
+
+def test_space_sizes_are_fixed_per_variant() -> None:
+    gin = envs.env("gin")
+    assert gin.space.size == envs.env("gin", house_rules=[]).space.size
+    assert all(not k[0].startswith(("select", "commit")) for k in gin.space.keys)
+    assert envs.env("500-rum").space.commits == ["meld"]
+    assert envs.env("fortune").space.commits == ["meld", "take pile with"]
+    assert MELD_KINDS == ("meld", "take pile with")
