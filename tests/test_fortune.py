@@ -420,8 +420,8 @@ def test_the_greedy_bot_takes_the_pile_when_that_scores_and_melds_the_queen(fort
 # RUMMYKIT_SOAK=full; by default a share of them keeps the whole suite within its time. RUMMYKIT_SOAK_HANDS and
 # RUMMYKIT_SOAK_GAMES set the counts directly.
 FULL = os.environ.get("RUMMYKIT_SOAK") == "full"
-RANDOM_HANDS = int(os.environ.get("RUMMYKIT_SOAK_HANDS", "500" if FULL else "150"))
-GREEDY_GAMES = int(os.environ.get("RUMMYKIT_SOAK_GAMES", "500" if FULL else "20"))
+RANDOM_HANDS = int(os.environ.get("RUMMYKIT_SOAK_HANDS", "500" if FULL else "60"))
+GREEDY_GAMES = int(os.environ.get("RUMMYKIT_SOAK_GAMES", "500" if FULL else "8"))
 CONFIGS = [("fortune", 2), ("fortune", 4), ("fortune", 8), ("arlington", 2), ("arlington", 4), ("arlington", 7)]
 
 
