@@ -6,6 +6,8 @@ from pathlib import Path
 
 import pytest
 
+from rummykit import Game
+
 UNDERCUT_DOUBLE = """\
 import dataclasses
 
@@ -25,6 +27,23 @@ def rummykit_score_hand(deal, kind):
     return result
 """
 """A local house-rule plugin: offers ``undercut-double`` for gin and wraps the scoring hook."""
+
+
+def snapshot(game: Game) -> tuple[object, ...]:
+    """Everything an illegal action must leave as it was: the record, every card's place, the table, the phase,
+    whose move it is, the plugin's state and any card on offer."""
+    deal = game.deal
+    return (
+        game.to_json(),
+        [list(h) for h in deal.hands],
+        list(deal.stock),
+        list(deal.discard),
+        [(str(tm), tm.owner, dict(tm.credits)) for tm in deal.table],
+        deal.phase,
+        deal.actor,
+        repr(deal.state),
+        deal.offer,
+    )
 
 
 @pytest.fixture

@@ -7,6 +7,7 @@ import random
 from typing import Any
 
 import pytest
+from conftest import snapshot  # one snapshot: what an illegal action must leave as it was
 
 import rummykit
 from rummykit import Game, IllegalAction
@@ -33,19 +34,6 @@ def play(game: Game, *actions: str) -> None:
     for text in actions:
         game.apply(text)
         game.check_cards()
-
-
-def snapshot(game: Game) -> tuple[object, ...]:
-    deal = game.deal
-    return (
-        game.to_json(),
-        [list(h) for h in deal.hands],
-        list(deal.stock),
-        list(deal.discard),
-        [(str(tm), tm.owner, dict(tm.credits)) for tm in deal.table],
-        deal.phase,
-        deal.actor,
-    )
 
 
 def refused(game: Game, text: str) -> str:

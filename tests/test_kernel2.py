@@ -8,6 +8,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from conftest import snapshot  # one snapshot: what an illegal action must leave as it was
 
 import rummykit
 from rummykit import IllegalAction, RulesetError
@@ -18,19 +19,6 @@ TOY = Path(__file__).parent / "toy"
 
 def toy(**options: object) -> rummykit.Variant:
     return rummykit.load_variant(str(TOY / "toy.yaml"), options=options or None, plugins=[TOY / "toy_rummy.py"])
-
-
-def snapshot(game: Game) -> tuple[object, ...]:
-    deal = game.deal
-    return (
-        game.to_json(),
-        [list(h) for h in deal.hands],
-        list(deal.stock),
-        list(deal.discard),
-        [(str(tm), tm.owner, dict(tm.credits)) for tm in deal.table],
-        deal.phase,
-        deal.actor,
-    )
 
 
 def play_randomly(game: Game, rng: random.Random, kinds: Counter[str], refusals: bool = False) -> None:

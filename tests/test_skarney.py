@@ -8,6 +8,7 @@ import time
 from typing import Any
 
 import pytest
+from conftest import snapshot  # one snapshot: what an illegal action must leave as it was
 
 import rummykit
 from rummykit import Game, IllegalAction
@@ -55,20 +56,6 @@ def new_game(
         "stock": stock.split(),
     }
     return variant(name, **options).new_game(players=players, seed=1, layout=layout)
-
-
-def snapshot(game: Game) -> tuple[object, ...]:
-    deal = game.deal
-    return (
-        game.to_json(),
-        [list(h) for h in deal.hands],
-        list(deal.stock),
-        [(str(tm), tm.owner, dict(tm.credits)) for tm in deal.table],
-        deal.phase,
-        deal.actor,
-        repr(deal.state),
-        deal.offer,
-    )
 
 
 def refused(game: Game, text: str, reason: str = "") -> str:
