@@ -15,7 +15,7 @@ from an empty stock may take from the pile or ``end`` the hand (kind ``exhausted
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from .actions import Action, ActionWords, OneCardActions, PositionWords
@@ -447,18 +447,20 @@ def use_actions(deal: Deal, seat: int, card: Card, others: Sequence[Card], limit
 def _may_bridge(search: MeldSearch, meld: Meld, card: Card, counts: Sequence[int]) -> bool:
     """Whether the cards counted in ``counts`` (per face) hold every position between ``meld``, a run, and
     ``card`` of its suit: :func:`layoff_with` can bridge the gap only then."""
-    low, high = meld.ranks[0], meld.ranks[-1]
     base = card.suit * 13 - 1
+    # gap positions are 2..13, never an ace
+    return any(all(counts[base + p] for p in gap) for gap in _run_gaps(search, meld, card))
+
+
+def _run_gaps(search: MeldSearch, meld: Meld, card: Card) -> Iterator[range]:
+    """For each place ``card`` may take beyond either end of the run ``meld`` (not next to it), the positions
+    between: the cards a lay-off of ``card`` there needs as a bridge."""
+    low, high = min(meld.ranks), max(meld.ranks)
     for pos in search.rules.positions(card.rank):
         if pos > high + 1:
-            gap = range(high + 1, pos)
+            yield range(high + 1, pos)
         elif pos < low - 1:
-            gap = range(pos + 1, low)
-        else:
-            continue
-        if all(counts[base + p] for p in gap):  # gap positions are 2..13, never an ace
-            return True
-    return False
+            yield range(pos + 1, low)
 
 
 def layoff_with(search: MeldSearch, meld: Meld, card: Card, others: Sequence[Card]) -> tuple[Card, ...] | None:
@@ -468,19 +470,12 @@ def layoff_with(search: MeldSearch, meld: Meld, card: Card, others: Sequence[Car
         return (card,)
     if meld.kind != "run" or card.suit != meld.suit or search.is_wild(card):
         return None
-    low, high = min(meld.ranks), max(meld.ranks)
     by_rank: dict[int, Card] = {}
     for other in others:
         if other.suit == card.suit and other is not card and not search.is_wild(other):
             for pos in search.rules.positions(other.rank):
                 by_rank.setdefault(pos, other)
-    for pos in search.rules.positions(card.rank):
-        if pos > high + 1:
-            gap = range(high + 1, pos)
-        elif pos < low - 1:
-            gap = range(pos + 1, low)
-        else:
-            continue
+    for gap in _run_gaps(search, meld, card):
         if all(r in by_rank for r in gap):
             bridge = [by_rank[r] for r in gap]
             cards = tuple(sorted(bridge + [card], key=lambda c: c.rank))
