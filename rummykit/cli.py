@@ -842,8 +842,6 @@ def cmd_compare(args: argparse.Namespace) -> int:
         configs = [parse_config(text, args.plugin or ()) for text in args.configs]
     except ValueError as exc:
         raise CliError(str(exc)) from None
-    for config in configs:
-        _load(config.variant, config.house_rules, list(config.plugins))  # a bad slot is refused before any game
     names = _bot_names(args.bots)
     bar = None if args.quiet else ProgressBar.for_terminal(sys.stderr)
     try:

@@ -24,8 +24,9 @@ import io
 import json
 import math
 import statistics
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -322,23 +323,20 @@ def compare(
     total = games * len(chosen)
     done = 0
     parts = chunks(games, max(jobs, 1))
-    for config in chosen:
-        measured: list[dict[str, Any]] = []
-        if jobs <= 1:
-            for part in parts:
-                measured += _play_chunk(config, part, seed, tuple(bots), players)
+    # One pool of workers serves every configuration (started once); chunks are added up in game order.
+    with ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else nullcontext() as pool:
+        for config in chosen:
+            measured: list[dict[str, Any]] = []
+            if pool is None:
+                pending: Iterable[Any] = (_play_chunk(config, part, seed, tuple(bots), players) for part in parts)
+            else:
+                pending = [pool.submit(_play_chunk, config, part, seed, tuple(bots), players) for part in parts]
+            for part, found in zip(parts, pending):
+                measured += found if pool is None else found.result()
                 done += len(part)
                 if progress is not None:
                     progress(done, total)
-        else:
-            with ProcessPoolExecutor(max_workers=jobs) as pool:
-                futures = [pool.submit(_play_chunk, config, part, seed, tuple(bots), players) for part in parts]
-                for part, future in zip(parts, futures):
-                    measured += future.result()
-                    done += len(part)
-                    if progress is not None:
-                        progress(done, total)
-        result.per_game.append(measured)
+            result.per_game.append(measured)
     return result
 
 
