@@ -610,12 +610,16 @@ def layoff_targets(deal: Deal, seat: int) -> list[int]:
 
 @hookimpl
 def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
-    hand = deal.hands[deal.current]
+    if deal.phase == OFFERED and deal.offer is not None and action.kind not in ("accept", "decline"):
+        return "a card is offered to you: accept or decline it first"
+    hand = deal.hands[deal.actor]
     faces = {c.face for c in hand}
     missing = [c for c in action.cards if c.face not in faces]
     if action.kind in ("discard", "knock", "meld", "layoff") and missing:
         return f"{' '.join(map(str, missing))} is not in your hand"
     if action.kind == "draw":
+        if deal.variant.discard_pile == "none" or deal.variant.draw_from_pile == "none":
+            return "say 'draw stock' (this game draws only from the stock)"
         return "say which pile: 'draw stock' or 'draw discard'"
     if action.kind.startswith("draw") and deal.phase != "draw":
         return "you have drawn already this turn"

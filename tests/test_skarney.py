@@ -407,6 +407,18 @@ def test_an_ace_is_offered_only_to_the_left() -> None:
     assert other.observation(3)["known"]["0"] == ["5S"]
 
 
+def test_a_seat_answering_an_offer_is_told_to_answer_it() -> None:
+    game = new_game(["AH " + CONTRACT.replace("JK", "3S") + " 5S", *FILLER], stock="QH")
+    play(game, "draw stock", "offer 5S")
+    responder_hand = [str(c) for c in game.deal.hands[game.deal.responder]]
+    # A card the responder holds is not "missing" from the offerer's hand: the answer is asked for.
+    for text in (f"meld {responder_hand[0]}", "draw", "draw stock", "offer 5S"):
+        refused(game, text, "a card is offered to you: accept or decline it first")
+    play(game, "decline", "decline", "decline")
+    # Skarney has no discard pile: a bare "draw" names only the stock.
+    refused(game, "draw", "say 'draw stock'")
+
+
 def test_wild_cards_are_offered_only_to_the_left_too() -> None:
     game = new_game(["2H JK " + CONTRACT.replace("JK", "3S")[:-3], *FILLER], stock="QH")
     play(game, "draw stock", "offer 2H", "decline")
