@@ -623,7 +623,7 @@ def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
         return "say which pile: 'draw stock' or 'draw discard'"
     if action.kind.startswith("draw") and deal.phase != "draw":
         return "you have drawn already this turn"
-    if action.kind in ("discard", "knock") and deal.phase == "draw":
+    if action.kind in ("discard", "knock", "offer") and deal.phase == "draw":
         return "draw a card first"
     if action.kind == "meld" and deal.phase == "play":
         search = deal.variant.meld_search

@@ -417,6 +417,7 @@ def test_a_seat_answering_an_offer_is_told_to_answer_it() -> None:
     play(game, "decline", "decline", "decline")
     # Skarney has no discard pile: a bare "draw" names only the stock.
     refused(game, "draw", "say 'draw stock'")
+    refused(game, f"offer {game.deal.hands[game.deal.current][0]}", "draw a card first")
 
 
 def test_wild_cards_are_offered_only_to_the_left_too() -> None:
