@@ -252,13 +252,16 @@ class SearchBot:
     ``seed``); ``seconds``, if given, stops sampling once that much time has gone (at least one sample), and
     the moves then depend on the machine's speed. ``candidates`` caps the actions compared (the greedy
     bot's choice first, then the best few of each kind by the deadwood they leave); a decision with one
-    candidate is taken without search. A rollout stops after ``rollout_moves`` moves and is then scored by
+    candidate is taken without search, and another candidate replaces the greedy choice only when its
+    rollouts beat it clearly (:attr:`MARGIN`). A rollout stops after ``rollout_moves`` moves and is then scored by
     :func:`~rummykit.search.hand_points`.
     """
 
     ITERATIONS = 24
     CANDIDATES = 5
     ROLLOUT_MOVES = 80
+    MARGIN = 1.5
+    """How many standard errors of the paired difference another candidate must beat the greedy choice by."""
 
     def __init__(
         self,
@@ -285,7 +288,7 @@ class SearchBot:
         if len(candidates) == 1:
             return candidates[0]
         seat = game.deal.actor
-        totals = [0.0] * len(candidates)
+        values: list[list[float]] = [[] for _ in candidates]
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         for done in range(self.iterations if deadline is None else 1 << 30):
             if deadline is not None and done and time.perf_counter() > deadline:
@@ -293,9 +296,24 @@ class SearchBot:
             world = determinize(game, seat, self.rng)
             for i, action in enumerate(candidates):
                 sim = world.clone() if i < len(candidates) - 1 else world
-                totals[i] += self.rollout(sim, action, seat)
-        best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
-        return candidates[best]
+                values[i].append(self.rollout(sim, action, seat))
+        return candidates[self.pick(values)]
+
+    def pick(self, values: list[list[float]]) -> int:
+        """The candidate to play: the one whose rollouts beat the greedy choice's (the first) by the most on
+        the same samples, if by more than :attr:`MARGIN` standard errors; else the greedy choice."""
+        best, best_mean = 0, 0.0
+        base = values[0]
+        n = len(base)
+        for i in range(1, len(values)):
+            diffs = [a - b for a, b in zip(values[i], base)]
+            mean = sum(diffs) / n
+            if mean <= best_mean:
+                continue
+            spread = (sum((d - mean) ** 2 for d in diffs) / (n - 1)) ** 0.5 if n > 1 else 0.0
+            if n > 1 and mean > self.MARGIN * spread / n**0.5:
+                best, best_mean = i, mean
+        return best
 
     def rollout(self, sim: Game, action: Action, seat: int) -> float:
         """``action`` played in ``sim``, the hand played out by greedy bots: the score difference for ``seat``'s
