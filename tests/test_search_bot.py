@@ -165,3 +165,22 @@ def test_same_seed_same_moves() -> None:
 def test_seconds_budget() -> None:
     game = rummykit.load_variant("gin").new_game(seed=1)
     game.resolve(SearchBot(1, seconds=0.01).choose(game))
+
+
+def test_openspiel_adapter_plays_whole_hands() -> None:
+    """benchmarks/openspiel_gin.py: a rummykit bot plays OpenSpiel's gin_rummy through the adapter."""
+    pytest.importorskip("pyspiel")
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    try:
+        import openspiel_gin
+    finally:
+        sys.path.pop(0)
+    for seat in (0, 1):
+        row = openspiel_gin.play_hand(5, seat, "greedy", None)
+        assert row["points"] == -row["other"]
+        assert row["moves"]
+    row = openspiel_gin.play_hand(6, 1, "search", 2)
+    assert row["points"] == -row["other"]
