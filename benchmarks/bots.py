@@ -91,19 +91,26 @@ def play(variant_name: str, pairing: str, index: int, seed: int) -> dict[str, An
     return {"won": won, "sides": len(sides), "hands": len(game.results), "times": times}
 
 
-def _chunk(args: tuple[str, str, list[int], int]) -> list[dict[str, Any]]:
-    name, pairing, indexes, seed = args
-    return [play(name, pairing, i, seed) for i in indexes]
+def _one(args: tuple[str, str, int, int]) -> dict[str, Any]:
+    return play(*args)
 
 
 def run(name: str, pairing: str, games: int, jobs: int, seed: int) -> dict[str, Any]:
+    """Play the games (in ``jobs`` processes), saving the entry after each game, so that a run stopped
+    early still leaves the games it played in the results."""
     start = time.perf_counter()
-    parts = [(name, pairing, list(range(j, games, jobs)), seed) for j in range(jobs)]
-    if jobs == 1:
-        rows = _chunk(parts[0])
-    else:
-        with ProcessPoolExecutor(jobs) as pool:
-            rows = [row for part in pool.map(_chunk, parts) for row in part]
+    rows: list[dict[str, Any]] = []
+    tasks = [(name, pairing, i, seed) for i in range(games)]
+    entry: dict[str, Any] = {}
+    with ProcessPoolExecutor(jobs) as pool:
+        for row in pool.map(_one, tasks, chunksize=1):
+            rows.append(row)
+            entry = summary(name, pairing, rows, seed, time.perf_counter() - start)
+            save(entry)
+    return entry
+
+
+def summary(name: str, pairing: str, rows: list[dict[str, Any]], seed: int, elapsed: float) -> dict[str, Any]:
     wins = sum(r["won"] for r in rows)
     times = [t for r in rows for t in r["times"]]
     low, high = wilson(wins, len(rows))
@@ -120,9 +127,17 @@ def run(name: str, pairing: str, games: int, jobs: int, seed: int) -> dict[str, 
         "max_move_seconds": max(times) if times else None,
         "decisions": len(times),
         "seed": seed,
-        "elapsed_seconds": time.perf_counter() - start,
+        "elapsed_seconds": elapsed,
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
     }
+
+
+def save(entry: dict[str, Any]) -> None:
+    results = load_results()  # another run may have saved meanwhile
+    results[f"{entry['variant']}/{entry['pairing']}"] = entry
+    tmp = RESULTS.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    tmp.replace(RESULTS)
 
 
 def load_results() -> dict[str, Any]:
@@ -187,15 +202,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--table-only", action="store_true", help="only rewrite docs/bots.md from the saved results")
     args = parser.parse_args(argv)
-    results = load_results()
     if not args.table_only:
         for name in args.variants:
             for pairing in args.pairings:
-                entry = run(name, pairing, args.games, args.jobs, args.seed)
-                print(json.dumps(entry), flush=True)
-                results = load_results()  # another run may have saved meanwhile
-                results[f"{name}/{pairing}"] = entry
-                RESULTS.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+                print(json.dumps(run(name, pairing, args.games, args.jobs, args.seed)), flush=True)
+    results = load_results()
     write_table(results)
     return 0
 

@@ -204,21 +204,27 @@ def play_hand(seed: int, seat: int, bot_name: str, iterations: int | None) -> di
     }
 
 
-def _chunk(args: tuple[list[int], str, int | None]) -> list[dict[str, Any]]:
-    seeds, bot_name, iterations = args
-    return [play_hand(seed, seat, bot_name, iterations) for seed in seeds for seat in (0, 1)]
+def _deal(args: tuple[int, str, int | None]) -> list[dict[str, Any]]:
+    seed, bot_name, iterations = args
+    return [play_hand(seed, seat, bot_name, iterations) for seat in (0, 1)]
 
 
-def run(hands: int, jobs: int, bot_name: str, iterations: int | None, seed: int = 0) -> dict[str, Any]:
-    seeds = [seed * 1_000_003 + i for i in range(hands)]
-    parts = [(seeds[i::jobs], bot_name, iterations) for i in range(jobs)]
+def run(
+    hands: int, jobs: int, bot_name: str, iterations: int | None, seed: int = 0, save: Path | None = None
+) -> dict[str, Any]:
+    """Play ``hands`` deals twice each (in ``jobs`` processes); with ``save``, the summary is written there
+    after every deal, so that a run stopped early still leaves the deals it played."""
+    tasks = [(seed * 1_000_003 + i, bot_name, iterations) for i in range(hands)]
     start = time.perf_counter()
-    if jobs == 1:
-        rows = _chunk(parts[0])
-    else:
-        with ProcessPoolExecutor(jobs) as pool:
-            rows = [row for part in pool.map(_chunk, parts) for row in part]
-    return summarise(rows, bot_name, iterations, time.perf_counter() - start)
+    rows: list[dict[str, Any]] = []
+    summary: dict[str, Any] = {}
+    with ProcessPoolExecutor(jobs) as pool:
+        for pair in pool.map(_deal, tasks, chunksize=1):
+            rows += pair
+            summary = summarise(rows, bot_name, iterations, time.perf_counter() - start)
+            if save is not None:
+                save.write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+    return summary
 
 
 def summarise(rows: list[dict[str, Any]], bot_name: str, iterations: int | None, elapsed: float) -> dict[str, Any]:
@@ -254,10 +260,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", metavar="FILE")
     args = parser.parse_args(argv)
-    summary = run(args.hands, args.jobs, args.bot, args.iterations, args.seed)
+    summary = run(args.hands, args.jobs, args.bot, args.iterations, args.seed, Path(args.json) if args.json else None)
     print(json.dumps(summary, indent=1))
-    if args.json:
-        Path(args.json).write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
     return 0
 
 
