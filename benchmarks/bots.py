@@ -80,15 +80,17 @@ def play(variant_name: str, pairing: str, index: int, seed: int) -> dict[str, An
     ]
     timed = [isinstance(bot, SearchBot) for bot in bots]
     times: list[float] = []
+    cpu_times: list[float] = []
     while not game.is_over:
         seat = game.deal.actor
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         action = bots[seat].choose(game)
         if timed[seat]:
             times.append(time.perf_counter() - start)
+            cpu_times.append(time.process_time() - cpu)
         game.apply(action)
     won = game.winner is not None and game.side_of(game.winner) == side
-    return {"won": won, "sides": len(sides), "hands": len(game.results), "times": times}
+    return {"won": won, "sides": len(sides), "hands": len(game.results), "times": times, "cpu_times": cpu_times}
 
 
 def _one(args: tuple[str, str, int, int]) -> dict[str, Any]:
@@ -113,6 +115,7 @@ def run(name: str, pairing: str, games: int, jobs: int, seed: int) -> dict[str, 
 def summary(name: str, pairing: str, rows: list[dict[str, Any]], seed: int, elapsed: float) -> dict[str, Any]:
     wins = sum(r["won"] for r in rows)
     times = [t for r in rows for t in r["times"]]
+    cpu = [t for r in rows for t in r.get("cpu_times", ())]
     low, high = wilson(wins, len(rows))
     return {
         "variant": name,
@@ -125,6 +128,7 @@ def summary(name: str, pairing: str, rows: list[dict[str, Any]], seed: int, elap
         "hands": sum(r["hands"] for r in rows),
         "median_move_seconds": statistics.median(times) if times else None,
         "max_move_seconds": max(times) if times else None,
+        "median_move_cpu_seconds": statistics.median(cpu) if cpu else None,
         "decisions": len(times),
         "seed": seed,
         "elapsed_seconds": elapsed,
@@ -138,6 +142,38 @@ def save(entry: dict[str, Any]) -> None:
     tmp = RESULTS.with_suffix(f".{os.getpid()}.tmp")
     tmp.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     tmp.replace(RESULTS)
+
+
+def time_moves(name: str, decisions: int, seed: int) -> dict[str, Any]:
+    """The search bot's time per decision (wall clock and this process's CPU time) over its first
+    ``decisions`` decisions in games against greedy, one process: the speed figure without the strength run."""
+    wall: list[float] = []
+    cpu: list[float] = []
+    index = 0
+    while len(wall) < decisions:
+        variant = rummykit.load_variant(name)
+        game = variant.new_game(seed=derive_seed(seed, name, "timing", index))
+        bots: list[Bot] = [SearchBot(derive_seed(seed, "timing", index)), make_bot("greedy", index)]
+        if index % 2:
+            bots.reverse()
+        index += 1
+        while not game.is_over and len(wall) < decisions:
+            bot = bots[game.deal.actor]
+            start, used = time.perf_counter(), time.process_time()
+            action = bot.choose(game)
+            if isinstance(bot, SearchBot):
+                wall.append(time.perf_counter() - start)
+                cpu.append(time.process_time() - used)
+            game.apply(action)
+    return {
+        "variant": name,
+        "decisions": len(wall),
+        "median_wall_seconds": statistics.median(wall),
+        "max_wall_seconds": max(wall),
+        "median_cpu_seconds": statistics.median(cpu),
+        "max_cpu_seconds": max(cpu),
+        "share_over_1s_cpu": sum(t > 1 for t in cpu) / len(cpu),
+    }
 
 
 def load_results() -> dict[str, Any]:
@@ -164,9 +200,26 @@ def table(results: dict[str, Any]) -> str:
             timing = "-"
             if entry["median_move_seconds"] is not None:
                 timing = f"{entry['median_move_seconds'] * 1000:.0f} ms / {entry['max_move_seconds']:.1f} s"
+                if entry.get("median_move_cpu_seconds") is not None:
+                    timing += f" (CPU median {entry['median_move_cpu_seconds'] * 1000:.0f} ms)"
             lines.append(
                 f"| {name} | {pairing.replace('-', ' vs ')} | {entry['games']:,} | {entry['rate']:.1%} "
                 f"| {low:.1%} – {high:.1%} | {entry['even']:.0%} | {timing} |"
+            )
+    timings = [results[f"{name}/timing"] for name in VARIANTS if f"{name}/timing" in results]
+    if timings:
+        lines += [
+            "",
+            "Time per decision of the search bot at its default budget, in games against greedy, one process:",
+            "",
+        ]
+        lines += ["| variant | decisions | median (CPU) | slowest (CPU) | over 1 s (CPU) | median (wall clock) |"]
+        lines += ["|---|---:|---:|---:|---:|---:|"]
+        for t in timings:
+            lines.append(
+                f"| {t['variant']} | {t['decisions']:,} | {t['median_cpu_seconds'] * 1000:.0f} ms "
+                f"| {t['max_cpu_seconds']:.2f} s | {t['share_over_1s_cpu']:.1%} "
+                f"| {t['median_wall_seconds'] * 1000:.0f} ms |"
             )
     if OPENSPIEL.exists():
         spiel = json.loads(OPENSPIEL.read_text(encoding="utf-8"))
@@ -201,7 +254,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--table-only", action="store_true", help="only rewrite docs/bots.md from the saved results")
+    parser.add_argument("--time-moves", type=int, metavar="N", help="only time N search decisions per variant")
     args = parser.parse_args(argv)
+    if args.time_moves:
+        for name in args.variants:
+            entry = time_moves(name, args.time_moves, args.seed)
+            print(json.dumps(entry), flush=True)
+            results = load_results()
+            results[f"{name}/timing"] = entry
+            RESULTS.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        write_table(load_results())
+        return 0
     if not args.table_only:
         for name in args.variants:
             for pairing in args.pairings:

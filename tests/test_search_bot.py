@@ -33,7 +33,7 @@ VARIANTS = [
 
 
 def small(seed: int) -> SearchBot:
-    return SearchBot(seed, iterations=2, candidates=3, rollout_moves=15)
+    return SearchBot(seed, iterations=2, candidates=3, rollout_moves=10)
 
 
 def positions(name: str, seed: int, moves: int, every: int = 1) -> Iterator[Game]:
@@ -56,7 +56,7 @@ def test_search_is_a_named_bot() -> None:
 def test_only_legal_actions(name: str) -> None:
     game = rummykit.load_variant(name).new_game(seed=3)
     bots = [small(s) for s in range(game.num_players)]
-    for _ in range(25):
+    for _ in range(15):
         if game.is_over:
             break
         action = bots[game.deal.actor].choose(game)
