@@ -187,7 +187,8 @@ def table(results: dict[str, Any]) -> str:
     lines = [
         BEGIN,
         "",
-        "| variant | pairing | games | first bot's wins | 95 % interval | even match | median / slowest move (wall clock) |",
+        "| variant | pairing | games | first bot's wins | 95 % interval | even match "
+        "| median / slowest move (wall clock) |",
         "|---|---|---:|---:|---|---:|---|",
     ]
     for name in VARIANTS:
