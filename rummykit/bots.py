@@ -5,21 +5,26 @@ it takes a discard only when that lowers its deadwood, throws the card that leav
 accepts an offered card only when its best arrangement melds it and offers its highest unmelded card
 (``turn.end: offer``),
 ends the hand as soon as it may (a knock, gin: whatever the game describes as ending the hand, see
-``rummykit_describe_action``), and lays down melds and lay-offs at once in table games.
+``rummykit_describe_action``), and lays down melds and lay-offs at once in table games. ``search`` looks
+ahead: for each of a handful of candidate actions it plays the hand out many times with ``greedy`` in
+every seat, in positions sampled consistently with what it can see (:func:`rummykit.search.determinize`),
+and takes the action whose hands end best for its side (see ``docs/bots.md``).
 """
 
 from __future__ import annotations
 
 import random
+import time
 from typing import Protocol
 
 from .actions import action_words
 from .cards import Card
 from .engine import Action, Game, IllegalAction
 from .melds import Arrangement
+from .search import determinize, hand_points, side_difference
 from .standard import layoff_targets
 
-__all__ = ["Bot", "RandomBot", "GreedyBot", "BOTS", "make_bot"]
+__all__ = ["Bot", "RandomBot", "GreedyBot", "SearchBot", "BOTS", "make_bot"]
 
 
 class Bot(Protocol):
@@ -237,11 +242,137 @@ def _without(hand: list[Card], cards: tuple[Card, ...]) -> list[Card]:
     return [c for c in hand if all(c is not x for x in cards)]
 
 
-BOTS: dict[str, type[RandomBot] | type[GreedyBot]] = {"random": RandomBot, "greedy": GreedyBot}
+class SearchBot:
+    """Determinised rollouts (perfect-information Monte Carlo): for each sampled position (the cards it
+    cannot see dealt again, :func:`~rummykit.search.determinize`), each candidate action is played and the
+    hand played out by ``greedy`` bots; the action with the best total score difference for the bot's side
+    is taken. The same samples serve every candidate.
+
+    ``iterations`` is the number of sampled positions per decision (the default budget: reproducible from
+    ``seed``); ``seconds``, if given, stops sampling once that much time has gone (at least one sample), and
+    the moves then depend on the machine's speed. ``candidates`` caps the actions compared (the greedy
+    bot's choice first, then the best few of each kind by the deadwood they leave); a decision with one
+    candidate is taken without search, and another candidate replaces the greedy choice only when its
+    rollouts beat it clearly (:attr:`MARGIN`). A rollout stops after ``rollout_moves`` moves and is then scored by
+    :func:`~rummykit.search.hand_points`.
+    """
+
+    ITERATIONS = 24
+    CANDIDATES = 5
+    ROLLOUT_MOVES = 80
+    MARGIN = 1.5
+    """How many standard errors of the paired difference another candidate must beat the greedy choice by."""
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        candidates: int | None = None,
+        rollout_moves: int | None = None,
+    ):
+        self.rng = random.Random(seed)
+        self.iterations = iterations or self.ITERATIONS
+        self.seconds = seconds
+        self.candidates = candidates or self.CANDIDATES
+        self.rollout_moves = rollout_moves or self.ROLLOUT_MOVES
+        self.greedy = GreedyBot(self.rng.getrandbits(64))
+        self.rollout_bot = GreedyBot(self.rng.getrandbits(64))
+
+    def choose(self, game: Game) -> Action:
+        actions = game.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        first = self.greedy.choose(game)
+        candidates = candidate_actions(game, actions, first, self.candidates)
+        if len(candidates) == 1:
+            return candidates[0]
+        seat = game.deal.actor
+        values: list[list[float]] = [[] for _ in candidates]
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        for done in range(self.iterations if deadline is None else 1 << 30):
+            if deadline is not None and done and time.perf_counter() > deadline:
+                break
+            world = determinize(game, seat, self.rng)
+            for i, action in enumerate(candidates):
+                sim = world.clone() if i < len(candidates) - 1 else world
+                values[i].append(self.rollout(sim, action, seat))
+        return candidates[self.pick(values)]
+
+    def pick(self, values: list[list[float]]) -> int:
+        """The candidate to play: the one whose rollouts beat the greedy choice's (the first) by the most on
+        the same samples, if by more than :attr:`MARGIN` standard errors; else the greedy choice."""
+        best, best_mean = 0, 0.0
+        base = values[0]
+        n = len(base)
+        for i in range(1, len(values)):
+            diffs = [a - b for a, b in zip(values[i], base)]
+            mean = sum(diffs) / n
+            if mean <= best_mean:
+                continue
+            spread = (sum((d - mean) ** 2 for d in diffs) / (n - 1)) ** 0.5 if n > 1 else 0.0
+            if n > 1 and mean > self.MARGIN * spread / n**0.5:
+                best, best_mean = i, mean
+        return best
+
+    def rollout(self, sim: Game, action: Action, seat: int) -> float:
+        """``action`` played in ``sim``, the hand played out by greedy bots: the score difference for ``seat``'s
+        side (:func:`~rummykit.search.hand_points` if the rollout stops first)."""
+        hands = len(sim.results)
+        sim.apply(action)
+        bot = self.rollout_bot
+        for _ in range(self.rollout_moves):
+            if len(sim.results) > hands:
+                break
+            sim.apply(bot.choose(sim))
+        if len(sim.results) > hands:
+            return side_difference(sim, sim.results[hands].scores, seat)
+        return hand_points(sim, seat)
+
+
+def candidate_actions(game: Game, actions: list[Action], first: Action, limit: int) -> list[Action]:
+    """Up to ``limit`` actions worth comparing: ``first`` (the greedy choice), then in turn the best of each
+    kind of action, the second best of each kind, and so on. Actions naming cards of the hand are ranked by
+    the deadwood the hand keeps without them (the dearer cards first on a tie); others keep their order."""
+    deal = game.deal
+    hand = deal.hands[deal.actor]
+    search = game.variant.meld_search
+    value = game.variant.value
+    ids = {c.id for c in hand}
+    by_kind: dict[str, list[Action]] = {}
+    for action in actions:
+        by_kind.setdefault(action.kind, []).append(action)
+    ranked: list[list[Action]] = []
+    for kind_actions in by_kind.values():
+        if kind_actions[0].cards and all(c.id in ids for c in kind_actions[0].cards):
+            if all(len(a.cards) == 1 for a in kind_actions):
+                after = dict(zip((c.id for c in hand), search.discard_deadwoods(hand)))
+                kind_actions = sorted(kind_actions, key=lambda a: (after[a.cards[0].id], -value(a.cards[0])))
+            elif len(kind_actions) <= 24:
+                kind_actions = sorted(
+                    kind_actions,
+                    key=lambda a: (search.deadwood(_without(hand, a.cards)), -sum(value(c) for c in a.cards)),
+                )
+        ranked.append(kind_actions)
+    chosen = [first]
+    depth = 0
+    while len(chosen) < limit and any(depth < len(r) for r in ranked):
+        for kind_actions in ranked:
+            if depth < len(kind_actions) and len(chosen) < limit and kind_actions[depth] not in chosen:
+                chosen.append(kind_actions[depth])
+        depth += 1
+    return chosen
+
+
+BOTS: dict[str, type[RandomBot] | type[GreedyBot] | type[SearchBot]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "search": SearchBot,
+}
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A bot by name (``random`` or ``greedy``)."""
+    """A bot by name (``random``, ``greedy`` or ``search``)."""
     try:
         return BOTS[name](seed)
     except KeyError:

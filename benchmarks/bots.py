@@ -1,0 +1,279 @@
+"""The bots' strength table: whole games between two bots, per variant, written to ``docs/bots.md``.
+
+    python3 benchmarks/bots.py                                   # every variant, 1,000 games per pairing
+    python3 benchmarks/bots.py --variants gin --pairings search-greedy --games 200 --jobs 2
+    python3 benchmarks/bots.py --table-only                      # rewrite the table from the saved results
+
+Pairings: ``search-greedy`` (the search bot at its default budget against greedy) and ``greedy-random``.
+Game ``i`` of a pairing has the seed ``derive_seed(seed, variant, i)``; the first bot plays the side
+``i % sides`` (its partner's seat too in partnership games; in games of three or more without partners it
+has one seat and the second bot all the others), so the seats alternate. A game counts as won when the
+first bot's side is the game's winner; the table gives that rate with its 95 % Wilson interval, the rate an
+even match would give (one in the number of sides), and the search bot's median and slowest time per
+decision. Results accumulate in ``benchmarks/bots-results.json`` (one entry per variant and pairing, replaced
+by a new run of it), and the OpenSpiel yardstick's summary (``benchmarks/openspiel_gin.py --json
+benchmarks/openspiel-results.json``) is shown under the table when present.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import platform
+import statistics
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import rummykit
+from rummykit.bots import Bot, SearchBot, make_bot
+from rummykit.simulate import derive_seed
+
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "bots-results.json"
+OPENSPIEL = HERE / "openspiel-results.json"
+DOC = HERE.parent / "docs" / "bots.md"
+BEGIN, END = "<!-- strength table: benchmarks/bots.py -->", "<!-- end of strength table -->"
+
+VARIANTS = [
+    "gin",
+    "oklahoma-gin",
+    "gin-3",
+    "gin-partnership",
+    "500-rum",
+    "500-partnership",
+    "persian",
+    "fortune",
+    "arlington",
+    "skarney",
+    "skarney-singles",
+    "iceberg",
+]
+PAIRINGS = {"search-greedy": ("search", "greedy"), "greedy-random": ("greedy", "random")}
+
+
+def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a rate of ``wins`` in ``games``."""
+    if games == 0:
+        return (0.0, 1.0)
+    p = wins / games
+    centre = (p + z * z / (2 * games)) / (1 + z * z / games)
+    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / (1 + z * z / games)
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def play(variant_name: str, pairing: str, index: int, seed: int) -> dict[str, Any]:
+    """Game ``index`` of a pairing: whether the first bot's side won, and the first bot's decision times."""
+    variant = rummykit.load_variant(variant_name)
+    game_seed = derive_seed(seed, variant_name, index)
+    game = variant.new_game(seed=game_seed)
+    first, second = PAIRINGS[pairing]
+    n = game.num_players
+    sides = sorted({game.side_of(s) for s in range(n)})
+    side = sides[index % len(sides)]
+    bots: list[Bot] = [
+        make_bot(first if game.side_of(s) == side else second, derive_seed(game_seed, "bot", s)) for s in range(n)
+    ]
+    timed = [isinstance(bot, SearchBot) for bot in bots]
+    times: list[float] = []
+    cpu_times: list[float] = []
+    while not game.is_over:
+        seat = game.deal.actor
+        start, cpu = time.perf_counter(), time.process_time()
+        action = bots[seat].choose(game)
+        if timed[seat]:
+            times.append(time.perf_counter() - start)
+            cpu_times.append(time.process_time() - cpu)
+        game.apply(action)
+    won = game.winner is not None and game.side_of(game.winner) == side
+    return {"won": won, "sides": len(sides), "hands": len(game.results), "times": times, "cpu_times": cpu_times}
+
+
+def _one(args: tuple[str, str, int, int]) -> dict[str, Any]:
+    return play(*args)
+
+
+def run(name: str, pairing: str, games: int, jobs: int, seed: int) -> dict[str, Any]:
+    """Play the games (in ``jobs`` processes), saving the entry after each game, so that a run stopped
+    early still leaves the games it played in the results."""
+    start = time.perf_counter()
+    rows: list[dict[str, Any]] = []
+    tasks = [(name, pairing, i, seed) for i in range(games)]
+    entry: dict[str, Any] = {}
+    with ProcessPoolExecutor(jobs) as pool:
+        for row in pool.map(_one, tasks, chunksize=1):
+            rows.append(row)
+            entry = summary(name, pairing, rows, seed, time.perf_counter() - start)
+            save(entry)
+    return entry
+
+
+def summary(name: str, pairing: str, rows: list[dict[str, Any]], seed: int, elapsed: float) -> dict[str, Any]:
+    wins = sum(r["won"] for r in rows)
+    times = [t for r in rows for t in r["times"]]
+    cpu = [t for r in rows for t in r.get("cpu_times", ())]
+    low, high = wilson(wins, len(rows))
+    return {
+        "variant": name,
+        "pairing": pairing,
+        "games": len(rows),
+        "wins": wins,
+        "rate": wins / len(rows) if rows else 0.0,
+        "interval": [low, high],
+        "even": 1 / rows[0]["sides"] if rows else None,
+        "hands": sum(r["hands"] for r in rows),
+        "median_move_seconds": statistics.median(times) if times else None,
+        "max_move_seconds": max(times) if times else None,
+        "median_move_cpu_seconds": statistics.median(cpu) if cpu else None,
+        "decisions": len(times),
+        "seed": seed,
+        "elapsed_seconds": elapsed,
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
+    }
+
+
+def save(entry: dict[str, Any]) -> None:
+    results = load_results()  # another run may have saved meanwhile
+    results[f"{entry['variant']}/{entry['pairing']}"] = entry
+    tmp = RESULTS.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+    tmp.replace(RESULTS)
+
+
+def time_moves(name: str, decisions: int, seed: int) -> dict[str, Any]:
+    """The search bot's time per decision (wall clock and this process's CPU time) over its first
+    ``decisions`` decisions in games against greedy, one process: the speed figure without the strength run."""
+    wall: list[float] = []
+    cpu: list[float] = []
+    index = 0
+    while len(wall) < decisions:
+        variant = rummykit.load_variant(name)
+        game = variant.new_game(seed=derive_seed(seed, name, "timing", index))
+        bots: list[Bot] = [SearchBot(derive_seed(seed, "timing", index)), make_bot("greedy", index)]
+        if index % 2:
+            bots.reverse()
+        index += 1
+        while not game.is_over and len(wall) < decisions:
+            bot = bots[game.deal.actor]
+            start, used = time.perf_counter(), time.process_time()
+            action = bot.choose(game)
+            if isinstance(bot, SearchBot):
+                wall.append(time.perf_counter() - start)
+                cpu.append(time.process_time() - used)
+            game.apply(action)
+    return {
+        "variant": name,
+        "decisions": len(wall),
+        "median_wall_seconds": statistics.median(wall),
+        "max_wall_seconds": max(wall),
+        "median_cpu_seconds": statistics.median(cpu),
+        "max_cpu_seconds": max(cpu),
+        "share_over_1s_cpu": sum(t > 1 for t in cpu) / len(cpu),
+    }
+
+
+def load_results() -> dict[str, Any]:
+    if RESULTS.exists():
+        data: dict[str, Any] = json.loads(RESULTS.read_text(encoding="utf-8"))
+        return data
+    return {}
+
+
+def table(results: dict[str, Any]) -> str:
+    lines = [
+        BEGIN,
+        "",
+        "| variant | pairing | games | first bot's wins | 95 % interval | even match "
+        "| median / slowest move (wall clock) |",
+        "|---|---|---:|---:|---|---:|---|",
+    ]
+    for name in VARIANTS:
+        for pairing in PAIRINGS:
+            entry = results.get(f"{name}/{pairing}")
+            if entry is None:
+                lines.append(f"| {name} | {pairing.replace('-', ' vs ')} | not run | | | | |")
+                continue
+            low, high = entry["interval"]
+            timing = "-"
+            if entry["median_move_seconds"] is not None:
+                timing = f"{entry['median_move_seconds'] * 1000:.0f} ms / {entry['max_move_seconds']:.1f} s"
+                if entry.get("median_move_cpu_seconds") is not None:
+                    timing += f" (CPU median {entry['median_move_cpu_seconds'] * 1000:.0f} ms)"
+            lines.append(
+                f"| {name} | {pairing.replace('-', ' vs ')} | {entry['games']:,} | {entry['rate']:.1%} "
+                f"| {low:.1%} – {high:.1%} | {entry['even']:.0%} | {timing} |"
+            )
+    timings = [results[f"{name}/timing"] for name in VARIANTS if f"{name}/timing" in results]
+    if timings:
+        lines += [
+            "",
+            "Time per decision of the search bot at its default budget, in games against greedy, one process:",
+            "",
+        ]
+        lines += ["| variant | decisions | median (CPU) | slowest (CPU) | over 1 s (CPU) | median (wall clock) |"]
+        lines += ["|---|---:|---:|---:|---:|---:|"]
+        for t in timings:
+            lines.append(
+                f"| {t['variant']} | {t['decisions']:,} | {t['median_cpu_seconds'] * 1000:.0f} ms "
+                f"| {t['max_cpu_seconds']:.2f} s | {t['share_over_1s_cpu']:.1%} "
+                f"| {t['median_wall_seconds'] * 1000:.0f} ms |"
+            )
+    if OPENSPIEL.exists():
+        spiel = json.loads(OPENSPIEL.read_text(encoding="utf-8"))
+        low, high = spiel["interval"]
+        lines += [
+            "",
+            f"OpenSpiel yardstick ({spiel['bot']} bot, {spiel['iterations']} samples per decision, against "
+            f"`make_simple_gin_rummy_bot` in OpenSpiel's `gin_rummy`): {spiel['deals']:,} deals played twice with "
+            f"the seats swapped ({spiel['hands']:,} hands); {spiel['hands_won']:,} hands won, "
+            f"{spiel['hands_lost']:,} lost; {spiel['points']:+,.0f} hand points in all, "
+            f"{spiel['mean_difference'] / 2:+.2f} per hand (95 % interval {low / 2:+.2f} to {high / 2:+.2f}); "
+            f"median move {spiel['median_move_seconds'] * 1000:.0f} ms, slowest {spiel['max_move_seconds']:.1f} s.",
+        ]
+    lines += ["", END]
+    return "\n".join(lines)
+
+
+def write_table(results: dict[str, Any]) -> None:
+    text = DOC.read_text(encoding="utf-8")
+    if BEGIN not in text or END not in text:
+        raise SystemExit(f"{DOC} has no strength table markers ({BEGIN} ... {END})")
+    head, rest = text.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    DOC.write_text(head + table(results) + tail, encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variants", nargs="+", default=VARIANTS, choices=VARIANTS, metavar="NAME")
+    parser.add_argument("--pairings", nargs="+", default=list(PAIRINGS), choices=list(PAIRINGS))
+    parser.add_argument("--games", type=int, default=1000, help="games per variant and pairing (default 1000)")
+    parser.add_argument("--jobs", type=int, default=1, help="worker processes")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--table-only", action="store_true", help="only rewrite docs/bots.md from the saved results")
+    parser.add_argument("--time-moves", type=int, metavar="N", help="only time N search decisions per variant")
+    args = parser.parse_args(argv)
+    if args.time_moves:
+        for name in args.variants:
+            entry = time_moves(name, args.time_moves, args.seed)
+            print(json.dumps(entry), flush=True)
+            results = load_results()
+            results[f"{name}/timing"] = entry
+            RESULTS.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        write_table(load_results())
+        return 0
+    if not args.table_only:
+        for name in args.variants:
+            for pairing in args.pairings:
+                print(json.dumps(run(name, pairing, args.games, args.jobs, args.seed)), flush=True)
+    results = load_results()
+    write_table(results)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,186 @@
+"""The search bot: legal moves in every variant, the same moves from the same seed, and no peeking.
+
+Not timed and kept small (tiny budgets): the strength and speed figures are ``benchmarks/bots.py``'s.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Iterator
+
+import pytest
+
+import rummykit
+from rummykit.bots import Bot, GreedyBot, SearchBot, make_bot
+from rummykit.engine import Action, Game
+from rummykit.search import determinize, hidden_cards
+
+VARIANTS = [
+    "gin",
+    "oklahoma-gin",
+    "gin-3",
+    "gin-partnership",
+    "500-rum",
+    "500-partnership",
+    "persian",
+    "fortune",
+    "arlington",
+    "skarney",
+    "skarney-singles",
+    "iceberg",
+]
+
+
+def small(seed: int) -> SearchBot:
+    return SearchBot(seed, iterations=2, candidates=3, rollout_moves=10)
+
+
+def positions(name: str, seed: int, moves: int, every: int = 1) -> Iterator[Game]:
+    """Positions of a game of greedy bots: every ``every``-th of its first ``moves`` moves."""
+    game = rummykit.load_variant(name).new_game(seed=seed)
+    bots = [GreedyBot(seed * 10 + s) for s in range(game.num_players)]
+    for done in range(moves):
+        if game.is_over:
+            return
+        if done % every == 0:
+            yield game
+        game.apply(bots[game.deal.actor].choose(game))
+
+
+def test_search_is_a_named_bot() -> None:
+    assert isinstance(make_bot("search", 1), SearchBot)
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_only_legal_actions(name: str) -> None:
+    game = rummykit.load_variant(name).new_game(seed=3)
+    bots = [small(s) for s in range(game.num_players)]
+    for _ in range(15):
+        if game.is_over:
+            break
+        action = bots[game.deal.actor].choose(game)
+        game.resolve(action)  # IllegalAction unless legal (a meld the capped listing leaves out is legal too)
+        game.apply(action)
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_determinize_keeps_what_the_seat_sees(name: str) -> None:
+    rng = random.Random(5)
+    for game in positions(name, 11, 120, every=15):
+        for seat in game.deal.seats:
+            world = determinize(game, seat, rng)
+            deal, other = game.deal, world.deal
+            assert world.observation(seat) == game.observation(seat)
+            assert Counter(c.id for c in other.all_cards()) == Counter(c.id for c in deal.all_cards())
+            assert [len(h) for h in other.hands] == [len(h) for h in deal.hands]
+            assert len(other.stock) == len(deal.stock) and other.discard[-1:] == deal.discard[-1:]
+            assert other.hands[seat] == deal.hands[seat]
+            for holder in deal.seats:
+                known = [c for c in deal.hands[holder] if deal.sees(seat, c, holder)]
+                assert all(c in other.hands[holder] for c in known)
+            assert sorted(c.id for c in hidden_cards(other, seat)) == sorted(c.id for c in hidden_cards(deal, seat))
+            world.check_cards()
+            # The copy plays on (the rules find it a position like any other). Only for the seat to move: for
+            # another, the copy may give the mover a hand its own moves rule out (a pile card taken to meld).
+            if seat == game.deal.actor and not world.is_over:
+                world.apply(GreedyBot(1).choose(world))
+
+
+def test_determinize_moves_hidden_cards() -> None:
+    game = rummykit.load_variant("gin").new_game(seed=2)
+    seat = game.deal.actor
+    opponent = 1 - seat
+    worlds = [determinize(game, seat, random.Random(i)) for i in range(20)]
+    assert len({tuple(sorted(c.id for c in w.deal.hands[opponent])) for w in worlds}) > 1
+
+
+def twin(game: Game, seat: int) -> Game | None:
+    """A copy of ``game`` that looks the same to ``seat``: a card of another hand that ``seat`` has not
+    seen swapped with a card of the stock. None if there is no such card."""
+    copy = game.clone()
+    deal = copy.deal
+    for holder in deal.seats:
+        if holder == seat:
+            continue
+        hand = deal.hands[holder]
+        for i, card in enumerate(hand):
+            if not deal.sees(seat, card, holder) and deal.stock:
+                hand[i], deal.stock[0] = deal.stock[0], hand[i]
+                deal._legal = None
+                assert copy.observation(seat) == game.observation(seat)
+                return copy
+    return None
+
+
+def reads_hidden_cards(make: Callable[[], Bot], name: str, seed: int, moves: int = 60) -> bool:
+    """Whether a bot (a fresh one from ``make`` each time) ever chooses differently in two positions that
+    look the same to it."""
+    for game in positions(name, seed, moves, every=3):
+        other = twin(game, game.deal.actor)
+        if other is None:
+            continue
+        if str(make().choose(game)) != str(make().choose(other)):
+            return True
+    return False
+
+
+class PeekingBot:
+    """A search bot that cheats: it plays its rollouts in the real position, hidden cards and all."""
+
+    def __init__(self, seed: int):
+        self.bot = SearchBot(seed, iterations=3, candidates=4, rollout_moves=40)
+
+    def choose(self, game: Game) -> Action:
+        import rummykit.bots as bots
+
+        real = bots.determinize
+        bots.determinize = lambda g, seat, rng: g.clone()  # type: ignore[assignment]
+        try:
+            return self.bot.choose(game)
+        finally:
+            bots.determinize = real
+
+
+@pytest.mark.parametrize("name", ["gin", "500-rum"])
+def test_search_bot_does_not_read_hidden_cards(name: str) -> None:
+    assert not reads_hidden_cards(lambda: SearchBot(4, iterations=3, candidates=4, rollout_moves=40), name, 8)
+
+
+def test_a_bot_that_reads_hidden_cards_is_caught() -> None:
+    assert reads_hidden_cards(lambda: PeekingBot(4), "gin", 8)
+
+
+def test_same_seed_same_moves() -> None:
+    def play(seed: int) -> list[list[str]]:
+        game = rummykit.load_variant("gin").new_game(seed=21, max_hands=1)
+        bots = [SearchBot(seed, iterations=3), GreedyBot(seed)]
+        while not game.is_over:
+            game.apply(bots[game.deal.actor].choose(game))
+        return game.history
+
+    assert play(1) == play(1)
+
+
+def test_seconds_budget() -> None:
+    game = rummykit.load_variant("gin").new_game(seed=1)
+    game.resolve(SearchBot(1, seconds=0.01).choose(game))
+
+
+def test_openspiel_adapter_plays_whole_hands() -> None:
+    """benchmarks/openspiel_gin.py: a rummykit bot plays OpenSpiel's gin_rummy through the adapter."""
+    pytest.importorskip("pyspiel")
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    try:
+        import openspiel_gin
+    finally:
+        sys.path.pop(0)
+    for seat in (0, 1):
+        row = openspiel_gin.play_hand(5, seat, "greedy", None)
+        assert row["points"] == -row["other"]
+        assert row["moves"]
+    row = openspiel_gin.play_hand(6, 1, "search", 2)
+    assert row["points"] == -row["other"]
