@@ -291,3 +291,28 @@ def test_space_sizes_are_fixed_per_variant() -> None:
     assert envs.env("500-rum").space.commits == ["meld"]
     assert envs.env("fortune").space.commits == ["meld", "take pile with"]
     assert MELD_KINDS == ("meld", "take pile with")
+
+
+@pytest.mark.parametrize(("name", "players"), SEATINGS, ids=[f"{v}-{n}" for v, n in SEATINGS])
+def test_fast_encoding_equals_the_text_observation(name: str, players: int) -> None:
+    """Every seat's observation, read straight from the engine's state, equals the encoding of the text view
+    ``Game.observation`` gives that seat (the reference path) at every step of seeded random games, with
+    selections under way, through several hands and to the game's end."""
+    env = envs.env(name, players=players)
+    positions = 0
+    for seed in range(2):
+        env.reset(seed=seed)
+        rng = random.Random(seed)
+        for _ in range(60 if seed else 150):
+            game = env.game
+            assert game is not None
+            for agent, seat in zip(env.possible_agents, range(players)):
+                view = game.observation(seat)
+                reference = env.encoder.encode(view, env.selections[seat], env.deck_size)
+                fast = env.observe(agent)["observation"]
+                assert np.array_equal(fast, reference), (name, seed, seat, positions)
+            positions += 1
+            if game.is_over:
+                break
+            env.step(rng.choice(env.legal()))
+    assert positions > 60

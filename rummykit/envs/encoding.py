@@ -20,7 +20,7 @@ from ..actions import Action, position_words
 from ..cards import card_from_face, parse_card
 from ..engine import Game
 from ..standard import MELD_ACTION_LIMIT
-from ..variant import Variant
+from ..variant import Variant, stands_for_faces
 
 __all__ = ["ActionSpace", "Encoder", "Selection", "FACES", "TABLE_SLOTS", "MELD_KINDS"]
 
@@ -106,7 +106,7 @@ class ActionSpace:
         self._cached: (
             tuple[
                 tuple[int, int, int],
-                dict[tuple[str, int | None, int | None], Action],
+                dict[int, Action],
                 dict[str, list[tuple[Counter[int], Action]]],
             ]
             | None
@@ -150,13 +150,15 @@ class ActionSpace:
 
     # -- the engine's actions by key -------------------------------------------------------------------
 
-    def listed(self, game: Game) -> dict[tuple[str, int | None, int | None], Action]:
+    def listed(
+        self, game: Game, legal: Sequence[Action] | None = None
+    ) -> dict[tuple[str, int | None, int | None], Action]:
         """The legal actions the engine lists now that have an index (melds apart), by key; where several
         share a key (a wild card laid off at either end of a run), the engine's first, or the one naming
         fewest cards."""
         found: dict[tuple[str, int | None, int | None], Action] = {}
         deal = game.deal
-        for action in game.legal_actions():
+        for action in game.legal_actions() if legal is None else legal:
             if action.kind in MELD_KINDS:
                 continue
             cards = action.cards
@@ -178,7 +180,9 @@ class ActionSpace:
                 found[key] = action
         return found
 
-    def meld_sets(self, game: Game) -> dict[str, list[tuple[Counter[int], Action]]]:
+    def meld_sets(
+        self, game: Game, legal: Sequence[Action] | None = None
+    ) -> dict[str, list[tuple[Counter[int], Action]]]:
         """Per meld verb, every legal way to commit it now: (faces from hand, the engine's action).
 
         The engine's listed melds and pile takes are complete unless its list is capped
@@ -190,7 +194,7 @@ class ActionSpace:
         deal = game.deal
         seen: dict[str, set[tuple[int, ...]]] = {verb: set() for verb in self.commits}
         listed_count = Counter[str]()
-        for action in game.legal_actions():
+        for action in game.legal_actions() if legal is None else legal:
             if action.kind in result:
                 listed_count[action.kind] += 1
                 key = tuple(sorted(c.face for c in action.cards))
@@ -244,20 +248,20 @@ class ActionSpace:
         """The action mask now (1 exactly where the index is legal) and, per legal index, the engine action
         it carries out (None for ``select`` and ``clear``)."""
         mask = np.zeros(self.size, dtype=np.int8) if out is None else out
-        mask[:] = 0
-        plan: dict[int, Action | None] = {}
+        if out is not None:
+            mask[:] = 0
         if game.is_over:
-            return mask, plan
+            return mask, {}
         state = (id(game), len(game.results), len(game.deal.log))
         if self._cached is not None and self._cached[0] == state:
             listed, ways_by_verb = self._cached[1], self._cached[2]
         else:  # select steps leave the game as it is: the engine is asked once per position
-            listed, ways_by_verb = self.listed(game), self.meld_sets(game)
+            legal = game.legal_actions()
+            position = self.position
+            listed = {position[key]: action for key, action in self.listed(game, legal).items()}
+            ways_by_verb = self.meld_sets(game, legal)
             self._cached = (state, listed, ways_by_verb)
-        for key, action in listed.items():
-            i = self.position[key]
-            mask[i] = 1
-            plan[i] = action
+        plan: dict[int, Action | None] = dict(listed)
         if self.commits:
             chosen = selection.counts()
             hand = Counter(c.face for c in game.deal.hands[game.deal.current])
@@ -265,18 +269,15 @@ class ActionSpace:
             for verb, ways in ways_by_verb.items():
                 for faces, action in ways:
                     if faces == chosen and chosen:
-                        i = self.commit_index[verb]
-                        if i not in plan:
-                            mask[i] = 1
-                            plan[i] = action
+                        plan.setdefault(self.commit_index[verb], action)
                     elif all(faces[f] >= n for f, n in chosen.items()):
                         selectable.update(f for f in faces if faces[f] > chosen[f] and hand[f] > chosen[f])
             for f in selectable:
-                mask[self.select_base + f] = 1
                 plan[self.select_base + f] = None
             if chosen:
-                mask[self.clear_index] = 1
                 plan[self.clear_index] = None
+        if plan:
+            mask[list(plan)] = 1
         return mask, plan
 
 
@@ -301,6 +302,27 @@ class Encoder:
         target = variant.ruleset.get("target")
         self.score_scale = float(target) if isinstance(target, int) and target > 0 else 100.0
         self._faces: dict[str, int] = {}
+        self.deck_size = 1
+        self.fanned = variant.discard_pile == "fanned"
+        self.must_use = variant.melds_on_table
+        self.search = variant.meld_search
+        plane = FACES
+        # flat offsets, built once: per seat, where each other seat's planes start (seats counted from it)
+        self._rel = [[(s - seat) % n for s in range(n)] for seat in range(n)]
+        self._known_base = [[(2 + (s - seat) % n - 1) * plane for s in range(n)] for seat in range(n)]
+        self._pile = (2 + n - 1) * plane
+        self._table = [[(2 + n - 1 + 2 + (s - seat) % n) * plane for s in range(n)] for seat in range(n)]
+        self._wilds = [[base + n * plane for base in row] for row in self._table]
+        self._offer = (2 + n - 1 + 2 + 2 * n) * plane
+        self._zone = [
+            [
+                [(2 + n - 1 + 2 + 2 * n + 2 + z * n + (s - seat) % n) * plane for s in range(n)]
+                for z in range(len(zones))
+            ]
+            for seat in range(n)
+        ]
+        self._phase = {p: i for i, p in enumerate(PHASES)}
+        self._stands_for: dict[int, tuple[Any, list[int]]] = {}
 
     def face(self, text: str) -> int:
         face = self._faces.get(text)
@@ -318,7 +340,93 @@ class Encoder:
         names += [f"zone {z} of seat +{k}" for z in self.zones for k in range(n)]
         return names
 
+    def encode_game(self, game: Game, seat: int, selection: Selection) -> npt.NDArray[np.float32]:
+        """``seat``'s observation now, read from the engine's state through the same :class:`Deal` methods
+        ``Game.observation`` uses (``known_in_hand``, ``zone_seen``, ``offer_seen``, ``pile_top_seen``...):
+        equal to ``encode(game.observation(seat), ...)``, without building the text view."""
+        deal = game.deal
+        n = self.players
+        faces: list[int] = [c.face for c in deal.hands[seat]]
+        faces += [FACES + f for f in selection.faces]
+        known_base = self._known_base[seat]
+        for s in deal.seats:
+            if s != seat:
+                cards = deal.known_in_hand(seat, s)
+                if cards:
+                    base = known_base[s]
+                    faces += [base + c.face for c in cards]
+        top = deal.pile_top_seen()
+        if top is not None:
+            faces.append(self._pile + top.face)
+        if self.fanned and deal.discard:
+            base = self._pile + FACES
+            faces += [base + c.face for c in deal.pile_seen()]
+        if deal.table:
+            table, wilds = self._table[seat], self._wilds[seat]
+            for tm in deal.table:
+                meld = tm.meld
+                base = table[tm.owner]
+                faces += [base + c.face for c in meld.cards]
+                if meld.wilds:
+                    base = wilds[tm.owner]
+                    faces += [base + f for f in self._meant(meld)]
+        offered = deal.offer_seen(seat) if deal.offer is not None else None
+        if offered is not None:
+            faces.append(self._offer + offered.face)
+        if self.must_use and deal.phase == "use" and deal.taken is not None:
+            faces.append(self._offer + FACES + deal.taken.face)
+        if deal.zones:
+            bases = self._zone[seat]
+            for z, name in enumerate(self.zones):
+                zone = deal.zones.get(name)
+                if zone is None:
+                    continue
+                for owner in range(len(zone.cards)):
+                    if zone.cards[owner]:
+                        base = bases[z][owner]
+                        faces += [base + c.face for c in deal.zone_seen(seat, zone, owner)]
+        # the one-hot scalars are counted with the planes; the others are written in one assignment
+        s = self.planes * FACES
+        rel = self._rel[seat]
+        faces.append(s + self._phase.get(deal.phase, len(PHASES)))
+        s += len(PHASES) + 1
+        actor = game.current_player
+        if actor is not None:
+            if actor == seat:
+                faces.append(s)
+            faces.append(s + 1 + rel[actor])
+        s += 1 + n
+        out = np.bincount(faces, minlength=self.size).astype(np.float32)
+        deck = self.deck_size
+        sizes = [0.0] * n
+        for other, hand in enumerate(deal.hands):
+            sizes[rel[other]] = len(hand) / deck
+        scores = [0.0] * n
+        for other, score in enumerate(game.scores):
+            scores[rel[other]] = score / self.score_scale
+        # the rest of the vector, in order: hand sizes, stock and pile, scores, deal number, selection size
+        out[s:] = (
+            sizes
+            + [len(deal.stock) / deck, len(deal.discard) / deck]
+            + scores
+            + [deal.number / 100.0, len(selection.faces)]
+        )
+        return out
+
+    def _meant(self, meld: Any) -> list[int]:
+        """The faces a table meld's wild cards stand for (cached per meld: table melds are immutable)."""
+        held = self._stands_for.get(id(meld))
+        if held is None or held[0] is not meld:
+            meant = stands_for_faces(meld, self.search)
+            held = self._stands_for[id(meld)] = (meld, [f for f in meant or () if f is not None])
+            if len(self._stands_for) > 4096:  # melds of finished games
+                self._stands_for.clear()
+                self._stands_for[id(meld)] = held
+        return held[1]
+
     def encode(self, view: dict[str, Any], selection: Selection, deck_size: int) -> npt.NDArray[np.float32]:
+        """The same vector from a text observation (``Game.observation``): the reference
+        :meth:`encode_game` is tested against, and a way to encode views kept as data."""
         n = self.players
         seat = int(view["seat"])
         out = np.zeros(self.size, dtype=np.float32)
