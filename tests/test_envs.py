@@ -25,7 +25,7 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 import rummykit  # noqa: E402
 from rummykit import envs  # noqa: E402
 from rummykit.actions import Action, IllegalAction  # noqa: E402
-from rummykit.envs.encoding import MELD_KINDS  # noqa: E402
+from rummykit.envs.encoding import MELD_KINDS, Way  # noqa: E402
 
 VARIANTS = [info.name for info in rummykit.list_variants()]
 SEATINGS = [
@@ -316,3 +316,104 @@ def test_fast_encoding_equals_the_text_observation(name: str, players: int) -> N
                 break
             env.step(rng.choice(env.legal()))
     assert positions > 60
+
+
+def _build(env: envs.RummyEnv, way: Way) -> Action | None:
+    """Select ``way``'s groups through the builder (``select X``, ``next meld`` between groups), each step
+    checked to be masked 1; the action its commit carries out (None if the commit is masked 0); then
+    ``clear``."""
+    space = env.space
+    agent = env.agent_selection
+    for g, group in enumerate(way.groups_sorted):
+        if g:
+            assert env.observe(agent)["action_mask"][space.next_index], (str(way.action), "next meld")
+            env.step(space.next_index)
+        for face in group:
+            assert env.observe(agent)["action_mask"][space.select_base + face], (str(way.action), face)
+            env.step(space.select_base + face)
+    commit = space.commit_index[way.action.kind]
+    done = env._plan.get(commit) if env.observe(agent)["action_mask"][commit] else None
+    env.step(space.clear_index)
+    return done
+
+
+def _check_reachable(env: envs.RummyEnv) -> int:
+    """Every action the engine lists now (on a table slot below the bound) is carried out by some index, or
+    by select / next meld steps and a commit; every index masked 1 carries out an action the engine accepts.
+    Returns how many actions were checked."""
+    game = env.game
+    assert game is not None
+    space = env.space
+    if env.selections[game.deal.actor].faces:
+        env.step(space.clear_index)
+    for i, planned in env._plan.items():
+        if planned is not None:
+            assert _accepted(game, str(planned)), (space.text(i), str(planned))
+    checked = 0
+    for action in list(game.legal_actions()):
+        if action.target is not None and action.target >= space.slots:
+            continue  # beyond the documented bound
+        checked += 1
+        if action.kind in space.commits:
+            done = _build(env, Way.of(action))
+            assert done is not None and Way.of(done).key == Way.of(action).key, (str(action), done and str(done))
+            continue
+        keyed = space.listed(game, [action])
+        assert keyed, f"{action} has no index"
+        (key,) = keyed
+        i = space.position[key]
+        planned = env._plan.get(i)
+        assert planned is not None, (str(action), space.text(i))
+        # the same action, or (documented) the same card put where the engine lists it first
+        assert str(planned) == str(action) or (planned.kind, planned.target) == (action.kind, action.target)
+    return checked
+
+
+@pytest.mark.parametrize(("name", "players"), SOAK, ids=[v for v, _ in SOAK])
+def test_every_engine_action_is_reachable(name: str, players: int) -> None:
+    env = envs.env(name, players=players)
+    checked = 0
+    for seed in range(2):
+        env.reset(seed=seed)
+        rng = random.Random(seed)
+        for _ in range(80):
+            if env.game.is_over:  # type: ignore[union-attr]
+                break
+            checked += _check_reachable(env)
+            env.step(rng.choice(env.legal()))
+    assert checked > 100
+
+
+@pytest.mark.parametrize("name", ["skarney", "skarney-singles"])
+def test_skarneys_contract_is_built_meld_by_meld(name: str) -> None:
+    """Nine cards that are three sets or three runs: both contracts are reachable, told apart by where the
+    ``next meld`` steps fall, and laying one puts its three melds on the table."""
+    players = 4 if name == "skarney" else 2
+    filler = ["3C 4C 5S 6S 8C JC QC KC AS 5D 6D", "3D 4D TC JD QD KD AH 3H 4H 5H 6H"]
+    filler.append("3S 4S 6C 6H TD TS JS QS KS 5C AD")  # Skarney's two decks: a second 6H
+    hands = ["7H 8H 9H 7S 8S 9S 7D 8D 9D KH QH", *filler[: players - 1]]
+    layout = {"dealer": players - 1, "hands": [h.split() for h in hands], "stock": ["2C", "TH"]}
+    env = envs.env(name, players=players, hands=1)
+    env.reset(seed=0, options={"layout": layout})
+    env.step(env.action_index("draw stock"))
+    game = env.game
+    assert game is not None
+    contracts = [a for a in game.legal_actions() if a.kind == "meld" and len(a.groups) == 3]
+    kinds = {frozenset(Way.of(a).key) for a in contracts}
+    sets = frozenset({(19, 32, 45), (20, 33, 46), (21, 34, 47)})  # 7s, 8s, 9s (faces: suit * 13 + rank - 1)
+    runs = frozenset({(19, 20, 21), (32, 33, 34), (45, 46, 47)})  # 789 of D, H, S
+    assert {sets, runs} <= kinds
+    assert _check_reachable(env) >= len(contracts)
+    for text in ("select 7H", "select 7S"):
+        env.step(env.action_index(text))
+    mask = env.observe(env.agent_selection)["action_mask"]
+    assert not mask[env.space.next_index] and not mask[env.action_index("select 8S")]  # 7H 7S: a set of 7s
+    env.step(env.action_index("select 7D"))
+    mask = env.observe(env.agent_selection)["action_mask"]
+    assert mask[env.space.next_index] and not mask[env.action_index("meld")]
+    env.step(env.space.next_index)
+    for text in ("select 8H", "select 8S", "select 8D", "next meld", "select 9H", "select 9D", "select 9S"):
+        env.step(env.action_index(text))
+    assert env.observe(env.agent_selection)["observation"][-1] == 2  # two melds of the selection closed
+    env.step(env.action_index("meld"))
+    assert sorted(tuple(sorted(c.face for c in tm.meld.cards)) for tm in game.deal.table) == sorted(sets)

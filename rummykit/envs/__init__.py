@@ -170,7 +170,9 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         if engine_action is None:  # a step of the meld builder
             selection = self.selections[seat]
             if index == self.space.clear_index:
-                selection.faces.clear()
+                selection.clear()
+            elif index == self.space.next_index:
+                selection.cuts.append(len(selection.faces))
             else:
                 selection.faces.append(index - self.space.select_base)
             self.rewards = {a: 0.0 for a in self.agents}
@@ -193,7 +195,7 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         game = self.game
         assert game is not None
         before = game.side_scores()
-        self.selections[game.deal.actor].faces.clear()
+        self.selections[game.deal.actor].clear()
         game.apply(action)
         after = game.side_scores()
         if after == before:  # most actions score nothing
@@ -226,9 +228,11 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         for i, entry in enumerate(view["table"]):
             lines.append(f"  meld {i} (player_{entry['owner']}): {' '.join(entry['cards'])}")
         lines.append(f"player_{seat} holds {' '.join(view['hand'])}")
-        chosen = self.selections[seat].faces
-        if chosen:
-            lines.append("selected: " + " ".join(self.space.text(self.space.select_base + f)[7:] for f in chosen))
+        selection = self.selections[seat]
+        if selection.faces:
+            groups = [*selection.closed(), selection.current()]
+            texts = [" ".join(self.space.text(self.space.select_base + f)[7:] for f in g) for g in groups]
+            lines.append("selected: " + " | ".join(texts))
         lines.append("legal: " + ", ".join(self.space.text(i) for i in self.legal()[:20]))
         return "\n".join(lines)
 

@@ -44,12 +44,28 @@ def face_text(face: int) -> str:
 
 @dataclass
 class Selection:
-    """The cards a seat has selected towards a meld (faces, with repeats for two copies)."""
+    """The cards a seat has selected towards a meld (faces, with repeats for two copies), split into melds
+    by ``next meld`` steps where one action lays several (Skarney's contract: ``meld A | B | C``)."""
 
     faces: list[int] = field(default_factory=list)
+    cuts: list[int] = field(default_factory=list)
+    """Where each closed group ends in :attr:`faces` (one cut per ``next meld``)."""
 
     def counts(self) -> Counter[int]:
         return Counter(self.faces)
+
+    def closed(self) -> list[tuple[int, ...]]:
+        """The closed groups, each as its sorted faces."""
+        starts = [0, *self.cuts]
+        return [tuple(sorted(self.faces[a:b])) for a, b in zip(starts, self.cuts)]
+
+    def current(self) -> list[int]:
+        """The faces of the group being selected (after the last ``next meld``)."""
+        return self.faces[self.cuts[-1] :] if self.cuts else self.faces
+
+    def clear(self) -> None:
+        self.faces.clear()
+        self.cuts.clear()
 
 
 class ActionSpace:
@@ -58,7 +74,8 @@ class ActionSpace:
     Layout, in order: one index per verb without cards (``draw stock``, ``pass``...); 53 per verb with one
     card (``discard 7H``; a verb used both ways has both); ``layoff X on k`` and ``swap X on k`` for each face
     and table slot k < ``slots``; ``take pile on k`` where the pile may be taken onto a table meld; then the
-    meld builder: ``select X`` (53), ``clear`` and one commit per meld verb (``meld``, ``take pile with``).
+    meld builder: ``select X`` (53), ``clear``, ``next meld`` (closes one meld of an action laying several)
+    and one commit per meld verb (``meld``, ``take pile with``).
     """
 
     def __init__(self, variant: Variant, players: int, slots: int = TABLE_SLOTS):
@@ -97,17 +114,19 @@ class ActionSpace:
                 self.commits.append("take pile with")
             self.keys.extend(("select", f, None) for f in range(FACES))
             self.keys.append(("clear", None, None))
+            self.keys.append(("next", None, None))
             self.keys.extend((f"commit:{verb}", None, None) for verb in self.commits)
         self.position = {key: i for i, key in enumerate(self.keys)}
         self.size = len(self.keys)
         self.select_base = self.position.get(("select", 0, None), -1)
         self.clear_index = self.position.get(("clear", None, None), -1)
+        self.next_index = self.position.get(("next", None, None), -1)
         self.commit_index = {verb: self.position[(f"commit:{verb}", None, None)] for verb in self.commits}
         self._cached: (
             tuple[
                 tuple[int, int, int],
                 dict[int, Action],
-                dict[str, list[tuple[Counter[int], Action]]],
+                dict[str, list[Way]],
             ]
             | None
         ) = None
@@ -120,6 +139,8 @@ class ActionSpace:
         verb, face, slot = self.keys[index]
         if verb.startswith("commit:"):
             return verb[len("commit:") :]
+        if verb == "next":
+            return "next meld"
         text = verb if face is None else f"{verb} {face_text(face)}"
         return text if slot is None else f"{text} on {slot}"
 
@@ -133,6 +154,8 @@ class ActionSpace:
             return self.commit_index[joined]
         if joined == "clear" and self.clear_index >= 0:
             return self.clear_index
+        if joined == "next meld" and self.next_index >= 0:
+            return self.next_index
         slot = None
         if len(words) >= 2 and words[-2].lower() == "on" and words[-1].isdigit():
             slot = int(words[-1])
@@ -180,27 +203,26 @@ class ActionSpace:
                 found[key] = action
         return found
 
-    def meld_sets(
-        self, game: Game, legal: Sequence[Action] | None = None
-    ) -> dict[str, list[tuple[Counter[int], Action]]]:
-        """Per meld verb, every legal way to commit it now: (faces from hand, the engine's action).
+    def meld_sets(self, game: Game, legal: Sequence[Action] | None = None) -> dict[str, list[Way]]:
+        """Per meld verb, every legal way to commit it now: its groups of faces from hand and the engine's
+        action (one group, or several for an action laying several melds).
 
         The engine's listed melds and pile takes are complete unless its list is capped
         (:data:`~rummykit.standard.MELD_ACTION_LIMIT`); then every candidate meld of the hand
         (``variant.meld_search``) is put to the plugins' filters, as ``Deal.allows`` would."""
-        result: dict[str, list[tuple[Counter[int], Action]]] = {verb: [] for verb in self.commits}
+        result: dict[str, list[Way]] = {verb: [] for verb in self.commits}
         if not self.commits:
             return result
         deal = game.deal
-        seen: dict[str, set[tuple[int, ...]]] = {verb: set() for verb in self.commits}
+        seen: dict[str, set[tuple[tuple[int, ...], ...]]] = {verb: set() for verb in self.commits}
         listed_count = Counter[str]()
         for action in game.legal_actions() if legal is None else legal:
             if action.kind in result:
                 listed_count[action.kind] += 1
-                key = tuple(sorted(c.face for c in action.cards))
-                if key not in seen[action.kind]:
-                    seen[action.kind].add(key)
-                    result[action.kind].append((Counter(key), action))
+                way = Way.of(action)
+                if way.key not in seen[action.kind]:
+                    seen[action.kind].add(way.key)
+                    result[action.kind].append(way)
         for verb in self.commits:
             if listed_count[verb] < MELD_ACTION_LIMIT:
                 continue
@@ -219,12 +241,12 @@ class ActionSpace:
                 actions = [a for a in actions if len(a.cards) >= 2]
             wanted = []
             for action in actions:  # valid melds by the meld search, in the kernel's own action form
-                key = tuple(sorted(c.face for c in action.cards))
-                if key not in seen[verb]:
-                    seen[verb].add(key)
-                    wanted.append((Counter(key), action))
-            kept = {id(a) for a in self._filtered(game, [a for _, a in wanted])}
-            result[verb] += [(faces, a) for faces, a in wanted if id(a) in kept]
+                way = Way.of(action)
+                if way.key not in seen[verb]:
+                    seen[verb].add(way.key)
+                    wanted.append(way)
+            kept = {id(a) for a in self._filtered(game, [w.action for w in wanted])}
+            result[verb] += [w for w in wanted if id(w.action) in kept]
         return result
 
     @staticmethod
@@ -263,22 +285,67 @@ class ActionSpace:
             self._cached = (state, listed, ways_by_verb)
         plan: dict[int, Action | None] = dict(listed)
         if self.commits:
-            chosen = selection.counts()
-            hand = Counter(c.face for c in game.deal.hands[game.deal.current])
-            selectable: set[int] = set()
-            for verb, ways in ways_by_verb.items():
-                for faces, action in ways:
-                    if faces == chosen and chosen:
-                        plan.setdefault(self.commit_index[verb], action)
-                    elif all(faces[f] >= n for f, n in chosen.items()):
-                        selectable.update(f for f in faces if faces[f] > chosen[f] and hand[f] > chosen[f])
-            for f in selectable:
-                plan[self.select_base + f] = None
-            if chosen:
-                plan[self.clear_index] = None
+            self._builder(game, selection, ways_by_verb, plan)
         if plan:
             mask[list(plan)] = 1
         return mask, plan
+
+    def _builder(
+        self, game: Game, selection: Selection, ways_by_verb: dict[str, list[Way]], plan: dict[int, Action | None]
+    ) -> None:
+        """Add the meld builder's legal steps to ``plan``: ``select X`` where the selection plus X can still
+        become a legal way, ``next meld`` where the group being selected completes one meld of a legal way
+        with more to come, a commit where the selection is exactly a legal way, ``clear``."""
+        chosen = selection.counts()
+        hand = Counter(c.face for c in game.deal.hands[game.deal.current])
+        closed = Counter(selection.closed())
+        current = Counter(selection.current())
+        current_key = tuple(sorted(selection.current()))
+        selectable: set[int] = set()
+        further = False
+        for verb, ways in ways_by_verb.items():
+            for way in ways:
+                open_groups: Sequence[tuple[int, ...]] = way.groups_sorted
+                if closed:
+                    if any(way.keys[g] < n for g, n in closed.items()):
+                        continue
+                    open_groups = list((way.keys - closed).elements())
+                for group in open_groups:
+                    counts = way.counts[group]
+                    if any(counts[f] < n for f, n in current.items()):
+                        continue
+                    selectable.update(f for f in counts if counts[f] > current[f] and hand[f] > chosen[f])
+                    if group == current_key:
+                        if len(open_groups) == 1:
+                            plan.setdefault(self.commit_index[verb], way.action)
+                        else:
+                            further = True
+        for f in selectable:
+            plan[self.select_base + f] = None
+        if further:
+            plan[self.next_index] = None
+        if chosen:
+            plan[self.clear_index] = None
+
+
+@dataclass(frozen=True)
+class Way:
+    """One legal way to commit a meld verb: the engine's action and its groups of faces (sorted)."""
+
+    action: Action
+    groups_sorted: tuple[tuple[int, ...], ...]
+    keys: Counter[tuple[int, ...]]
+    counts: dict[tuple[int, ...], Counter[int]]
+
+    @property
+    def key(self) -> tuple[tuple[int, ...], ...]:
+        """What tells ways apart: their groups, in any order."""
+        return tuple(sorted(self.groups_sorted))
+
+    @staticmethod
+    def of(action: Action) -> Way:
+        groups = tuple(tuple(sorted(c.face for c in cards)) for cards, _ in action.melds()) or ((),)
+        return Way(action, groups, Counter(groups), {g: Counter(g) for g in groups})
 
 
 class Encoder:
@@ -290,14 +357,15 @@ class Encoder:
     offer seen by this seat; the card that must be used; per zone and per seat, the cards of the zone this
     seat may see. Then scalars: the phase (one-hot over ``PHASES`` and other), whether this seat acts now,
     the seat acting (one-hot, from this one), hand sizes, stock and pile sizes (over the deck), scores per
-    seat (over the target, else 100), the deal number (over 100), the selection's size."""
+    seat (over the target, else 100), the deal number (over 100), the selection's size, how many melds of
+    the selection are closed (``next meld``)."""
 
     def __init__(self, variant: Variant, players: int, zones: Sequence[str]):
         self.players = players
         self.zones = list(zones)
         n = players
         self.planes = 2 + (n - 1) + 2 + 2 * n + 2 + n * len(self.zones)
-        self.scalars = len(PHASES) + 1 + 1 + n + n + 2 + n + 1 + 1
+        self.scalars = len(PHASES) + 1 + 1 + n + n + 2 + n + 1 + 1 + 1
         self.size = self.planes * FACES + self.scalars
         target = variant.ruleset.get("target")
         self.score_scale = float(target) if isinstance(target, int) and target > 0 else 100.0
@@ -409,7 +477,7 @@ class Encoder:
             sizes
             + [len(deal.stock) / deck, len(deal.discard) / deck]
             + scores
-            + [deal.number / 100.0, len(selection.faces)]
+            + [deal.number / 100.0, len(selection.faces), len(selection.cuts)]
         )
         return out
 
@@ -490,4 +558,5 @@ class Encoder:
         s += n
         out[s] = view["deal"] / 100.0
         out[s + 1] = len(selection.faces)
+        out[s + 2] = len(selection.cuts)
         return out
