@@ -27,7 +27,7 @@ def rummykit_env(name: str, seconds: float) -> dict[str, Any]:
 
     from rummykit import envs
 
-    env = envs.env(name)
+    env = envs.env(name, hands=1)  # one hand an episode, as RLCard's and OpenSpiel's gin environments
     rng = random.Random(SEED)  # as for the peers below: the same random choice among legal indices
     steps = actions = games = 0
     start = time.process_time()
@@ -58,7 +58,7 @@ def rummykit_engine(name: str, seconds: float) -> dict[str, Any]:
     actions = games = 0
     start = time.process_time()
     while time.process_time() - start < seconds:
-        game = variant.new_game(seed=SEED + games)
+        game = variant.new_game(seed=SEED + games, max_hands=1)
         games += 1
         while not game.is_over:
             game.apply(rng.choice(game.legal_actions()))

@@ -336,6 +336,8 @@ class Way:
     groups_sorted: tuple[tuple[int, ...], ...]
     keys: Counter[tuple[int, ...]]
     counts: dict[tuple[int, ...], Counter[int]]
+    total: Counter[int]
+    """Every face of the way, all groups together."""
 
     @property
     def key(self) -> tuple[tuple[int, ...], ...]:
@@ -345,7 +347,9 @@ class Way:
     @staticmethod
     def of(action: Action) -> Way:
         groups = tuple(tuple(sorted(c.face for c in cards)) for cards, _ in action.melds()) or ((),)
-        return Way(action, groups, Counter(groups), {g: Counter(g) for g in groups})
+        return Way(
+            action, groups, Counter(groups), {g: Counter(g) for g in groups}, Counter(c.face for c in action.cards)
+        )
 
 
 class Encoder:
