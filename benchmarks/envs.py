@@ -7,9 +7,15 @@ OpenSpiel's ``gin_rummy`` with its observation tensor, each when importable.
     python3 benchmarks/envs.py                 # every variant, a few seconds each
     python3 benchmarks/envs.py --seconds 1 gin # a quick look at one
 
-Run it with the interpreter that has the ``rl`` extra (and the peers: ``benchmarks/run.py`` installs them into
-``benchmarks/.venv``). An environment step is one index: in table games meld building takes ``select``
-steps, counted as steps (``engine actions/s`` counts the engine actions those steps carried out).
+Run it with the interpreter that has the ``rl`` extra and the peers (``pip install -e '.[rl]' rlcard
+open_spiel``, or the ``peers`` extra; ``benchmarks/run.py`` installs them into ``benchmarks/.venv``): neither
+peer is a dependency of rummykit. Rates are per CPU second (``time.process_time``: the machine may be
+shared). Every episode is one hand on every side, actions are drawn with ``random.Random.choice`` among the
+legal ones. An environment step is one index: in table games meld building takes ``select`` and ``next
+meld`` steps, counted as steps (``engine actions/s`` counts the engine actions those steps carried out).
+The raw engine is measured twice: random legal actions on a plain Game, and the environment's own
+episodes replayed on a plain Game (``legal_actions`` then ``apply``), since random masked play reaches
+positions (bigger hands) that cost the engine more than random engine play's.
 """
 
 from __future__ import annotations
