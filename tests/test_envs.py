@@ -371,8 +371,11 @@ def _check_reachable(env: envs.RummyEnv) -> int:
     for i, planned in env._plan.items():
         if planned is not None:
             assert _accepted(game, str(planned)), (space.text(i), str(planned))
+    legal = game.legal_actions()
+    by_key = {space.position[key]: action for key, action in space.listed(game, legal).items()}
+    assert space._listed_indices(game, legal) == by_key  # the mask's quick path keeps what listed() keeps
     checked = 0
-    for action in list(game.legal_actions()):
+    for action in list(legal):
         if action.target is not None and action.target >= space.slots:
             continue  # beyond the documented bound
         checked += 1

@@ -122,6 +122,12 @@ class ActionSpace:
         self.clear_index = self.position.get(("clear", None, None), -1)
         self.next_index = self.position.get(("next", None, None), -1)
         self.commit_index = {verb: self.position[(f"commit:{verb}", None, None)] for verb in self.commits}
+        self._one_card = {
+            verb: i
+            for (verb, face, slot), i in self.position.items()
+            if face == 0 and slot is None and verb != "select"
+        }
+        """Per verb with one-card indices, the index of face 0 (its 53 indices are consecutive)."""
         self._cached: (
             tuple[
                 tuple[int, int, int],
@@ -203,6 +209,27 @@ class ActionSpace:
                 found[key] = action
         return found
 
+    def _listed_indices(self, game: Game, legal: Sequence[Action]) -> dict[int, Action]:
+        """:meth:`listed` by index, with a quick path for the common one-card actions (discards, knocks)."""
+        found: dict[int, Action] = {}
+        one_card = self._one_card
+        rest = []
+        for action in legal:
+            cards = action.cards
+            if len(cards) == 1 and action.target is None and action.kind in one_card:
+                i = one_card[action.kind] + cards[0].face
+                if i not in found:  # several with one card: the engine's first, as listed() keeps
+                    found[i] = action
+            else:
+                rest.append(action)
+        if rest:
+            position = self.position
+            for key, action in self.listed(game, rest).items():
+                i = position[key]
+                if i not in found:
+                    found[i] = action
+        return found
+
     def meld_sets(self, game: Game, legal: Sequence[Action] | None = None) -> dict[str, list[Way]]:
         """Per meld verb, every legal way to commit it now: its groups of faces from hand and the engine's
         action (one group, or several for an action laying several melds).
@@ -279,13 +306,15 @@ class ActionSpace:
             listed, ways_by_verb = self._cached[1], self._cached[2]
         else:  # select steps leave the game as it is: the engine is asked once per position
             legal = game.legal_actions()
-            position = self.position
-            listed = {position[key]: action for key, action in self.listed(game, legal).items()}
+            listed = self._listed_indices(game, legal)
             ways_by_verb = self.meld_sets(game, legal)
             self._cached = (state, listed, ways_by_verb)
-        plan: dict[int, Action | None] = dict(listed)
+        plan: dict[int, Action | None]
         if self.commits:
+            plan = dict(listed)
             self._builder(game, selection, ways_by_verb, plan)
+        else:  # nothing is added per selection: the position's own plan (callers only read it)
+            plan = listed  # type: ignore[assignment]
         if plan:
             mask[list(plan)] = 1
         return mask, plan
