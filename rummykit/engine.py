@@ -231,6 +231,44 @@ class Deal:
         """Whether ``seat`` knows that ``card`` is in ``holder``'s hand or zone."""
         return seat == holder or card.id in self.known[holder] or seat in self.seen.get(card.id, ())
 
+    # -- what a seat can see (observations and the RL encoder both read these) ------------------
+
+    def known_in_hand(self, seat: int, holder: int) -> list[Card]:
+        """The cards of ``holder``'s hand that ``seat`` knows are there (:meth:`sees`), in hand order."""
+        hand = self.hands[holder]
+        if seat == holder:
+            return list(hand)
+        known, seen = self.known[holder], self.seen
+        if not known and not seen:  # the usual case: nothing to look up per card
+            return []
+        return [c for c in hand if c.id in known or seat in seen.get(c.id, ())]
+
+    def zone_seen(self, seat: int, zone: Zone, owner: int) -> list[Card]:
+        """The cards of ``owner``'s part of ``zone`` that ``seat`` can see (by the zone's visibility)."""
+        held = zone.cards[owner]
+        if zone.visibility == "public" or (zone.visibility == "owner" and owner == seat):
+            return list(held)
+        seen = self.seen
+        return [c for c in held if seat in seen.get(c.id, ())] if seen else []
+
+    def offer_seen(self, seat: int) -> Card | None:
+        """The card on offer if ``seat`` has seen it (its offerer and the seats asked so far), else None."""
+        offer = self.offer
+        if offer is None or not (seat == offer.offerer or seat in offer.order[: offer.asked]):
+            return None
+        return offer.card
+
+    def pile_top_seen(self) -> Card | None:
+        """The pile's top card when everyone can see it (face up, in a game whose pile shows its top)."""
+        if not self.discard or self.discard[-1].id in self.face_down or self.variant.discard_pile == "none":
+            return None
+        return self.discard[-1]
+
+    def pile_seen(self) -> list[Card]:
+        """The pile's face-up cards, bottom to top (all of them visible when the pile is fanned)."""
+        face_down = self.face_down
+        return [c for c in self.discard if c.id not in face_down] if face_down else list(self.discard)
+
     def finish(self, kind: str) -> HandResult:
         """End the deal as ``kind`` and score it through the variant's ``rummykit_score_hand``."""
         if self.result is not None:

@@ -203,6 +203,9 @@ class MeldSearch:
         self._plain = self.accept is None and not self.rules.specials
         """No game's own test and no special meld: a natural lay-off is decided by the rules alone."""
         self._layoff_cache: dict[int, tuple[Meld, frozenset[int]]] = {}
+        self._last_general: tuple[tuple[int, ...], list[Meld]] | None = None
+        """The general walk's last answer, by the hand's card ids: the engine's capped listing and a caller
+        wanting every meld of the same hand (the RL action mask) share one walk."""
 
     def _lane_table(self, suit: int) -> list[int]:
         """Deadwood value of every subset of one suit's 13 cards (a 13-bit lane), built once."""
@@ -1036,7 +1039,14 @@ class MeldSearch:
         fast = self._candidate_melds_fast(cards)
         if fast is not None:
             return fast[:limit] if limit is not None else fast
-        return self._candidate_melds_general(cards, limit)
+        key = tuple(sorted(c.id for c in cards))
+        last = self._last_general
+        if last is not None and last[0] == key:
+            found = last[1]
+        else:  # the walk does not depend on the cards' order; a limit only cuts its sorted answer
+            found = self._candidate_melds_general(cards)
+            self._last_general = (key, found)
+        return found[:limit] if limit is not None else list(found)
 
     def _candidate_melds_fast(self, cards: Sequence[Card]) -> list[Meld] | None:
         """:meth:`candidate_melds` for a hand without wild cards, jokers or duplicates, from the meld tables

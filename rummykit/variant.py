@@ -36,7 +36,7 @@ from .loader import (
     local_plugin_name,
     plugin_problems,
 )
-from .melds import Arrangement, MeldRules, MeldSearch, check_copies
+from .melds import Arrangement, Meld, MeldRules, MeldSearch, check_copies
 from .ruleset import Document, Problem, RulesetError, dotted, kernel_schema, leaf_paths, merge, schema_problems
 from .settings import RANK_KEYS, KernelSettings, per_players
 
@@ -294,7 +294,6 @@ class Variant:
     def observe(self, game: Game, seat: int) -> dict[str, Any]:
         deal = game.deal
         pile = self.discard_pile
-        visible_pile = [c for c in deal.discard if c.id not in deal.face_down]
         view: dict[str, Any] = {
             "variant": self.name,
             "seat": seat,
@@ -306,13 +305,9 @@ class Variant:
             "hand": [str(c) for c in sorted(deal.hands[seat])],
             "hand_sizes": [len(h) for h in deal.hands],
             "stock_size": len(deal.stock),
-            "discard_top": str(deal.discard[-1])
-            if deal.discard and deal.discard[-1].id not in deal.face_down and pile != "none"
-            else None,
+            "discard_top": None if (top := deal.pile_top_seen()) is None else str(top),
             "discard_size": len(deal.discard),
-            "known": {
-                str(s): [str(c) for c in deal.hands[s] if deal.sees(seat, c, s)] for s in deal.seats if s != seat
-            },
+            "known": {str(s): [str(c) for c in deal.known_in_hand(seat, s)] for s in deal.seats if s != seat},
             "table": [table_entry(tm, self.meld_search) for tm in deal.table],
             "scores": list(game.scores),
         }
@@ -321,13 +316,7 @@ class Variant:
                 name: [
                     {
                         "count": len(held),
-                        "cards": [
-                            str(c)
-                            for c in held
-                            if zone.visibility == "public"
-                            or (zone.visibility == "owner" and owner == seat)
-                            or seat in deal.seen.get(c.id, ())
-                        ],
+                        "cards": [str(c) for c in deal.zone_seen(seat, zone, owner)],
                     }
                     for owner, held in enumerate(zone.cards)
                 ]
@@ -335,12 +324,12 @@ class Variant:
             }
         if deal.offer is not None:
             offer = deal.offer
-            asked = offer.order[: offer.asked]
+            shown = deal.offer_seen(seat)
             view["offer"] = {
                 "from": offer.offerer,
                 "to": deal.responder,
                 "declined": list(offer.declined),
-                "card": str(offer.card) if seat == offer.offerer or seat in asked else None,
+                "card": None if shown is None else str(shown),
             }
         if self.melds_on_table:
             for entry, tm in zip(view["table"], deal.table):
@@ -348,7 +337,7 @@ class Variant:
             if deal.phase == "use" and deal.taken is not None:
                 view["must_use"] = str(deal.taken)
         if pile == "fanned":
-            view["discard"] = [str(c) for c in visible_pile]
+            view["discard"] = [str(c) for c in deal.pile_seen()]
         if game.current_player == seat:
             view["legal_actions"] = [str(a) for a in game.legal_actions()]
         self.hook.rummykit_observe(deal=deal, seat=seat, view=view)
@@ -367,11 +356,18 @@ def table_entry(table_meld: TableMeld, search: MeldSearch) -> dict[str, Any]:
     """A table meld as an observation shows it; ``stands_for`` names what each wild card stands for."""
     meld = table_meld.meld
     entry: dict[str, Any] = {"cards": [str(c) for c in meld.cards], "owner": table_meld.owner}
-    if meld.wilds and meld.kind in ("set", "run"):
-        entry["stands_for"] = [
-            str(card_from_face(f)) if search.is_wild(c) else None for c, f in zip(meld.cards, meld.faces)
-        ]
+    meant = stands_for_faces(meld, search)
+    if meant is not None:
+        entry["stands_for"] = [None if f is None else str(card_from_face(f)) for f in meant]
     return entry
+
+
+def stands_for_faces(meld: Meld, search: MeldSearch) -> list[int | None] | None:
+    """Per card of a table meld, the face its wild card stands for (None for a natural card); None for a
+    meld without wilds (or of a kind where wilds stand for nothing in particular)."""
+    if not (meld.wilds and meld.kind in ("set", "run")):
+        return None
+    return [f if search.is_wild(c) else None for c, f in zip(meld.cards, meld.faces)]
 
 
 def _reload_variant(

@@ -59,7 +59,7 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         self.space = ActionSpace(variant, self.players, table_slots)
         probe = variant.new_game(players=self.players, seed=0)
         self.encoder = Encoder(variant, self.players, sorted(probe.deal.zones))
-        self.deck_size = len(probe.deck)
+        self.deck_size = self.encoder.deck_size = len(probe.deck)
         self.possible_agents = [f"player_{i}" for i in range(self.players)]
         self.agents = list(self.possible_agents)
         self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
@@ -79,6 +79,9 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         self._plan: dict[int, Action | None] = {}
         self._rng = np.random.default_rng()
         self._layout: Mapping[str, Any] | None = None
+        self._version = 0
+        """Counts changes of the game or of a selection: observations are encoded once per version and seat."""
+        self._observed: dict[int, tuple[int, Observation]] = {}
 
     # -- spaces ----------------------------------------------------------------------------------------
 
@@ -119,6 +122,7 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         self._refresh()
 
     def _refresh(self) -> None:
+        self._version += 1
         game = self.game
         assert game is not None
         if game.is_over:
@@ -134,13 +138,16 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         game = self.game
         assert game is not None, "call reset() first"
         seat = self._seat[agent]
-        view = game.observation(seat)
-        vector = self.encoder.encode(view, self.selections[seat], self.deck_size)
-        if not game.is_over and game.deal.actor == seat and self._mask is not None:
-            mask = self._mask.copy()
-        else:
-            mask = np.zeros(self.space.size, dtype=np.int8)
-        return {"observation": vector, "action_mask": mask}
+        held = self._observed.get(seat)
+        if held is None or held[0] != self._version:
+            vector = self.encoder.encode_game(game, seat, self.selections[seat])
+            if not game.is_over and game.deal.actor == seat and self._mask is not None:
+                mask = self._mask
+            else:
+                mask = np.zeros(self.space.size, dtype=np.int8)
+            held = self._observed[seat] = (self._version, {"observation": vector, "action_mask": mask})
+        # copies: a caller may change what it was given without changing what the next call returns
+        return {"observation": held[1]["observation"].copy(), "action_mask": held[1]["action_mask"].copy()}
 
     def legal(self) -> list[int]:
         """The legal indices for the agent to act now."""
@@ -163,11 +170,14 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         if engine_action is None:  # a step of the meld builder
             selection = self.selections[seat]
             if index == self.space.clear_index:
-                selection.faces.clear()
+                selection.clear()
+            elif index == self.space.next_index:
+                selection.cuts.append(len(selection.faces))
             else:
                 selection.faces.append(index - self.space.select_base)
             self.rewards = {a: 0.0 for a in self.agents}
             self._mask, self._plan = self.space.mask(game, selection)
+            self._version += 1
         else:
             self._apply(engine_action)
         self._accumulate_rewards()
@@ -184,12 +194,16 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
     def _apply(self, action: Action) -> None:
         game = self.game
         assert game is not None
-        before = [game.score_of(s) for s in range(self.players)]
-        self.selections[game.deal.actor].faces.clear()
+        before = game.side_scores()
+        self.selections[game.deal.actor].clear()
         game.apply(action)
-        self.rewards = {
-            agent: float(game.score_of(s) - before[s]) for agent, s in self._seat.items() if agent in self.rewards
-        }
+        after = game.side_scores()
+        if after == before:  # most actions score nothing
+            self.rewards = dict.fromkeys(self.rewards, 0.0)
+        else:
+            side = [game.side_of(s) for s in range(self.players)]
+            gained = {agent: float(after[side[s]] - before[side[s]]) for agent, s in self._seat.items()}
+            self.rewards = {agent: gained[agent] for agent in self.rewards}
         self._refresh()
         if game.is_over:
             self.agent_selection = self.agents[0]
@@ -214,9 +228,11 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         for i, entry in enumerate(view["table"]):
             lines.append(f"  meld {i} (player_{entry['owner']}): {' '.join(entry['cards'])}")
         lines.append(f"player_{seat} holds {' '.join(view['hand'])}")
-        chosen = self.selections[seat].faces
-        if chosen:
-            lines.append("selected: " + " ".join(self.space.text(self.space.select_base + f)[7:] for f in chosen))
+        selection = self.selections[seat]
+        if selection.faces:
+            groups = [*selection.closed(), selection.current()]
+            texts = [" ".join(self.space.text(self.space.select_base + f)[7:] for f in g) for g in groups]
+            lines.append("selected: " + " | ".join(texts))
         lines.append("legal: " + ", ".join(self.space.text(i) for i in self.legal()[:20]))
         return "\n".join(lines)
 

@@ -20,7 +20,7 @@ from ..actions import Action, position_words
 from ..cards import card_from_face, parse_card
 from ..engine import Game
 from ..standard import MELD_ACTION_LIMIT
-from ..variant import Variant
+from ..variant import Variant, stands_for_faces
 
 __all__ = ["ActionSpace", "Encoder", "Selection", "FACES", "TABLE_SLOTS", "MELD_KINDS"]
 
@@ -44,12 +44,28 @@ def face_text(face: int) -> str:
 
 @dataclass
 class Selection:
-    """The cards a seat has selected towards a meld (faces, with repeats for two copies)."""
+    """The cards a seat has selected towards a meld (faces, with repeats for two copies), split into melds
+    by ``next meld`` steps where one action lays several (Skarney's contract: ``meld A | B | C``)."""
 
     faces: list[int] = field(default_factory=list)
+    cuts: list[int] = field(default_factory=list)
+    """Where each closed group ends in :attr:`faces` (one cut per ``next meld``)."""
 
     def counts(self) -> Counter[int]:
         return Counter(self.faces)
+
+    def closed(self) -> list[tuple[int, ...]]:
+        """The closed groups, each as its sorted faces."""
+        starts = [0, *self.cuts]
+        return [tuple(sorted(self.faces[a:b])) for a, b in zip(starts, self.cuts)]
+
+    def current(self) -> list[int]:
+        """The faces of the group being selected (after the last ``next meld``)."""
+        return self.faces[self.cuts[-1] :] if self.cuts else self.faces
+
+    def clear(self) -> None:
+        self.faces.clear()
+        self.cuts.clear()
 
 
 class ActionSpace:
@@ -58,7 +74,8 @@ class ActionSpace:
     Layout, in order: one index per verb without cards (``draw stock``, ``pass``...); 53 per verb with one
     card (``discard 7H``; a verb used both ways has both); ``layoff X on k`` and ``swap X on k`` for each face
     and table slot k < ``slots``; ``take pile on k`` where the pile may be taken onto a table meld; then the
-    meld builder: ``select X`` (53), ``clear`` and one commit per meld verb (``meld``, ``take pile with``).
+    meld builder: ``select X`` (53), ``clear``, ``next meld`` (closes one meld of an action laying several)
+    and one commit per meld verb (``meld``, ``take pile with``).
     """
 
     def __init__(self, variant: Variant, players: int, slots: int = TABLE_SLOTS):
@@ -97,17 +114,25 @@ class ActionSpace:
                 self.commits.append("take pile with")
             self.keys.extend(("select", f, None) for f in range(FACES))
             self.keys.append(("clear", None, None))
+            self.keys.append(("next", None, None))
             self.keys.extend((f"commit:{verb}", None, None) for verb in self.commits)
         self.position = {key: i for i, key in enumerate(self.keys)}
         self.size = len(self.keys)
         self.select_base = self.position.get(("select", 0, None), -1)
         self.clear_index = self.position.get(("clear", None, None), -1)
+        self.next_index = self.position.get(("next", None, None), -1)
         self.commit_index = {verb: self.position[(f"commit:{verb}", None, None)] for verb in self.commits}
+        self._one_card = {
+            verb: i
+            for (verb, face, slot), i in self.position.items()
+            if face == 0 and slot is None and verb != "select"
+        }
+        """Per verb with one-card indices, the index of face 0 (its 53 indices are consecutive)."""
         self._cached: (
             tuple[
                 tuple[int, int, int],
-                dict[tuple[str, int | None, int | None], Action],
-                dict[str, list[tuple[Counter[int], Action]]],
+                dict[int, Action],
+                dict[str, list[Way]],
             ]
             | None
         ) = None
@@ -120,6 +145,8 @@ class ActionSpace:
         verb, face, slot = self.keys[index]
         if verb.startswith("commit:"):
             return verb[len("commit:") :]
+        if verb == "next":
+            return "next meld"
         text = verb if face is None else f"{verb} {face_text(face)}"
         return text if slot is None else f"{text} on {slot}"
 
@@ -133,6 +160,8 @@ class ActionSpace:
             return self.commit_index[joined]
         if joined == "clear" and self.clear_index >= 0:
             return self.clear_index
+        if joined == "next meld" and self.next_index >= 0:
+            return self.next_index
         slot = None
         if len(words) >= 2 and words[-2].lower() == "on" and words[-1].isdigit():
             slot = int(words[-1])
@@ -150,13 +179,15 @@ class ActionSpace:
 
     # -- the engine's actions by key -------------------------------------------------------------------
 
-    def listed(self, game: Game) -> dict[tuple[str, int | None, int | None], Action]:
+    def listed(
+        self, game: Game, legal: Sequence[Action] | None = None
+    ) -> dict[tuple[str, int | None, int | None], Action]:
         """The legal actions the engine lists now that have an index (melds apart), by key; where several
         share a key (a wild card laid off at either end of a run), the engine's first, or the one naming
         fewest cards."""
         found: dict[tuple[str, int | None, int | None], Action] = {}
         deal = game.deal
-        for action in game.legal_actions():
+        for action in game.legal_actions() if legal is None else legal:
             if action.kind in MELD_KINDS:
                 continue
             cards = action.cards
@@ -178,25 +209,47 @@ class ActionSpace:
                 found[key] = action
         return found
 
-    def meld_sets(self, game: Game) -> dict[str, list[tuple[Counter[int], Action]]]:
-        """Per meld verb, every legal way to commit it now: (faces from hand, the engine's action).
+    def _listed_indices(self, game: Game, legal: Sequence[Action]) -> dict[int, Action]:
+        """:meth:`listed` by index, with a quick path for the common one-card actions (discards, knocks)."""
+        found: dict[int, Action] = {}
+        one_card = self._one_card
+        rest = []
+        for action in legal:
+            cards = action.cards
+            if len(cards) == 1 and action.target is None and action.kind in one_card:
+                i = one_card[action.kind] + cards[0].face
+                if i not in found:  # several with one card: the engine's first, as listed() keeps
+                    found[i] = action
+            else:
+                rest.append(action)
+        if rest:
+            position = self.position
+            for key, action in self.listed(game, rest).items():
+                i = position[key]
+                if i not in found:
+                    found[i] = action
+        return found
+
+    def meld_sets(self, game: Game, legal: Sequence[Action] | None = None) -> dict[str, list[Way]]:
+        """Per meld verb, every legal way to commit it now: its groups of faces from hand and the engine's
+        action (one group, or several for an action laying several melds).
 
         The engine's listed melds and pile takes are complete unless its list is capped
         (:data:`~rummykit.standard.MELD_ACTION_LIMIT`); then every candidate meld of the hand
         (``variant.meld_search``) is put to the plugins' filters, as ``Deal.allows`` would."""
-        result: dict[str, list[tuple[Counter[int], Action]]] = {verb: [] for verb in self.commits}
+        result: dict[str, list[Way]] = {verb: [] for verb in self.commits}
         if not self.commits:
             return result
         deal = game.deal
-        seen: dict[str, set[tuple[int, ...]]] = {verb: set() for verb in self.commits}
+        seen: dict[str, set[tuple[tuple[int, ...], ...]]] = {verb: set() for verb in self.commits}
         listed_count = Counter[str]()
-        for action in game.legal_actions():
+        for action in game.legal_actions() if legal is None else legal:
             if action.kind in result:
                 listed_count[action.kind] += 1
-                key = tuple(sorted(c.face for c in action.cards))
-                if key not in seen[action.kind]:
-                    seen[action.kind].add(key)
-                    result[action.kind].append((Counter(key), action))
+                way = Way.of(action)
+                if way.key not in seen[action.kind]:
+                    seen[action.kind].add(way.key)
+                    result[action.kind].append(way)
         for verb in self.commits:
             if listed_count[verb] < MELD_ACTION_LIMIT:
                 continue
@@ -215,12 +268,12 @@ class ActionSpace:
                 actions = [a for a in actions if len(a.cards) >= 2]
             wanted = []
             for action in actions:  # valid melds by the meld search, in the kernel's own action form
-                key = tuple(sorted(c.face for c in action.cards))
-                if key not in seen[verb]:
-                    seen[verb].add(key)
-                    wanted.append((Counter(key), action))
-            kept = {id(a) for a in self._filtered(game, [a for _, a in wanted])}
-            result[verb] += [(faces, a) for faces, a in wanted if id(a) in kept]
+                way = Way.of(action)
+                if way.key not in seen[verb]:
+                    seen[verb].add(way.key)
+                    wanted.append(way)
+            kept = {id(a) for a in self._filtered(game, [w.action for w in wanted])}
+            result[verb] += [w for w in wanted if id(w.action) in kept]
         return result
 
     @staticmethod
@@ -244,40 +297,88 @@ class ActionSpace:
         """The action mask now (1 exactly where the index is legal) and, per legal index, the engine action
         it carries out (None for ``select`` and ``clear``)."""
         mask = np.zeros(self.size, dtype=np.int8) if out is None else out
-        mask[:] = 0
-        plan: dict[int, Action | None] = {}
+        if out is not None:
+            mask[:] = 0
         if game.is_over:
-            return mask, plan
+            return mask, {}
         state = (id(game), len(game.results), len(game.deal.log))
         if self._cached is not None and self._cached[0] == state:
             listed, ways_by_verb = self._cached[1], self._cached[2]
         else:  # select steps leave the game as it is: the engine is asked once per position
-            listed, ways_by_verb = self.listed(game), self.meld_sets(game)
+            legal = game.legal_actions()
+            listed = self._listed_indices(game, legal)
+            ways_by_verb = self.meld_sets(game, legal)
             self._cached = (state, listed, ways_by_verb)
-        for key, action in listed.items():
-            i = self.position[key]
-            mask[i] = 1
-            plan[i] = action
+        plan: dict[int, Action | None]
         if self.commits:
-            chosen = selection.counts()
-            hand = Counter(c.face for c in game.deal.hands[game.deal.current])
-            selectable: set[int] = set()
-            for verb, ways in ways_by_verb.items():
-                for faces, action in ways:
-                    if faces == chosen and chosen:
-                        i = self.commit_index[verb]
-                        if i not in plan:
-                            mask[i] = 1
-                            plan[i] = action
-                    elif all(faces[f] >= n for f, n in chosen.items()):
-                        selectable.update(f for f in faces if faces[f] > chosen[f] and hand[f] > chosen[f])
-            for f in selectable:
-                mask[self.select_base + f] = 1
-                plan[self.select_base + f] = None
-            if chosen:
-                mask[self.clear_index] = 1
-                plan[self.clear_index] = None
+            plan = dict(listed)
+            self._builder(game, selection, ways_by_verb, plan)
+        else:  # nothing is added per selection: the position's own plan (callers only read it)
+            plan = listed  # type: ignore[assignment]
+        if plan:
+            mask[list(plan)] = 1
         return mask, plan
+
+    def _builder(
+        self, game: Game, selection: Selection, ways_by_verb: dict[str, list[Way]], plan: dict[int, Action | None]
+    ) -> None:
+        """Add the meld builder's legal steps to ``plan``: ``select X`` where the selection plus X can still
+        become a legal way, ``next meld`` where the group being selected completes one meld of a legal way
+        with more to come, a commit where the selection is exactly a legal way, ``clear``."""
+        chosen = selection.counts()
+        hand = Counter(c.face for c in game.deal.hands[game.deal.current])
+        closed = Counter(selection.closed())
+        current = Counter(selection.current())
+        current_key = tuple(sorted(selection.current()))
+        selectable: set[int] = set()
+        further = False
+        for verb, ways in ways_by_verb.items():
+            for way in ways:
+                open_groups: Sequence[tuple[int, ...]] = way.groups_sorted
+                if closed:
+                    if any(way.keys[g] < n for g, n in closed.items()):
+                        continue
+                    open_groups = list((way.keys - closed).elements())
+                for group in open_groups:
+                    counts = way.counts[group]
+                    if any(counts[f] < n for f, n in current.items()):
+                        continue
+                    selectable.update(f for f in counts if counts[f] > current[f] and hand[f] > chosen[f])
+                    if group == current_key:
+                        if len(open_groups) == 1:
+                            plan.setdefault(self.commit_index[verb], way.action)
+                        else:
+                            further = True
+        for f in selectable:
+            plan[self.select_base + f] = None
+        if further:
+            plan[self.next_index] = None
+        if chosen:
+            plan[self.clear_index] = None
+
+
+@dataclass(frozen=True)
+class Way:
+    """One legal way to commit a meld verb: the engine's action and its groups of faces (sorted)."""
+
+    action: Action
+    groups_sorted: tuple[tuple[int, ...], ...]
+    keys: Counter[tuple[int, ...]]
+    counts: dict[tuple[int, ...], Counter[int]]
+    total: Counter[int]
+    """Every face of the way, all groups together."""
+
+    @property
+    def key(self) -> tuple[tuple[int, ...], ...]:
+        """What tells ways apart: their groups, in any order."""
+        return tuple(sorted(self.groups_sorted))
+
+    @staticmethod
+    def of(action: Action) -> Way:
+        groups = tuple(tuple(sorted(c.face for c in cards)) for cards, _ in action.melds()) or ((),)
+        return Way(
+            action, groups, Counter(groups), {g: Counter(g) for g in groups}, Counter(c.face for c in action.cards)
+        )
 
 
 class Encoder:
@@ -289,18 +390,40 @@ class Encoder:
     offer seen by this seat; the card that must be used; per zone and per seat, the cards of the zone this
     seat may see. Then scalars: the phase (one-hot over ``PHASES`` and other), whether this seat acts now,
     the seat acting (one-hot, from this one), hand sizes, stock and pile sizes (over the deck), scores per
-    seat (over the target, else 100), the deal number (over 100), the selection's size."""
+    seat (over the target, else 100), the deal number (over 100), the selection's size, how many melds of
+    the selection are closed (``next meld``)."""
 
     def __init__(self, variant: Variant, players: int, zones: Sequence[str]):
         self.players = players
         self.zones = list(zones)
         n = players
         self.planes = 2 + (n - 1) + 2 + 2 * n + 2 + n * len(self.zones)
-        self.scalars = len(PHASES) + 1 + 1 + n + n + 2 + n + 1 + 1
+        self.scalars = len(PHASES) + 1 + 1 + n + n + 2 + n + 1 + 1 + 1
         self.size = self.planes * FACES + self.scalars
         target = variant.ruleset.get("target")
         self.score_scale = float(target) if isinstance(target, int) and target > 0 else 100.0
         self._faces: dict[str, int] = {}
+        self.deck_size = 1
+        self.fanned = variant.discard_pile == "fanned"
+        self.must_use = variant.melds_on_table
+        self.search = variant.meld_search
+        plane = FACES
+        # flat offsets, built once: per seat, where each other seat's planes start (seats counted from it)
+        self._rel = [[(s - seat) % n for s in range(n)] for seat in range(n)]
+        self._known_base = [[(2 + (s - seat) % n - 1) * plane for s in range(n)] for seat in range(n)]
+        self._pile = (2 + n - 1) * plane
+        self._table = [[(2 + n - 1 + 2 + (s - seat) % n) * plane for s in range(n)] for seat in range(n)]
+        self._wilds = [[base + n * plane for base in row] for row in self._table]
+        self._offer = (2 + n - 1 + 2 + 2 * n) * plane
+        self._zone = [
+            [
+                [(2 + n - 1 + 2 + 2 * n + 2 + z * n + (s - seat) % n) * plane for s in range(n)]
+                for z in range(len(zones))
+            ]
+            for seat in range(n)
+        ]
+        self._phase = {p: i for i, p in enumerate(PHASES)}
+        self._stands_for: dict[int, tuple[Any, list[int]]] = {}
 
     def face(self, text: str) -> int:
         face = self._faces.get(text)
@@ -318,7 +441,93 @@ class Encoder:
         names += [f"zone {z} of seat +{k}" for z in self.zones for k in range(n)]
         return names
 
+    def encode_game(self, game: Game, seat: int, selection: Selection) -> npt.NDArray[np.float32]:
+        """``seat``'s observation now, read from the engine's state through the same :class:`Deal` methods
+        ``Game.observation`` uses (``known_in_hand``, ``zone_seen``, ``offer_seen``, ``pile_top_seen``...):
+        equal to ``encode(game.observation(seat), ...)``, without building the text view."""
+        deal = game.deal
+        n = self.players
+        faces: list[int] = [c.face for c in deal.hands[seat]]
+        faces += [FACES + f for f in selection.faces]
+        known_base = self._known_base[seat]
+        for s in deal.seats:
+            if s != seat:
+                cards = deal.known_in_hand(seat, s)
+                if cards:
+                    base = known_base[s]
+                    faces += [base + c.face for c in cards]
+        top = deal.pile_top_seen()
+        if top is not None:
+            faces.append(self._pile + top.face)
+        if self.fanned and deal.discard:
+            base = self._pile + FACES
+            faces += [base + c.face for c in deal.pile_seen()]
+        if deal.table:
+            table, wilds = self._table[seat], self._wilds[seat]
+            for tm in deal.table:
+                meld = tm.meld
+                base = table[tm.owner]
+                faces += [base + c.face for c in meld.cards]
+                if meld.wilds:
+                    base = wilds[tm.owner]
+                    faces += [base + f for f in self._meant(meld)]
+        offered = deal.offer_seen(seat) if deal.offer is not None else None
+        if offered is not None:
+            faces.append(self._offer + offered.face)
+        if self.must_use and deal.phase == "use" and deal.taken is not None:
+            faces.append(self._offer + FACES + deal.taken.face)
+        if deal.zones:
+            bases = self._zone[seat]
+            for z, name in enumerate(self.zones):
+                zone = deal.zones.get(name)
+                if zone is None:
+                    continue
+                for owner in range(len(zone.cards)):
+                    if zone.cards[owner]:
+                        base = bases[z][owner]
+                        faces += [base + c.face for c in deal.zone_seen(seat, zone, owner)]
+        # the one-hot scalars are counted with the planes; the others are written in one assignment
+        s = self.planes * FACES
+        rel = self._rel[seat]
+        faces.append(s + self._phase.get(deal.phase, len(PHASES)))
+        s += len(PHASES) + 1
+        actor = game.current_player
+        if actor is not None:
+            if actor == seat:
+                faces.append(s)
+            faces.append(s + 1 + rel[actor])
+        s += 1 + n
+        out = np.bincount(faces, minlength=self.size).astype(np.float32)
+        deck = self.deck_size
+        sizes = [0.0] * n
+        for other, hand in enumerate(deal.hands):
+            sizes[rel[other]] = len(hand) / deck
+        scores = [0.0] * n
+        for other, score in enumerate(game.scores):
+            scores[rel[other]] = score / self.score_scale
+        # the rest of the vector, in order: hand sizes, stock and pile, scores, deal number, selection size
+        out[s:] = (
+            sizes
+            + [len(deal.stock) / deck, len(deal.discard) / deck]
+            + scores
+            + [deal.number / 100.0, len(selection.faces), len(selection.cuts)]
+        )
+        return out
+
+    def _meant(self, meld: Any) -> list[int]:
+        """The faces a table meld's wild cards stand for (cached per meld: table melds are immutable)."""
+        held = self._stands_for.get(id(meld))
+        if held is None or held[0] is not meld:
+            meant = stands_for_faces(meld, self.search)
+            held = self._stands_for[id(meld)] = (meld, [f for f in meant or () if f is not None])
+            if len(self._stands_for) > 4096:  # melds of finished games
+                self._stands_for.clear()
+                self._stands_for[id(meld)] = held
+        return held[1]
+
     def encode(self, view: dict[str, Any], selection: Selection, deck_size: int) -> npt.NDArray[np.float32]:
+        """The same vector from a text observation (``Game.observation``): the reference
+        :meth:`encode_game` is tested against, and a way to encode views kept as data."""
         n = self.players
         seat = int(view["seat"])
         out = np.zeros(self.size, dtype=np.float32)
@@ -382,4 +591,5 @@ class Encoder:
         s += n
         out[s] = view["deal"] / 100.0
         out[s + 1] = len(selection.faces)
+        out[s + 2] = len(selection.cuts)
         return out
