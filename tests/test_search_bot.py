@@ -16,20 +16,7 @@ from rummykit.bots import Bot, GreedyBot, SearchBot, make_bot
 from rummykit.engine import Action, Game
 from rummykit.search import determinize, hidden_cards
 
-VARIANTS = [
-    "gin",
-    "oklahoma-gin",
-    "gin-3",
-    "gin-partnership",
-    "500-rum",
-    "500-partnership",
-    "persian",
-    "fortune",
-    "arlington",
-    "skarney",
-    "skarney-singles",
-    "iceberg",
-]
+VARIANTS = [info.name for info in rummykit.list_variants()]
 
 
 def small(seed: int) -> SearchBot:
