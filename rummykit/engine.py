@@ -238,10 +238,9 @@ class Deal:
         hand = self.hands[holder]
         if seat == holder:
             return list(hand)
-        known, seen = self.known[holder], self.seen
-        if not known and not seen:  # the usual case: nothing to look up per card
+        if not self.known[holder] and not self.seen:  # the usual case: nothing to look up per card
             return []
-        return [c for c in hand if c.id in known or seat in seen.get(c.id, ())]
+        return [c for c in hand if self.sees(seat, c, holder)]
 
     def zone_seen(self, seat: int, zone: Zone, owner: int) -> list[Card]:
         """The cards of ``owner``'s part of ``zone`` that ``seat`` can see (by the zone's visibility)."""

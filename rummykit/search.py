@@ -56,13 +56,10 @@ def _hidden(deal: Deal, seat: int) -> Iterator[Place]:
         if (not open_pile or card.id in deal.face_down) and seat not in deal.seen.get(card.id, ()):
             yield deal.discard, i
     for zone in deal.zones.values():
-        if zone.visibility == "public":
-            continue
         for owner, held in enumerate(zone.cards):
-            if zone.visibility == "owner" and owner == seat:
-                continue
+            visible = {c.id for c in deal.zone_seen(seat, zone, owner)}
             for i, card in enumerate(held):
-                if seat not in deal.seen.get(card.id, ()):
+                if card.id not in visible:
                     yield held, i
 
 
