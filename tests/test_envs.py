@@ -160,7 +160,7 @@ def _play_checked(name: str, players: int, seed: int, check_selects: bool, hands
             assert from_mask == _selectable_by_engine(game, space.commits), (name, seed, game.deal.phase)
         if selection:
             # every selectable face extends the selection towards a meld the engine accepts
-            ways = space.meld_sets(game) if space._cached is None else space._cached[2]
+            ways = space.meld_sets(game) if space._cached is None else space._cached.ways
             for i in legal:
                 if space.keys[i][0] == "select":
                     grown = Counter(selection + [space.keys[i][1]])

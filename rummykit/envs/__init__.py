@@ -7,6 +7,7 @@ seat of it as a single-agent Gymnasium environment against bots. See ``docs/rl.m
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from types import ModuleType
@@ -60,6 +61,7 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         probe = variant.new_game(players=self.players, seed=0)
         self.encoder = Encoder(variant, self.players, sorted(probe.deal.zones))
         self.deck_size = self.encoder.deck_size = len(probe.deck)
+        self.encoder.distinct = len({c.face for c in probe.deck}) == len(probe.deck)
         self.possible_agents = [f"player_{i}" for i in range(self.players)]
         self.agents = list(self.possible_agents)
         self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
@@ -75,13 +77,13 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         self.action_spaces = {agent: spaces.Discrete(self.space.size) for agent in self.possible_agents}
         self.game: Game | None = None
         self.selections = [Selection() for _ in range(self.players)]
-        self._mask: npt.NDArray[np.int8] | None = None
         self._plan: dict[int, Action | None] = {}
+        """Per legal index of the agent to act, the engine action it carries out (None: a builder step)."""
+        self._rewarded = False
+        """Whether :attr:`rewards` holds the last step's non-zero rewards (cleared at the next step)."""
+        self._side_scores: list[int] = []
+        """Each side's score when rewards were last worked out."""
         self._rng = np.random.default_rng()
-        self._layout: Mapping[str, Any] | None = None
-        self._version = 0
-        """Counts changes of the game or of a selection: observations are encoded once per version and seat."""
-        self._observed: dict[int, tuple[int, Observation]] = {}
 
     # -- spaces ----------------------------------------------------------------------------------------
 
@@ -119,35 +121,31 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         self.truncations = {agent: False for agent in self.agents}
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
         self.selections = [Selection() for _ in range(self.players)]
+        self._rewarded = False
+        self._side_scores = self.game.side_scores()
         self._refresh()
 
     def _refresh(self) -> None:
-        self._version += 1
         game = self.game
         assert game is not None
         if game.is_over:
-            self._mask, self._plan = np.zeros(self.space.size, dtype=np.int8), {}
+            self._plan = {}
             for agent in self.agents:
                 self.terminations[agent] = True
             return
         actor = game.deal.actor
-        self._mask, self._plan = self.space.mask(game, self.selections[actor])
+        self._plan = self.space.plan(game, self.selections[actor])
         self.agent_selection = self.possible_agents[actor]
 
     def observe(self, agent: str) -> Observation:
+        """``agent``'s observation now: new arrays at every call (a caller may keep or change them)."""
         game = self.game
         assert game is not None, "call reset() first"
         seat = self._seat[agent]
-        held = self._observed.get(seat)
-        if held is None or held[0] != self._version:
-            vector = self.encoder.encode_game(game, seat, self.selections[seat])
-            if not game.is_over and game.deal.actor == seat and self._mask is not None:
-                mask = self._mask
-            else:
-                mask = np.zeros(self.space.size, dtype=np.int8)
-            held = self._observed[seat] = (self._version, {"observation": vector, "action_mask": mask})
-        # copies: a caller may change what it was given without changing what the next call returns
-        return {"observation": held[1]["observation"].copy(), "action_mask": held[1]["action_mask"].copy()}
+        vector = self.encoder.encode_game(game, seat, self.selections[seat])
+        acting = not game.is_over and game.deal.actor == seat
+        mask = self.space.mask_of(self._plan if acting else {})
+        return {"observation": vector, "action_mask": mask}
 
     def legal(self) -> list[int]:
         """The legal indices for the agent to act now."""
@@ -155,32 +153,33 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
 
     def step(self, action: int | None) -> None:
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
+        try:
+            index = operator.index(action)  # type: ignore[arg-type]
+            engine_action = self._plan[index]
+        except (TypeError, KeyError):
+            if self.terminations[agent] or self.truncations[agent]:
+                self._was_dead_step(action)
+                return
+            ok = isinstance(action, (int, np.integer)) and 0 <= int(action) < self.space.size
+            text = self.space.text(int(action)) if ok else "not an index of this space"  # type: ignore[arg-type]
+            raise IllegalAction(f"action {action!r} ({text}) is not legal now (its action_mask entry is 0)") from None
         game = self.game
         assert game is not None
-        if action is None or int(action) not in self._plan:
-            text = self.space.text(int(action)) if action is not None and 0 <= int(action) < self.space.size else action
-            raise IllegalAction(f"action {action} ({text}) is not legal now (its action_mask entry is 0)")
-        index = int(action)
-        seat = self._seat[agent]
         self._cumulative_rewards[agent] = 0.0
-        engine_action = self._plan[index]
+        if self._rewarded:  # the last step's rewards are not this one's
+            self.rewards = dict.fromkeys(self.rewards, 0.0)
+            self._rewarded = False
         if engine_action is None:  # a step of the meld builder
-            selection = self.selections[seat]
+            selection = self.selections[self._seat[agent]]
             if index == self.space.clear_index:
                 selection.clear()
             elif index == self.space.next_index:
                 selection.cuts.append(len(selection.faces))
             else:
                 selection.faces.append(index - self.space.select_base)
-            self.rewards = {a: 0.0 for a in self.agents}
-            self._mask, self._plan = self.space.mask(game, selection)
-            self._version += 1
+            self._plan = self.space.plan(game, selection)
         else:
             self._apply(engine_action)
-        self._accumulate_rewards()
 
     def apply_engine_action(self, action: Action | str) -> None:
         """Apply an engine action (or its text) for the seat acting now, as bots choose them; clears that
@@ -188,22 +187,29 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         game = self.game
         assert game is not None
         self._cumulative_rewards[self.agent_selection] = 0.0
+        if self._rewarded:
+            self.rewards = dict.fromkeys(self.rewards, 0.0)
+            self._rewarded = False
         self._apply(game.resolve(action))
-        self._accumulate_rewards()
 
     def _apply(self, action: Action) -> None:
+        """Carry out ``action``; set the rewards (the change of each side's score) and add them up."""
         game = self.game
         assert game is not None
-        before = game.side_scores()
-        self.selections[game.deal.actor].clear()
+        hands = len(game.results)
+        selection = self.selections[game.deal.actor]
+        if selection.faces:
+            selection.clear()
         game.apply(action)
-        after = game.side_scores()
-        if after == before:  # most actions score nothing
-            self.rewards = dict.fromkeys(self.rewards, 0.0)
-        else:
-            side = [game.side_of(s) for s in range(self.players)]
-            gained = {agent: float(after[side[s]] - before[side[s]]) for agent, s in self._seat.items()}
-            self.rewards = {agent: gained[agent] for agent in self.rewards}
+        if len(game.results) != hands:  # scores change only when a hand ends (and the game with it)
+            before, after = self._side_scores, game.side_scores()
+            self._side_scores = after
+            if after != before:
+                side = [game.side_of(s) for s in range(self.players)]
+                gained = {agent: float(after[side[s]] - before[side[s]]) for agent, s in self._seat.items()}
+                self.rewards = {agent: gained[agent] for agent in self.rewards}
+                self._rewarded = True
+                self._accumulate_rewards()
         self._refresh()
         if game.is_over:
             self.agent_selection = self.agents[0]

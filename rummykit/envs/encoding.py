@@ -67,6 +67,12 @@ class Selection:
         self.faces.clear()
         self.cuts.clear()
 
+    def key(self) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+        """What the legal builder steps depend on: the closed groups in any order, the current one's faces."""
+        if not self.faces:
+            return ((), ())
+        return tuple(sorted(self.closed())), tuple(sorted(self.current()))
+
 
 class ActionSpace:
     """Every action index of a variant, both ways: ``text(i)`` and ``index(text)``.
@@ -128,14 +134,10 @@ class ActionSpace:
             if face == 0 and slot is None and verb != "select"
         }
         """Per verb with one-card indices, the index of face 0 (its 53 indices are consecutive)."""
-        self._cached: (
-            tuple[
-                tuple[int, int, int],
-                dict[int, Action],
-                dict[str, list[Way]],
-            ]
-            | None
-        ) = None
+        self._bare = {verb: i for (verb, face, slot), i in self.position.items() if face is None and slot is None}
+        """Per verb without cards, its index (builder steps included: no engine action has their verbs)."""
+        self._cached: _Position | None = None
+        """The position last asked about (the engine is asked once per position)."""
 
     # -- text ----------------------------------------------------------------------------------------
 
@@ -214,14 +216,24 @@ class ActionSpace:
         found: dict[int, Action] = {}
         one_card = self._one_card
         rest = []
+        bare = self._bare
         for action in legal:
             cards = action.cards
-            if len(cards) == 1 and action.target is None and action.kind in one_card:
-                i = one_card[action.kind] + cards[0].face
-                if i not in found:  # several with one card: the engine's first, as listed() keeps
-                    found[i] = action
-            else:
-                rest.append(action)
+            if action.target is None:
+                if len(cards) == 1:
+                    base = one_card.get(action.kind)
+                    if base is not None:
+                        i = base + cards[0].face
+                        if i not in found:  # several with one card: the engine's first, as listed() keeps
+                            found[i] = action
+                        continue
+                elif not cards:
+                    i = bare.get(action.kind, -1)
+                    if i >= 0:
+                        if i not in found:
+                            found[i] = action
+                        continue
+            rest.append(action)
         if rest:
             position = self.position
             for key, action in self.listed(game, rest).items():
@@ -296,43 +308,60 @@ class ActionSpace:
     ) -> tuple[npt.NDArray[np.int8], dict[int, Action | None]]:
         """The action mask now (1 exactly where the index is legal) and, per legal index, the engine action
         it carries out (None for ``select`` and ``clear``)."""
-        mask = np.zeros(self.size, dtype=np.int8) if out is None else out
-        if out is not None:
-            mask[:] = 0
-        if game.is_over:
-            return mask, {}
-        state = (id(game), len(game.results), len(game.deal.log))
-        if self._cached is not None and self._cached[0] == state:
-            listed, ways_by_verb = self._cached[1], self._cached[2]
-        else:  # select steps leave the game as it is: the engine is asked once per position
-            legal = game.legal_actions()
-            listed = self._listed_indices(game, legal)
-            ways_by_verb = self.meld_sets(game, legal)
-            self._cached = (state, listed, ways_by_verb)
-        plan: dict[int, Action | None]
-        if self.commits:
-            plan = dict(listed)
-            self._builder(game, selection, ways_by_verb, plan)
-        else:  # nothing is added per selection: the position's own plan (callers only read it)
-            plan = listed  # type: ignore[assignment]
-        if plan:
-            mask[list(plan)] = 1
-        return mask, plan
+        plan = self.plan(game, selection)
+        return self.mask_of(plan, out), plan
 
-    def _builder(
-        self, game: Game, selection: Selection, ways_by_verb: dict[str, list[Way]], plan: dict[int, Action | None]
-    ) -> None:
+    def mask_of(self, plan: dict[int, Action | None], out: npt.NDArray[np.int8] | None = None) -> npt.NDArray[np.int8]:
+        """The mask of a :meth:`plan`: 1 at its indices."""
+        if out is not None:
+            out[:] = 0
+            if plan:
+                out.put(np.fromiter(plan, np.intp, len(plan)), 1)
+            return out
+        flags = bytearray(self.size)  # set in Python: cheaper than numpy calls for a dozen indices
+        for i in plan:
+            flags[i] = 1
+        return np.frombuffer(flags, dtype=np.int8)
+
+    def plan(self, game: Game, selection: Selection) -> dict[int, Action | None]:
+        """Per legal index now, the engine action it carries out (None for the meld builder's steps): the
+        mask's indices. A new dict per call; the engine is asked once per position."""
+        if game.is_over:
+            return {}
+        if not self.commits:  # no builder: every call follows a new position
+            return self._listed_indices(game, game.deal.legal_actions())  # type: ignore[return-value]
+        state = (id(game), len(game.results), len(game.deal.log))
+        position = self._cached
+        if position is None or position.state != state:  # select steps leave the game as it is
+            legal = game.legal_actions()
+            deal = game.deal
+            position = self._cached = _Position(
+                state,
+                self._listed_indices(game, legal),
+                self.meld_sets(game, legal),
+                Counter(c.face for c in deal.hands[deal.current]),
+            )
+        key = selection.key()
+        steps = position.steps.get(key)
+        if steps is None:  # random play comes back to the same selections: each is worked out once
+            steps = position.steps[key] = {}
+            self._builder(position, selection, steps)
+        plan: dict[int, Action | None] = dict(position.listed)
+        plan.update(steps)
+        return plan
+
+    def _builder(self, position: _Position, selection: Selection, plan: dict[int, Action | None]) -> None:
         """Add the meld builder's legal steps to ``plan``: ``select X`` where the selection plus X can still
         become a legal way, ``next meld`` where the group being selected completes one meld of a legal way
         with more to come, a commit where the selection is exactly a legal way, ``clear``."""
         chosen = selection.counts()
-        hand = Counter(c.face for c in game.deal.hands[game.deal.current])
+        hand = position.hand
         closed = Counter(selection.closed())
         current = Counter(selection.current())
         current_key = tuple(sorted(selection.current()))
         selectable: set[int] = set()
         further = False
-        for verb, ways in ways_by_verb.items():
+        for verb, ways in position.ways.items():
             for way in ways:
                 open_groups: Sequence[tuple[int, ...]] = way.groups_sorted
                 if closed:
@@ -355,6 +384,25 @@ class ActionSpace:
             plan[self.next_index] = None
         if chosen:
             plan[self.clear_index] = None
+
+
+@dataclass
+class _Position:
+    """What :meth:`ActionSpace.plan` keeps of the position last asked about, while select steps change only
+    the selection."""
+
+    state: tuple[int, int, int]
+    """The game's id, hands played and actions in this hand: a new value for every new position."""
+    listed: dict[int, Action]
+    """The engine's listed actions with an index (melds apart), by index."""
+    ways: dict[str, list[Way]]
+    """Per meld verb, every legal way to commit it."""
+    hand: Counter[int]
+    """The faces in the hand of the seat whose turn it is."""
+    steps: dict[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]], dict[int, Action | None]] = field(
+        default_factory=dict
+    )
+    """The builder's legal steps per selection (:meth:`Selection.key`) met so far."""
 
 
 @dataclass(frozen=True)
@@ -404,12 +452,16 @@ class Encoder:
         self.score_scale = float(target) if isinstance(target, int) and target > 0 else 100.0
         self._faces: dict[str, int] = {}
         self.deck_size = 1
+        self.distinct = False
+        """Whether no face is in the deck twice: a card's index is then set once (wild cards apart)."""
         self.fanned = variant.discard_pile == "fanned"
         self.must_use = variant.melds_on_table
         self.search = variant.meld_search
         plane = FACES
         # flat offsets, built once: per seat, where each other seat's planes start (seats counted from it)
         self._rel = [[(s - seat) % n for s in range(n)] for seat in range(n)]
+        self._order = [[(seat + k) % n for k in range(n)] for seat in range(n)]
+        """Per seat, the seats from it in turn order (the order of per-seat scalars)."""
         self._known_base = [[(2 + (s - seat) % n - 1) * plane for s in range(n)] for seat in range(n)]
         self._pile = (2 + n - 1) * plane
         self._table = [[(2 + n - 1 + 2 + (s - seat) % n) * plane for s in range(n)] for seat in range(n)]
@@ -422,8 +474,18 @@ class Encoder:
             ]
             for seat in range(n)
         ]
-        self._phase = {p: i for i, p in enumerate(PHASES)}
+        start = self.planes * plane
+        self._phase = {p: start + i for i, p in enumerate(PHASES)}
+        self._phase_other = start + len(PHASES)
+        self._acting = start + len(PHASES) + 1
+        self._actor = [[self._acting + 1 + (s - seat) % n for s in range(n)] for seat in range(n)]
+        self._rest = self._acting + 1 + n
+        """Where the scalars written as values start (hand sizes first)."""
+        self._known_to = [[(s, self._known_base[seat][s]) for s in range(n) if s != seat] for seat in range(n)]
+        """Per seat, each other seat with where its known-in-hand plane starts."""
         self._stands_for: dict[int, tuple[Any, list[int]]] = {}
+        self._placed: dict[int, tuple[Any, dict[tuple[int, int], list[int]]]] = {}
+        """Per table meld (by id, with the meld to tell a reused id apart), its indices per (seat, owner)."""
 
     def face(self, text: str) -> int:
         face = self._faces.get(text)
@@ -446,35 +508,48 @@ class Encoder:
         ``Game.observation`` uses (``known_in_hand``, ``zone_seen``, ``offer_seen``, ``pile_top_seen``...):
         equal to ``encode(game.observation(seat), ...)``, without building the text view."""
         deal = game.deal
-        n = self.players
         faces: list[int] = [c.face for c in deal.hands[seat]]
-        faces += [FACES + f for f in selection.faces]
-        known_base = self._known_base[seat]
-        for s in deal.seats:
-            if s != seat:
-                cards = deal.known_in_hand(seat, s)
-                if cards:
-                    base = known_base[s]
-                    faces += [base + c.face for c in cards]
+        if selection.faces:
+            faces += [FACES + f for f in selection.faces]
+        for s, base in self._known_to[seat]:  # cards seen going into other hands
+            cards = deal.known_in_hand(seat, s)
+            if cards:
+                faces += [base + c.face for c in cards]
         top = deal.pile_top_seen()
         if top is not None:
             faces.append(self._pile + top.face)
         if self.fanned and deal.discard:
             base = self._pile + FACES
             faces += [base + c.face for c in deal.pile_seen()]
+        wild = False
         if deal.table:
             table, wilds = self._table[seat], self._wilds[seat]
+            placed = self._placed
             for tm in deal.table:
                 meld = tm.meld
-                base = table[tm.owner]
-                faces += [base + c.face for c in meld.cards]
+                held = placed.get(id(meld))
+                if held is None or held[0] is not meld:  # table melds are immutable: indices once per meld
+                    held = placed[id(meld)] = (meld, {})
+                    if len(placed) > 4096:  # melds of finished games
+                        placed.clear()
+                        placed[id(meld)] = held
+                key = (seat, tm.owner)
+                indices = held[1].get(key)
+                if indices is None:
+                    base = table[tm.owner]
+                    indices = [base + c.face for c in meld.cards]
+                    if meld.wilds:
+                        base = wilds[tm.owner]
+                        indices += [base + f for f in self._meant(meld)]
+                    held[1][key] = indices
+                faces += indices
                 if meld.wilds:
-                    base = wilds[tm.owner]
-                    faces += [base + f for f in self._meant(meld)]
-        offered = deal.offer_seen(seat) if deal.offer is not None else None
-        if offered is not None:
-            faces.append(self._offer + offered.face)
-        if self.must_use and deal.phase == "use" and deal.taken is not None:
+                    wild = True
+        if deal.offer is not None:
+            offered = deal.offer_seen(seat)
+            if offered is not None:
+                faces.append(self._offer + offered.face)
+        if self.must_use and deal.taken is not None and deal.phase == "use":
             faces.append(self._offer + FACES + deal.taken.face)
         if deal.zones:
             bases = self._zone[seat]
@@ -487,29 +562,25 @@ class Encoder:
                         base = bases[z][owner]
                         faces += [base + c.face for c in deal.zone_seen(seat, zone, owner)]
         # the one-hot scalars are counted with the planes; the others are written in one assignment
-        s = self.planes * FACES
-        rel = self._rel[seat]
-        faces.append(s + self._phase.get(deal.phase, len(PHASES)))
-        s += len(PHASES) + 1
-        actor = game.current_player
-        if actor is not None:
+        faces.append(self._phase.get(deal.phase, self._phase_other))
+        if not game.is_over:
+            actor = deal.actor
             if actor == seat:
-                faces.append(s)
-            faces.append(s + 1 + rel[actor])
-        s += 1 + n
-        out = np.bincount(faces, minlength=self.size).astype(np.float32)
+                faces.append(self._acting)
+            faces.append(self._actor[seat][actor])
+        if (self.distinct and not wild) or len(set(faces)) == len(faces):  # every index once: put, no counting
+            out = np.zeros(self.size, dtype=np.float32)
+            out.put(faces, 1.0)
+        else:
+            out = np.bincount(faces, minlength=self.size).astype(np.float32)
         deck = self.deck_size
-        sizes = [0.0] * n
-        for other, hand in enumerate(deal.hands):
-            sizes[rel[other]] = len(hand) / deck
-        scores = [0.0] * n
-        for other, score in enumerate(game.scores):
-            scores[rel[other]] = score / self.score_scale
+        order = self._order[seat]
+        hands, scores, scale = deal.hands, game.scores, self.score_scale
         # the rest of the vector, in order: hand sizes, stock and pile, scores, deal number, selection size
-        out[s:] = (
-            sizes
+        out[self._rest :] = (
+            [len(hands[o]) / deck for o in order]
             + [len(deal.stock) / deck, len(deal.discard) / deck]
-            + scores
+            + [scores[o] / scale for o in order]
             + [deal.number / 100.0, len(selection.faces), len(selection.cuts)]
         )
         return out
