@@ -135,6 +135,9 @@ def _play_checked(name: str, players: int, seed: int, check_selects: bool, hands
         zeros = [i for i in candidates if i not in legal]
         if len(zeros) > ZERO_SAMPLE:  # the engine's refusals are slow to build: a sample of them
             zeros = rng.sample(zeros, ZERO_SAMPLE)
+        if selection:  # the builder is modal: no engine action until the selection is committed or cleared
+            assert not legal & set(candidates), (name, seed, [space.text(i) for i in legal & set(candidates)])
+            zeros = []
         for i in [i for i in candidates if i in legal] + zeros:
             # 1 exactly when the engine accepts the index's action: its text, or under must_use the lay-off of
             # the taken card together with the cards that bridge it to the meld (what the index carries out)

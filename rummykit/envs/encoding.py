@@ -325,7 +325,8 @@ class ActionSpace:
 
     def plan(self, game: Game, selection: Selection) -> dict[int, Action | None]:
         """Per legal index now, the engine action it carries out (None for the meld builder's steps): the
-        mask's indices. A new dict per call; the engine is asked once per position."""
+        mask's indices. While something is selected only the builder's steps are legal (select, next meld,
+        commit, clear): the builder is modal. A new dict per call; the engine is asked once per position."""
         if game.is_over:
             return {}
         if not self.commits:  # no builder: every call follows a new position
@@ -346,6 +347,8 @@ class ActionSpace:
         if steps is None:  # random play comes back to the same selections: each is worked out once
             steps = position.steps[key] = {}
             self._builder(position, selection, steps)
+        if selection.faces:  # a meld being selected is finished or cleared before anything else
+            return dict(steps)
         plan: dict[int, Action | None] = dict(position.listed)
         plan.update(steps)
         return plan
