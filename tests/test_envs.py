@@ -202,13 +202,9 @@ SOAK = [(name, rummykit.load_variant(name).min_players) for name in VARIANTS]
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "players"), SOAK, ids=[v for v, _ in SOAK])
 def test_random_masked_play_agrees_with_the_engine(name: str, players: int) -> None:
-    """Games of one hand (``hands=1``): checked whole games are too slow for 200 of them. Random masked play
-    rarely melds (builder steps dilute the commits), so whole random games run to many hands (a checked
-    whole game of Gin takes some 40 s) and hands swell (70 cards in Arlington, where the engine's meld
-    listing then takes seconds a position); ``test_whole_games_through_the_env`` plays whole games."""
-    # Arlington's swollen hands make a checked hand some 15 s: one by default
-    games = GAMES if FULL or "RUMMYKIT_SOAK_GAMES" in os.environ or name != "arlington" else 1
-    for seed in range(games):
+    """Games of one hand (``hands=1``), checked against the engine at every step;
+    ``test_whole_games_through_the_env`` plays whole games (random Gin runs to some 140 hands)."""
+    for seed in range(GAMES):
         _play_checked(name, players, seed, check_selects=seed < 2)
 
 
