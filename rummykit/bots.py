@@ -21,10 +21,10 @@ from .actions import action_words
 from .cards import Card
 from .engine import Action, Game, IllegalAction
 from .melds import Arrangement
-from .search import determinize, hand_points, side_difference
+from .search import determinize, expected_deadwood, hand_points, hidden_cards, side_difference
 from .standard import layoff_targets
 
-__all__ = ["Bot", "RandomBot", "GreedyBot", "SearchBot", "BOTS", "make_bot"]
+__all__ = ["Bot", "RandomBot", "GreedyBot", "OutsBot", "SearchBot", "BOTS", "make_bot"]
 
 
 class Bot(Protocol):
@@ -237,6 +237,42 @@ class GreedyBot:
         return min(discards, key=lambda a: (after[a.cards[0].id], -game.variant.value(a.cards[0])))
 
 
+class OutsBot(GreedyBot):
+    """Greedy, but in games that keep melds in hand until the hand ends (the Gin family) it weighs a hand by
+    the deadwood it can expect after its next draw (:func:`~rummykit.search.expected_deadwood`, over the cards
+    it cannot see), not only by its deadwood now. It discards the card that leaves the least such deadwood: of
+    two hands equally low it keeps the one more cards would improve (pairs and near-runs over a lone low
+    card). It takes the pile's top card only when the deadwood it leaves (after the best discard) is below
+    what a draw from the stock is expected to leave. The search bot's first choice."""
+
+    def choose(self, game: Game) -> Action:
+        action = super().choose(game)
+        if game.variant.melds_on_table or action.kind not in ("discard", "draw discard"):
+            return action
+        deal = game.deal
+        seat = deal.actor
+        pool = hidden_cards(deal, seat)
+        if not pool:
+            return action
+        hand = deal.hands[seat]
+        search = game.variant.meld_search
+        actions = game.legal_actions()
+        if action.kind == "draw discard":
+            # Greedy takes the card whenever it lowers the deadwood; a stock draw may well lower it too.
+            other = next((a for a in actions if a.kind != "draw discard"), None)
+            after = search.discard_deadwoods([*hand, deal.discard[-1]])
+            if other is not None and min(after[:-1]) >= expected_deadwood(search, hand, pool):
+                return other
+            return action
+        value = game.variant.value
+        discards = [a for a in actions if a.kind == "discard"]
+        # A tie throws the dearer card, as greedy does.
+        return min(
+            discards,
+            key=lambda a: (expected_deadwood(search, _without(hand, a.cards), pool), -value(a.cards[0])),
+        )
+
+
 def _without(hand: list[Card], cards: tuple[Card, ...]) -> list[Card]:
     """``hand`` less these very cards (not their twins from another deck)."""
     return [c for c in hand if all(c is not x for x in cards)]
@@ -276,7 +312,7 @@ class SearchBot:
         self.seconds = seconds
         self.candidates = candidates or self.CANDIDATES
         self.rollout_moves = rollout_moves or self.ROLLOUT_MOVES
-        self.greedy = GreedyBot(self.rng.getrandbits(64))
+        self.greedy = OutsBot(self.rng.getrandbits(64))
         self.rollout_bot = GreedyBot(self.rng.getrandbits(64))
 
     def choose(self, game: Game) -> Action:
@@ -367,12 +403,13 @@ def candidate_actions(game: Game, actions: list[Action], first: Action, limit: i
 BOTS: dict[str, type[RandomBot] | type[GreedyBot] | type[SearchBot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
+    "outs": OutsBot,
     "search": SearchBot,
 }
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A bot by name (``random``, ``greedy`` or ``search``)."""
+    """A bot by name (``random``, ``greedy``, ``outs`` or ``search``)."""
     try:
         return BOTS[name](seed)
     except KeyError:
