@@ -5,10 +5,12 @@ it takes a discard only when that lowers its deadwood, throws the card that leav
 accepts an offered card only when its best arrangement melds it and offers its highest unmelded card
 (``turn.end: offer``),
 ends the hand as soon as it may (a knock, gin: whatever the game describes as ending the hand, see
-``rummykit_describe_action``), and lays down melds and lay-offs at once in table games. ``search`` looks
-ahead: for each of a handful of candidate actions it plays the hand out many times with ``greedy`` in
-every seat, in positions sampled consistently with what it can see (:func:`rummykit.search.determinize`),
-and takes the action whose hands end best for its side (see ``docs/bots.md``).
+``rummykit_describe_action``), and lays down melds and lay-offs at once in table games. ``outs`` is greedy
+that, in the Gin family, weighs a hand by the deadwood it can expect after its next draw. ``search`` looks
+ahead: for each of a handful of candidate actions (``outs``' choice first) it plays the hand out many times
+with ``greedy`` in every seat, in positions sampled consistently with what it can see
+(:func:`rummykit.search.determinize`), and takes the action whose hands end best for its side (see
+``docs/bots.md``).
 """
 
 from __future__ import annotations
@@ -286,9 +288,9 @@ class SearchBot:
 
     ``iterations`` is the number of sampled positions per decision (the default budget: reproducible from
     ``seed``); ``seconds``, if given, stops sampling once that much time has gone (at least one sample), and
-    the moves then depend on the machine's speed. ``candidates`` caps the actions compared (the greedy
+    the moves then depend on the machine's speed. ``candidates`` caps the actions compared (the outs
     bot's choice first, then the best few of each kind by the deadwood they leave); a decision with one
-    candidate is taken without search, and another candidate replaces the greedy choice only when its
+    candidate is taken without search, and another candidate replaces the outs bot's choice only when its
     rollouts beat it clearly (:attr:`MARGIN`). A rollout stops after ``rollout_moves`` moves and is then scored by
     :func:`~rummykit.search.hand_points`.
     """
@@ -297,7 +299,7 @@ class SearchBot:
     CANDIDATES = 5
     ROLLOUT_MOVES = 80
     MARGIN = 1.5
-    """How many standard errors of the paired difference another candidate must beat the greedy choice by."""
+    """How many standard errors of the paired difference another candidate must beat the first choice by."""
 
     def __init__(
         self,
@@ -336,8 +338,8 @@ class SearchBot:
         return candidates[self.pick(values)]
 
     def pick(self, values: list[list[float]]) -> int:
-        """The candidate to play: the one whose rollouts beat the greedy choice's (the first) by the most on
-        the same samples, if by more than :attr:`MARGIN` standard errors; else the greedy choice."""
+        """The candidate to play: the one whose rollouts beat the first choice's (the outs bot's) by the most
+        on the same samples, if by more than :attr:`MARGIN` standard errors; else the first choice."""
         best, best_mean = 0, 0.0
         base = values[0]
         n = len(base)
@@ -367,7 +369,7 @@ class SearchBot:
 
 
 def candidate_actions(game: Game, actions: list[Action], first: Action, limit: int) -> list[Action]:
-    """Up to ``limit`` actions worth comparing: ``first`` (the greedy choice), then in turn the best of each
+    """Up to ``limit`` actions worth comparing: ``first`` (the outs bot's choice), then in turn the best of each
     kind of action, the second best of each kind, and so on. Actions naming cards of the hand are ranked by
     the deadwood the hand keeps without them (the dearer cards first on a tie); others keep their order."""
     deal = game.deal

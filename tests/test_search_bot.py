@@ -15,7 +15,7 @@ import rummykit
 from rummykit.bots import Bot, GreedyBot, OutsBot, SearchBot, make_bot
 from rummykit.cards import card_from_face
 from rummykit.engine import Action, Game
-from rummykit.search import determinize, hidden_cards
+from rummykit.search import determinize, expected_deadwood, hidden_cards
 
 VARIANTS = [info.name for info in rummykit.list_variants()]
 
@@ -203,3 +203,17 @@ def test_outs_bot_only_legal_actions(name: str) -> None:
 
 def test_outs_bot_does_not_read_hidden_cards() -> None:
     assert not reads_hidden_cards(lambda: OutsBot(4), "gin", 8, moves=120)
+
+
+def test_expected_deadwood_counts_outs() -> None:
+    """A pair has outs and a lone card has none: of two hands with the same deadwood, the pair's expects less;
+    with nothing hidden the deadwood stays as it is."""
+    gin = rummykit.load_variant("gin")
+    search = gin.meld_search
+    cards = {str(c): c for c in (card_from_face(f) for f in range(52))}
+    pair = [cards[f] for f in "QH QD AC 2S".split()]
+    lone = [cards[f] for f in "QH KC AC 2S".split()]
+    pool = [c for name, c in cards.items() if name not in {"QH", "QD", "KC", "AC", "2S"}]
+    assert search.deadwood(pair) == search.deadwood(lone) == 23
+    assert expected_deadwood(search, pair, pool) < expected_deadwood(search, lone, pool) <= 23
+    assert expected_deadwood(search, pair, []) == 23
