@@ -234,7 +234,9 @@ def table(results: dict[str, Any]) -> str:
         low, high = spiel["interval"]
         lines += [
             "",
-            f"OpenSpiel yardstick ({spiel['bot']} bot, {spiel['iterations']} samples per decision, against "
+            f"OpenSpiel yardstick ({spiel['bot']} bot"
+            + (f", {spiel['iterations']} samples per decision" if spiel.get("iterations") else "")
+            + ", against "
             f"`make_simple_gin_rummy_bot` in OpenSpiel's `gin_rummy`): {spiel['deals']:,} deals played twice with "
             f"the seats swapped ({spiel['hands']:,} hands); {spiel['hands_won']:,} hands won, "
             f"{spiel['hands_lost']:,} lost; {spiel['points']:+,.0f} hand points in all, "
