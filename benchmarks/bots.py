@@ -4,7 +4,8 @@
     python3 benchmarks/bots.py --variants gin --pairings search-greedy --games 200 --jobs 2
     python3 benchmarks/bots.py --table-only                      # rewrite the table from the saved results
 
-Pairings: ``search-greedy`` (the search bot at its default budget against greedy) and ``greedy-random``.
+Pairings: ``search-greedy`` (the search bot at its default budget against greedy), ``outs-greedy`` (the search
+bot's first choice, without search, against greedy) and ``greedy-random``.
 Game ``i`` of a pairing has the seed ``derive_seed(seed, variant, i)``; the first bot plays the side
 ``i % sides`` (its partner's seat too in partnership games; in games of three or more without partners it
 has one seat and the second bot all the others), so the seats alternate. A game counts as won when the
@@ -53,7 +54,11 @@ VARIANTS = [
     "skarney-singles",
     "iceberg",
 ]
-PAIRINGS = {"search-greedy": ("search", "greedy"), "greedy-random": ("greedy", "random")}
+PAIRINGS = {
+    "search-greedy": ("search", "greedy"),
+    "outs-greedy": ("outs", "greedy"),
+    "greedy-random": ("greedy", "random"),
+}
 
 
 def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -194,6 +199,8 @@ def table(results: dict[str, Any]) -> str:
     for name in VARIANTS:
         for pairing in PAIRINGS:
             entry = results.get(f"{name}/{pairing}")
+            if entry is None and pairing == "outs-greedy":
+                continue  # optional: shown where it was run
             if entry is None:
                 lines.append(f"| {name} | {pairing.replace('-', ' vs ')} | not run | | | | |")
                 continue
@@ -227,7 +234,9 @@ def table(results: dict[str, Any]) -> str:
         low, high = spiel["interval"]
         lines += [
             "",
-            f"OpenSpiel yardstick ({spiel['bot']} bot, {spiel['iterations']} samples per decision, against "
+            f"OpenSpiel yardstick ({spiel['bot']} bot"
+            + (f", {spiel['iterations']} samples per decision" if spiel.get("iterations") else "")
+            + ", against "
             f"`make_simple_gin_rummy_bot` in OpenSpiel's `gin_rummy`): {spiel['deals']:,} deals played twice with "
             f"the seats swapped ({spiel['hands']:,} hands); {spiel['hands_won']:,} hands won, "
             f"{spiel['hands_lost']:,} lost; {spiel['points']:+,.0f} hand points in all, "

@@ -5,10 +5,12 @@ it takes a discard only when that lowers its deadwood, throws the card that leav
 accepts an offered card only when its best arrangement melds it and offers its highest unmelded card
 (``turn.end: offer``),
 ends the hand as soon as it may (a knock, gin: whatever the game describes as ending the hand, see
-``rummykit_describe_action``), and lays down melds and lay-offs at once in table games. ``search`` looks
-ahead: for each of a handful of candidate actions it plays the hand out many times with ``greedy`` in
-every seat, in positions sampled consistently with what it can see (:func:`rummykit.search.determinize`),
-and takes the action whose hands end best for its side (see ``docs/bots.md``).
+``rummykit_describe_action``), and lays down melds and lay-offs at once in table games. ``outs`` is greedy
+that, in the Gin family, weighs a hand by the deadwood it can expect after its next draw. ``search`` looks
+ahead: for each of a handful of candidate actions (``outs``' choice first) it plays the hand out many times
+with ``greedy`` in every seat, in positions sampled consistently with what it can see
+(:func:`rummykit.search.determinize`), and takes the action whose hands end best for its side (see
+``docs/bots.md``).
 """
 
 from __future__ import annotations
@@ -21,10 +23,10 @@ from .actions import action_words
 from .cards import Card
 from .engine import Action, Game, IllegalAction
 from .melds import Arrangement
-from .search import determinize, hand_points, side_difference
+from .search import determinize, expected_deadwood, hand_points, hidden_cards, side_difference
 from .standard import layoff_targets
 
-__all__ = ["Bot", "RandomBot", "GreedyBot", "SearchBot", "BOTS", "make_bot"]
+__all__ = ["Bot", "RandomBot", "GreedyBot", "OutsBot", "SearchBot", "BOTS", "make_bot"]
 
 
 class Bot(Protocol):
@@ -237,6 +239,42 @@ class GreedyBot:
         return min(discards, key=lambda a: (after[a.cards[0].id], -game.variant.value(a.cards[0])))
 
 
+class OutsBot(GreedyBot):
+    """Greedy, but in games that keep melds in hand until the hand ends (the Gin family) it weighs a hand by
+    the deadwood it can expect after its next draw (:func:`~rummykit.search.expected_deadwood`, over the cards
+    it cannot see), not only by its deadwood now. It discards the card that leaves the least such deadwood: of
+    two hands equally low it keeps the one more cards would improve (pairs and near-runs over a lone low
+    card). It takes the pile's top card only when the deadwood it leaves (after the best discard) is below
+    what a draw from the stock is expected to leave. The search bot's first choice."""
+
+    def choose(self, game: Game) -> Action:
+        action = super().choose(game)
+        if game.variant.melds_on_table or action.kind not in ("discard", "draw discard"):
+            return action
+        deal = game.deal
+        seat = deal.actor
+        pool = hidden_cards(deal, seat)
+        if not pool:
+            return action
+        hand = deal.hands[seat]
+        search = game.variant.meld_search
+        actions = game.legal_actions()
+        if action.kind == "draw discard":
+            # Greedy takes the card whenever it lowers the deadwood; a stock draw may well lower it too.
+            other = next((a for a in actions if a.kind != "draw discard"), None)
+            after = search.discard_deadwoods([*hand, deal.discard[-1]])
+            if other is not None and min(after[:-1]) >= expected_deadwood(search, hand, pool):
+                return other
+            return action
+        value = game.variant.value
+        discards = [a for a in actions if a.kind == "discard"]
+        # A tie throws the dearer card, as greedy does.
+        return min(
+            discards,
+            key=lambda a: (expected_deadwood(search, _without(hand, a.cards), pool), -value(a.cards[0])),
+        )
+
+
 def _without(hand: list[Card], cards: tuple[Card, ...]) -> list[Card]:
     """``hand`` less these very cards (not their twins from another deck)."""
     return [c for c in hand if all(c is not x for x in cards)]
@@ -250,9 +288,9 @@ class SearchBot:
 
     ``iterations`` is the number of sampled positions per decision (the default budget: reproducible from
     ``seed``); ``seconds``, if given, stops sampling once that much time has gone (at least one sample), and
-    the moves then depend on the machine's speed. ``candidates`` caps the actions compared (the greedy
+    the moves then depend on the machine's speed. ``candidates`` caps the actions compared (the outs
     bot's choice first, then the best few of each kind by the deadwood they leave); a decision with one
-    candidate is taken without search, and another candidate replaces the greedy choice only when its
+    candidate is taken without search, and another candidate replaces the outs bot's choice only when its
     rollouts beat it clearly (:attr:`MARGIN`). A rollout stops after ``rollout_moves`` moves and is then scored by
     :func:`~rummykit.search.hand_points`.
     """
@@ -261,7 +299,7 @@ class SearchBot:
     CANDIDATES = 5
     ROLLOUT_MOVES = 80
     MARGIN = 1.5
-    """How many standard errors of the paired difference another candidate must beat the greedy choice by."""
+    """How many standard errors of the paired difference another candidate must beat the first choice by."""
 
     def __init__(
         self,
@@ -276,7 +314,7 @@ class SearchBot:
         self.seconds = seconds
         self.candidates = candidates or self.CANDIDATES
         self.rollout_moves = rollout_moves or self.ROLLOUT_MOVES
-        self.greedy = GreedyBot(self.rng.getrandbits(64))
+        self.greedy = OutsBot(self.rng.getrandbits(64))
         self.rollout_bot = GreedyBot(self.rng.getrandbits(64))
 
     def choose(self, game: Game) -> Action:
@@ -300,8 +338,8 @@ class SearchBot:
         return candidates[self.pick(values)]
 
     def pick(self, values: list[list[float]]) -> int:
-        """The candidate to play: the one whose rollouts beat the greedy choice's (the first) by the most on
-        the same samples, if by more than :attr:`MARGIN` standard errors; else the greedy choice."""
+        """The candidate to play: the one whose rollouts beat the first choice's (the outs bot's) by the most
+        on the same samples, if by more than :attr:`MARGIN` standard errors; else the first choice."""
         best, best_mean = 0, 0.0
         base = values[0]
         n = len(base)
@@ -331,7 +369,7 @@ class SearchBot:
 
 
 def candidate_actions(game: Game, actions: list[Action], first: Action, limit: int) -> list[Action]:
-    """Up to ``limit`` actions worth comparing: ``first`` (the greedy choice), then in turn the best of each
+    """Up to ``limit`` actions worth comparing: ``first`` (the outs bot's choice), then in turn the best of each
     kind of action, the second best of each kind, and so on. Actions naming cards of the hand are ranked by
     the deadwood the hand keeps without them (the dearer cards first on a tie); others keep their order."""
     deal = game.deal
@@ -367,12 +405,13 @@ def candidate_actions(game: Game, actions: list[Action], first: Action, limit: i
 BOTS: dict[str, type[RandomBot] | type[GreedyBot] | type[SearchBot]] = {
     "random": RandomBot,
     "greedy": GreedyBot,
+    "outs": OutsBot,
     "search": SearchBot,
 }
 
 
 def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A bot by name (``random``, ``greedy`` or ``search``)."""
+    """A bot by name (``random``, ``greedy``, ``outs`` or ``search``)."""
     try:
         return BOTS[name](seed)
     except KeyError:

@@ -29,8 +29,9 @@ from collections.abc import Iterator
 
 from .cards import Card
 from .engine import Deal, Game
+from .melds import MeldSearch
 
-__all__ = ["hidden_places", "hidden_cards", "determinize", "hand_points"]
+__all__ = ["hidden_places", "hidden_cards", "determinize", "hand_points", "expected_deadwood"]
 
 Place = tuple[list[Card], int]
 """A list of cards and an index in it."""
@@ -127,3 +128,14 @@ def side_difference(game: Game, points: list[float] | tuple[int, ...], seat: int
         sides[side] = sides.get(side, 0.0) + p
     mine = sides.pop(game.side_of(seat), 0.0)
     return mine - (sum(sides.values()) / len(sides) if sides else 0.0)
+
+
+def expected_deadwood(search: MeldSearch, hand: list[Card], pool: list[Card]) -> float:
+    """The deadwood ``hand`` can expect after its next draw and the best discard then, the card drawn being
+    any of ``pool`` (the cards its seat cannot see, :func:`hidden_cards`) with equal chance.
+
+    A hand's worth one draw ahead: of two hands with the same deadwood, the one with more cards that would
+    meld with it (more "outs") scores lower. The empty pool leaves the deadwood as it is."""
+    if not pool:
+        return float(search.deadwood(hand))
+    return sum(min(search.discard_deadwoods([*hand, card])) for card in pool) / len(pool)

@@ -12,9 +12,10 @@ from collections.abc import Callable, Iterator
 import pytest
 
 import rummykit
-from rummykit.bots import Bot, GreedyBot, SearchBot, make_bot
+from rummykit.bots import Bot, GreedyBot, OutsBot, SearchBot, make_bot
+from rummykit.cards import card_from_face
 from rummykit.engine import Action, Game
-from rummykit.search import determinize, hidden_cards
+from rummykit.search import determinize, expected_deadwood, hidden_cards
 
 VARIANTS = [info.name for info in rummykit.list_variants()]
 
@@ -171,3 +172,48 @@ def test_openspiel_adapter_plays_whole_hands() -> None:
         assert row["moves"]
     row = openspiel_gin.play_hand(6, 1, "search", 2)
     assert row["points"] == -row["other"]
+
+
+def test_outs_bot_keeps_the_hand_more_cards_improve() -> None:
+    """Three tens to choose from, each leaving 20 deadwood: greedy throws a queen of the pair, the outs bot
+    the lone king (the pair of queens has two cards, QC and QS, that meld it next draw; K and Q none)."""
+    gin = rummykit.load_variant("gin")
+    mine = "4D 4H 4S 4C 6S 7S 8S 9S QH QD".split()
+    theirs = "AC 2C 3C 5C 6C 7C AD 2D 3D 5D".split()
+    used = {*mine, *theirs, "KC", "AH"}
+    stock = ["KC", *(str(card_from_face(f)) for f in range(52) if str(card_from_face(f)) not in used)]  # top first
+    game = gin.new_game(seed=0, layout={"dealer": 1, "hands": [mine, theirs], "discard": ["AH"], "stock": stock})
+    for action in ("pass", "pass", "draw stock"):
+        game.apply(action)
+    assert str(GreedyBot(1).choose(game)) == "discard QH"
+    assert str(OutsBot(1).choose(game)) == "discard KC"
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_outs_bot_only_legal_actions(name: str) -> None:
+    game = rummykit.load_variant(name).new_game(seed=4)
+    bots = [OutsBot(s) for s in range(game.num_players)]
+    for _ in range(60):
+        if game.is_over:
+            break
+        action = bots[game.deal.actor].choose(game)
+        game.resolve(action)
+        game.apply(action)
+
+
+def test_outs_bot_does_not_read_hidden_cards() -> None:
+    assert not reads_hidden_cards(lambda: OutsBot(4), "gin", 8, moves=120)
+
+
+def test_expected_deadwood_counts_outs() -> None:
+    """A pair has outs and a lone card has none: of two hands with the same deadwood, the pair's expects less;
+    with nothing hidden the deadwood stays as it is."""
+    gin = rummykit.load_variant("gin")
+    search = gin.meld_search
+    cards = {str(c): c for c in (card_from_face(f) for f in range(52))}
+    pair = [cards[f] for f in "QH QD AC 2S".split()]
+    lone = [cards[f] for f in "QH KC AC 2S".split()]
+    pool = [c for name, c in cards.items() if name not in {"QH", "QD", "KC", "AC", "2S"}]
+    assert search.deadwood(pair) == search.deadwood(lone) == 23
+    assert expected_deadwood(search, pair, pool) < expected_deadwood(search, lone, pool) <= 23
+    assert expected_deadwood(search, pair, []) == 23
