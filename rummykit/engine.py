@@ -238,9 +238,8 @@ class Deal:
         hand = self.hands[holder]
         if seat == holder:
             return list(hand)
-        known = self.known[holder]
-        if not self.seen:  # the usual case: only what was taken openly (sees() without its third test)
-            return [c for c in hand if c.id in known] if known else []
+        if not self.known[holder] and not self.seen:  # the usual case: nothing to look up per card
+            return []
         return [c for c in hand if self.sees(seat, c, holder)]
 
     def zone_seen(self, seat: int, zone: Zone, owner: int) -> list[Card]:

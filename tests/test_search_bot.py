@@ -40,16 +40,21 @@ def test_search_is_a_named_bot() -> None:
     assert isinstance(make_bot("search", 1), SearchBot)
 
 
-@pytest.mark.parametrize("name", VARIANTS)
-def test_only_legal_actions(name: str) -> None:
-    game = rummykit.load_variant(name).new_game(seed=3)
-    bots = [small(s) for s in range(game.num_players)]
-    for _ in range(15):
+def plays_only_legal_actions(name: str, seed: int, make: Callable[[int], Bot], moves: int) -> None:
+    """``make(seat)`` bots in every seat play ``moves`` moves of a game; each must be legal."""
+    game = rummykit.load_variant(name).new_game(seed=seed)
+    bots = [make(s) for s in range(game.num_players)]
+    for _ in range(moves):
         if game.is_over:
             break
         action = bots[game.deal.actor].choose(game)
         game.resolve(action)  # IllegalAction unless legal (a meld the capped listing leaves out is legal too)
         game.apply(action)
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_only_legal_actions(name: str) -> None:
+    plays_only_legal_actions(name, 3, small, 15)
 
 
 @pytest.mark.parametrize("name", VARIANTS)
@@ -191,14 +196,7 @@ def test_outs_bot_keeps_the_hand_more_cards_improve() -> None:
 
 @pytest.mark.parametrize("name", VARIANTS)
 def test_outs_bot_only_legal_actions(name: str) -> None:
-    game = rummykit.load_variant(name).new_game(seed=4)
-    bots = [OutsBot(s) for s in range(game.num_players)]
-    for _ in range(60):
-        if game.is_over:
-            break
-        action = bots[game.deal.actor].choose(game)
-        game.resolve(action)
-        game.apply(action)
+    plays_only_legal_actions(name, 4, OutsBot, 60)
 
 
 def test_outs_bot_does_not_read_hidden_cards() -> None:

@@ -59,9 +59,8 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         self.render_mode = render_mode
         self.space = ActionSpace(variant, self.players, table_slots)
         probe = variant.new_game(players=self.players, seed=0)
-        self.encoder = Encoder(variant, self.players, sorted(probe.deal.zones))
-        self.deck_size = self.encoder.deck_size = len(probe.deck)
-        self.encoder.distinct = len({c.face for c in probe.deck}) == len(probe.deck)
+        self.encoder = Encoder(variant, self.players, sorted(probe.deal.zones), probe.deck)
+        self.deck_size = self.encoder.deck_size
         self.possible_agents = [f"player_{i}" for i in range(self.players)]
         self.agents = list(self.possible_agents)
         self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}

@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from .. import standard
 from ..actions import Action, position_words
-from ..cards import card_from_face, parse_card
+from ..cards import Card, card_from_face, parse_card
 from ..engine import Game
 from ..standard import MELD_ACTION_LIMIT
 from ..variant import Variant, stands_for_faces
@@ -303,21 +303,14 @@ class ActionSpace:
         caller(deal=deal, actions=kept)
         return kept
 
-    def mask(
-        self, game: Game, selection: Selection, out: npt.NDArray[np.int8] | None = None
-    ) -> tuple[npt.NDArray[np.int8], dict[int, Action | None]]:
+    def mask(self, game: Game, selection: Selection) -> tuple[npt.NDArray[np.int8], dict[int, Action | None]]:
         """The action mask now (1 exactly where the index is legal) and, per legal index, the engine action
         it carries out (None for ``select`` and ``clear``)."""
         plan = self.plan(game, selection)
-        return self.mask_of(plan, out), plan
+        return self.mask_of(plan), plan
 
-    def mask_of(self, plan: dict[int, Action | None], out: npt.NDArray[np.int8] | None = None) -> npt.NDArray[np.int8]:
+    def mask_of(self, plan: dict[int, Action | None]) -> npt.NDArray[np.int8]:
         """The mask of a :meth:`plan`: 1 at its indices."""
-        if out is not None:
-            out[:] = 0
-            if plan:
-                out.put(np.fromiter(plan, np.intp, len(plan)), 1)
-            return out
         flags = bytearray(self.size)  # set in Python: cheaper than numpy calls for a dozen indices
         for i in plan:
             flags[i] = 1
@@ -444,7 +437,7 @@ class Encoder:
     seat (over the target, else 100), the deal number (over 100), the selection's size, how many melds of
     the selection are closed (``next meld``)."""
 
-    def __init__(self, variant: Variant, players: int, zones: Sequence[str]):
+    def __init__(self, variant: Variant, players: int, zones: Sequence[str], deck: Sequence[Card]):
         self.players = players
         self.zones = list(zones)
         n = players
@@ -454,8 +447,8 @@ class Encoder:
         target = variant.ruleset.get("target")
         self.score_scale = float(target) if isinstance(target, int) and target > 0 else 100.0
         self._faces: dict[str, int] = {}
-        self.deck_size = 1
-        self.distinct = False
+        self.deck_size = len(deck)
+        self.distinct = len({c.face for c in deck}) == len(deck)
         """Whether no face is in the deck twice: a card's index is then set once (wild cards apart)."""
         self.fanned = variant.discard_pile == "fanned"
         self.must_use = variant.melds_on_table
@@ -486,7 +479,6 @@ class Encoder:
         """Where the scalars written as values start (hand sizes first)."""
         self._known_to = [[(s, self._known_base[seat][s]) for s in range(n) if s != seat] for seat in range(n)]
         """Per seat, each other seat with where its known-in-hand plane starts."""
-        self._stands_for: dict[int, tuple[Any, list[int]]] = {}
         self._placed: dict[int, tuple[Any, dict[tuple[int, int], list[int]]]] = {}
         """Per table meld (by id, with the meld to tell a reused id apart), its indices per (seat, owner)."""
 
@@ -527,27 +519,9 @@ class Encoder:
         wild = False
         if deal.table:
             table, wilds = self._table[seat], self._wilds[seat]
-            placed = self._placed
             for tm in deal.table:
-                meld = tm.meld
-                held = placed.get(id(meld))
-                if held is None or held[0] is not meld:  # table melds are immutable: indices once per meld
-                    held = placed[id(meld)] = (meld, {})
-                    if len(placed) > 4096:  # melds of finished games
-                        placed.clear()
-                        placed[id(meld)] = held
-                key = (seat, tm.owner)
-                indices = held[1].get(key)
-                if indices is None:
-                    base = table[tm.owner]
-                    indices = [base + c.face for c in meld.cards]
-                    if meld.wilds:
-                        base = wilds[tm.owner]
-                        indices += [base + f for f in self._meant(meld)]
-                    held[1][key] = indices
-                faces += indices
-                if meld.wilds:
-                    wild = True
+                faces += self._meld_indices(tm.meld, seat, tm.owner, table, wilds)
+                wild = wild or bool(tm.meld.wilds)
         if deal.offer is not None:
             offered = deal.offer_seen(seat)
             if offered is not None:
@@ -588,16 +562,23 @@ class Encoder:
         )
         return out
 
-    def _meant(self, meld: Any) -> list[int]:
-        """The faces a table meld's wild cards stand for (cached per meld: table melds are immutable)."""
-        held = self._stands_for.get(id(meld))
-        if held is None or held[0] is not meld:
-            meant = stands_for_faces(meld, self.search)
-            held = self._stands_for[id(meld)] = (meld, [f for f in meant or () if f is not None])
-            if len(self._stands_for) > 4096:  # melds of finished games
-                self._stands_for.clear()
-                self._stands_for[id(meld)] = held
-        return held[1]
+    def _meld_indices(self, meld: Any, seat: int, owner: int, table: list[int], wilds: list[int]) -> list[int]:
+        """A table meld's indices in ``seat``'s observation: its cards, and the faces its wild cards stand
+        for. Table melds are immutable (a lay-off makes a new one): worked out once per seat and owner."""
+        held = self._placed.get(id(meld))
+        if held is None or held[0] is not meld:  # a new meld, or another object with a finished one's id
+            if len(self._placed) >= 4096:  # melds of finished games
+                self._placed.clear()
+            held = self._placed[id(meld)] = (meld, {})
+        indices = held[1].get((seat, owner))
+        if indices is None:
+            base = table[owner]
+            indices = [base + c.face for c in meld.cards]
+            if meld.wilds:
+                base = wilds[owner]
+                indices += [base + f for f in stands_for_faces(meld, self.search) or () if f is not None]
+            held[1][seat, owner] = indices
+        return indices
 
     def encode(self, view: dict[str, Any], selection: Selection, deck_size: int) -> npt.NDArray[np.float32]:
         """The same vector from a text observation (``Game.observation``): the reference
