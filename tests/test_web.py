@@ -85,7 +85,7 @@ def test_variants_list_every_shipped_game_with_its_house_rules(client: TestClien
     gin = next(v for v in data["variants"] if v["name"] == "gin")
     assert gin["min_players"] == gin["max_players"] == 2
     assert all(rule["name"] and isinstance(rule["summary"], str) for rule in gin["house_rules"])
-    assert set(data["bots"]) == {"greedy", "random", "search"}
+    assert set(data["bots"]) == {"greedy", "outs", "random", "search"}
 
 
 def test_a_table_shows_what_its_seat_may_see(client: TestClient) -> None:
