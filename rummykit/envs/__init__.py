@@ -170,9 +170,7 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
             self._rewarded = False
         if engine_action is None:  # a step of the meld builder
             selection = self.selections[self._seat[agent]]
-            if index == self.space.clear_index:
-                selection.clear()
-            elif index == self.space.next_index:
+            if index == self.space.next_index:
                 selection.cuts.append(len(selection.faces))
             else:
                 selection.faces.append(index - self.space.select_base)

@@ -80,8 +80,9 @@ class ActionSpace:
     Layout, in order: one index per verb without cards (``draw stock``, ``pass``...); 53 per verb with one
     card (``discard 7H``; a verb used both ways has both); ``layoff X on k`` and ``swap X on k`` for each face
     and table slot k < ``slots``; ``take pile on k`` where the pile may be taken onto a table meld; then the
-    meld builder: ``select X`` (53), ``clear``, ``next meld`` (closes one meld of an action laying several)
-    and one commit per meld verb (``meld``, ``take pile with``).
+    meld builder: ``select X`` (53), ``next meld`` (closes one meld of an action laying several) and one
+    commit per meld verb (``meld``, ``take pile with``). There is no undo step: every builder step moves
+    towards an engine action, so a meld once started is finished (no select/clear loops).
     """
 
     def __init__(self, variant: Variant, players: int, slots: int = TABLE_SLOTS):
@@ -100,7 +101,7 @@ class ActionSpace:
         plain = sorted(v for v in verbs if v not in MELD_KINDS and v not in TARGET_KINDS)
         self.keys: list[tuple[str, int | None, int | None]] = []
         """Per index: (verb, face or None, table slot or None); the meld builder's keys use the verbs
-        ``select`` (with a face), ``clear`` and ``commit:VERB``."""
+        ``select`` (with a face), ``next`` and ``commit:VERB``."""
         for verb in plain:
             if verb not in ONE_CARD_ONLY:
                 self.keys.append((verb, None, None))
@@ -119,13 +120,11 @@ class ActionSpace:
             if variant.draw_from_pile == "whole" and variant.must_use == "top":
                 self.commits.append("take pile with")
             self.keys.extend(("select", f, None) for f in range(FACES))
-            self.keys.append(("clear", None, None))
             self.keys.append(("next", None, None))
             self.keys.extend((f"commit:{verb}", None, None) for verb in self.commits)
         self.position = {key: i for i, key in enumerate(self.keys)}
         self.size = len(self.keys)
         self.select_base = self.position.get(("select", 0, None), -1)
-        self.clear_index = self.position.get(("clear", None, None), -1)
         self.next_index = self.position.get(("next", None, None), -1)
         self.commit_index = {verb: self.position[(f"commit:{verb}", None, None)] for verb in self.commits}
         self._one_card = {
@@ -143,7 +142,7 @@ class ActionSpace:
 
     def text(self, index: int) -> str:
         """The text of action ``index``: an engine action (``discard 7H``, ``layoff 8C on 2``) or a builder
-        step (``select 7H``, ``clear``, ``meld``, ``take pile with``)."""
+        step (``select 7H``, ``next meld``, ``meld``, ``take pile with``)."""
         verb, face, slot = self.keys[index]
         if verb.startswith("commit:"):
             return verb[len("commit:") :]
@@ -160,8 +159,6 @@ class ActionSpace:
         joined = " ".join(w.lower() for w in words)
         if joined in self.commits:
             return self.commit_index[joined]
-        if joined == "clear" and self.clear_index >= 0:
-            return self.clear_index
         if joined == "next meld" and self.next_index >= 0:
             return self.next_index
         slot = None
@@ -305,7 +302,7 @@ class ActionSpace:
 
     def mask(self, game: Game, selection: Selection) -> tuple[npt.NDArray[np.int8], dict[int, Action | None]]:
         """The action mask now (1 exactly where the index is legal) and, per legal index, the engine action
-        it carries out (None for ``select`` and ``clear``)."""
+        it carries out (None for the builder's steps)."""
         plan = self.plan(game, selection)
         return self.mask_of(plan), plan
 
@@ -319,7 +316,8 @@ class ActionSpace:
     def plan(self, game: Game, selection: Selection) -> dict[int, Action | None]:
         """Per legal index now, the engine action it carries out (None for the meld builder's steps): the
         mask's indices. While something is selected only the builder's steps are legal (select, next meld,
-        commit, clear): the builder is modal. A new dict per call; the engine is asked once per position."""
+        commit): the builder is modal, and a selection once started is committed. A new dict per call;
+        the engine is asked once per position."""
         if game.is_over:
             return {}
         if not self.commits:  # no builder: every call follows a new position
@@ -340,7 +338,7 @@ class ActionSpace:
         if steps is None:  # random play comes back to the same selections: each is worked out once
             steps = position.steps[key] = {}
             self._builder(position, selection, steps)
-        if selection.faces:  # a meld being selected is finished or cleared before anything else
+        if selection.faces:  # a meld being selected is finished before anything else
             return dict(steps)
         plan: dict[int, Action | None] = dict(position.listed)
         plan.update(steps)
@@ -349,7 +347,8 @@ class ActionSpace:
     def _builder(self, position: _Position, selection: Selection, plan: dict[int, Action | None]) -> None:
         """Add the meld builder's legal steps to ``plan``: ``select X`` where the selection plus X can still
         become a legal way, ``next meld`` where the group being selected completes one meld of a legal way
-        with more to come, a commit where the selection is exactly a legal way, ``clear``."""
+        with more to come, a commit where the selection is exactly a legal way. Every selection the builder
+        allows extends to a legal way, so one of these is always legal."""
         chosen = selection.counts()
         hand = position.hand
         closed = Counter(selection.closed())
@@ -378,8 +377,6 @@ class ActionSpace:
             plan[self.select_base + f] = None
         if further:
             plan[self.next_index] = None
-        if chosen:
-            plan[self.clear_index] = None
 
 
 @dataclass
