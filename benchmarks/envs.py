@@ -63,6 +63,29 @@ def rummykit_env(name: str, seconds: float) -> dict[str, Any]:
     return {"steps/s": steps / elapsed, "engine actions/s": actions / elapsed, "steps": steps, "played": played}
 
 
+def rummykit_vector(name: str, seconds: float, num_envs: int = 64) -> dict[str, Any]:
+    """``rummykit.envs.vector``: ``num_envs`` games stepped together, random masked indices drawn for all
+    rows at once (``sample_masked``); a step is one index in one game."""
+    import numpy as np
+
+    from rummykit import envs
+
+    venv = envs.vector(name, num_envs, hands=1)
+    selecting = np.array([venv.space.is_selection_step(i) for i in range(venv.action_size)])
+    rng = np.random.default_rng(SEED)
+    _observations, masks = venv.reset(seed=SEED)
+    steps = actions = 0
+    start = time.process_time()
+    while time.process_time() - start < seconds:
+        chosen = envs.sample_masked(masks, rng)
+        engine = num_envs - int(selecting[chosen].sum())
+        _observations, masks, _rewards, _ended, _infos = venv.step(chosen)
+        steps += num_envs
+        actions += engine
+    elapsed = time.process_time() - start
+    return {"steps/s": steps / elapsed, "engine actions/s": actions / elapsed, "steps": steps}
+
+
 def rummykit_replay(name: str, played: list[tuple[int, list[Any]]]) -> dict[str, Any]:
     """The raw engine on the environment's own positions: each episode's engine actions replayed on a plain
     Game, listing the legal actions before each as random play does (random masked play reaches other
@@ -157,6 +180,9 @@ def main() -> int:
     parser.add_argument(
         "--rounds", type=int, default=3, help="interleaved rounds; each system's fastest is kept (default 3)"
     )
+    parser.add_argument(
+        "--num-envs", type=int, default=64, help="games stepped together by the vector env (default 64)"
+    )
     args = parser.parse_args()
     names = args.variants or [info.name for info in rummykit.list_variants()]
 
@@ -169,13 +195,14 @@ def main() -> int:
         for _ in range(args.rounds):
             env = rummykit_env(name, args.seconds)
             keep("env", env)
+            keep("vector", rummykit_vector(name, args.seconds, args.num_envs))
             keep("raw", rummykit_engine(name, args.seconds))
             keep("same", rummykit_replay(name, env["played"]), "engine actions/s")
             if name == "gin":  # the peers, on the same rounds as the environment they are compared with
                 for label, measure in peers.items():
                     keep(label, measure(args.seconds))
-        env, raw, same = best["env"], best["raw"], best["same"]
-        assert env is not None and raw is not None and same is not None
+        env, raw, same, vector = best["env"], best["raw"], best["same"], best["vector"]
+        assert env is not None and raw is not None and same is not None and vector is not None
         share = env["steps/s"] / raw["engine actions/s"]
         own = env["steps/s"] / same["engine actions/s"]
         carried = env["engine actions/s"] / raw["engine actions/s"]
@@ -184,6 +211,9 @@ def main() -> int:
             f"engine actions {carried:.2f}"
         )
         rows.append((f"rummykit env {name}", env["steps/s"], env["engine actions/s"], note))
+        share = vector["steps/s"] / raw["engine actions/s"]
+        note = f"{args.num_envs} games a step; steps {share:.2f} of the raw engine's actions"
+        rows.append((f"rummykit vector env {name}", vector["steps/s"], vector["engine actions/s"], note))
         rows.append((f"rummykit engine {name}", raw["steps/s"], raw["engine actions/s"], "random legal actions"))
         rows.append((f"rummykit engine {name}, env's positions", None, same["engine actions/s"], "replayed"))
         if name == "gin":
@@ -193,7 +223,9 @@ def main() -> int:
                     rows.append((label, None, None, "not installed"))
                 else:
                     ratio = env["steps/s"] / result["steps/s"]
-                    rows.append((label, result["steps/s"], result["engine actions/s"], f"rummykit's env {ratio:.2f}x"))
+                    ratio_vector = vector["steps/s"] / result["steps/s"]
+                    note = f"rummykit's env {ratio:.2f}x, vector env {ratio_vector:.2f}x"
+                    rows.append((label, result["steps/s"], result["engine actions/s"], note))
     print("| system | steps/s | engine actions/s | note |\n| --- | ---: | ---: | --- |")
     for label, steps, actions, note in rows:
         cell = lambda v: "-" if v is None else f"{v:,.0f}"  # noqa: E731

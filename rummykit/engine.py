@@ -238,8 +238,9 @@ class Deal:
         hand = self.hands[holder]
         if seat == holder:
             return list(hand)
-        if not self.known[holder] and not self.seen:  # the usual case: nothing to look up per card
-            return []
+        known = self.known[holder]
+        if not self.seen:  # the usual case: only cards known to all (taken from the pile, shown)
+            return [c for c in hand if c.id in known] if known else []
         return [c for c in hand if self.sees(seat, c, holder)]
 
     def zone_seen(self, seat: int, zone: Zone, owner: int) -> list[Card]:

@@ -467,3 +467,86 @@ def test_skarneys_contract_is_built_meld_by_meld(name: str) -> None:
     assert env.observe(env.agent_selection)["observation"][-1] == 2  # two melds of the selection closed
     env.step(env.action_index("meld"))
     assert sorted(tuple(sorted(c.face for c in tm.meld.cards)) for tm in game.deal.table) == sorted(sets)
+
+
+# -- the vector environment: many games stepped together -------------------------------------------------
+
+
+@pytest.mark.parametrize(("name", "players"), SEATINGS, ids=[f"{v}-{n}" for v, n in SEATINGS])
+def test_vector_env_agrees_with_the_engine(name: str, players: int) -> None:
+    """Rows are their own games: each row's observation is its seat to act's (checked against the text
+    reference encoder), its mask is that seat's legal indices, rewards add up to each ended game's scores,
+    and every ended game replays on a plain Game to the same history and scores."""
+    hands = None if name in ("500-rum", "fortune") and players == 2 else 1  # whole games of two variants too
+    venv = envs.vector(name, 3, players=players, hands=hands)
+    observations, masks = venv.reset(seed=7)
+    rng = np.random.default_rng(7)
+    earned = np.zeros((3, players))
+    ended_games = 0
+    for step in range(2500):
+        for i, game in enumerate(venv.games):
+            seat = int(venv.actor[i])
+            assert seat == game.deal.actor
+            assert np.flatnonzero(masks[i]).tolist() == venv.legal(i)
+            if step % 7 == i:  # the reference encoder is slow: each row every seventh step
+                reference = venv.encoder.encode(game.observation(seat), venv.selections[i][seat], len(game.deck))
+                assert np.array_equal(observations[i], reference), (name, step, i)
+        observations, masks, rewards, ended, infos = venv.step(envs.sample_masked(masks, rng))
+        earned += rewards
+        for i in np.flatnonzero(ended).tolist():
+            game = infos[i]["game"]
+            assert game.is_over and infos[i]["scores"] == game.scores
+            assert earned[i].tolist() == [game.score_of(s) for s in range(players)]
+            earned[i] = 0
+            replay = game.variant.new_game(players=players, seed=game.seed, max_hands=hands)
+            for hand in game.history:
+                for text in hand:
+                    if not text.startswith("auto: "):
+                        replay.apply(text)
+            assert replay.history == game.history and replay.scores == game.scores
+            ended_games += 1
+        if ended_games >= 4 and step >= 200:
+            break
+    assert ended_games >= 1, f"{name}: no game ended in {step + 1} steps"
+
+
+def test_vector_env_refuses_an_illegal_action_and_changes_nothing() -> None:
+    venv = envs.vector("500-rum", 2)
+    observations, masks = venv.reset(seed=1)
+    logs = [list(game.deal.log) for game in venv.games]
+    illegal = int(np.flatnonzero(masks[1] == 0)[0])
+    with pytest.raises(IllegalAction, match=r"game 1: action \d+ \(.*\) is not legal now"):
+        venv.step([int(np.flatnonzero(masks[0])[0]), illegal])
+    with pytest.raises(ValueError, match="one action per game"):
+        venv.step([0])
+    assert [list(game.deal.log) for game in venv.games] == logs
+    assert [np.flatnonzero(m).tolist() for m in masks] == [venv.legal(0), venv.legal(1)]
+    venv.step([int(np.flatnonzero(m)[0]) for m in masks])  # the legal step still goes through
+    assert [len(game.deal.log) for game in venv.games] == [len(log) + 1 for log in logs]
+
+
+def test_vector_env_is_reproducible_from_its_seed() -> None:
+    def run() -> list[np.ndarray]:
+        venv = envs.vector("gin", 4, hands=1)
+        observations, masks = venv.reset(seed=3)
+        rng = np.random.default_rng(3)
+        seen = [observations]
+        for _ in range(150):
+            observations, masks, *_ = venv.step(envs.sample_masked(masks, rng))
+            seen.append(observations)
+        return seen
+
+    assert all(np.array_equal(a, b) for a, b in zip(run(), run()))
+
+
+def test_sample_masked_draws_uniformly_among_legal_indices() -> None:
+    masks = np.zeros((3, 6), dtype=np.int8)
+    masks[0, [1, 4]] = 1
+    masks[1, 5] = 1
+    masks[2, [0, 2, 3]] = 1
+    rng = np.random.default_rng(0)
+    drawn = np.array([envs.sample_masked(masks, rng) for _ in range(3000)])
+    assert set(drawn[:, 0].tolist()) == {1, 4} and set(drawn[:, 1].tolist()) == {5}
+    assert set(drawn[:, 2].tolist()) == {0, 2, 3}
+    counts = np.bincount(drawn[:, 2], minlength=6)[[0, 2, 3]]
+    assert counts.min() > 850  # about 1,000 each

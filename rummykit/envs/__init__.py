@@ -23,9 +23,22 @@ from ..actions import Action, IllegalAction
 from ..bots import Bot, make_bot
 from ..engine import Game
 from ..variant import Variant, load_variant
-from .encoding import FACES, TABLE_SLOTS, ActionSpace, Encoder, Selection
+from .encoding import FACES, TABLE_SLOTS, ActionSpace, Encoder, Selection, score_changes
+from .vector import VectorEnv, sample_masked
 
-__all__ = ["RummyEnv", "RummyGym", "env", "gym", "ActionSpace", "Encoder", "TABLE_SLOTS", "FACES"]
+__all__ = [
+    "RummyEnv",
+    "RummyGym",
+    "VectorEnv",
+    "env",
+    "gym",
+    "vector",
+    "sample_masked",
+    "ActionSpace",
+    "Encoder",
+    "TABLE_SLOTS",
+    "FACES",
+]
 
 Observation = dict[str, npt.NDArray[Any]]
 
@@ -170,10 +183,7 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
             self._rewarded = False
         if engine_action is None:  # a step of the meld builder
             selection = self.selections[self._seat[agent]]
-            if index == self.space.next_index:
-                selection.cuts.append(len(selection.faces))
-            else:
-                selection.faces.append(index - self.space.select_base)
+            self.space.build(selection, index)
             self._plan = self.space.plan(game, selection)
         else:
             self._apply(engine_action)
@@ -199,12 +209,9 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
             selection.clear()
         game.apply(action)
         if len(game.results) != hands:  # scores change only when a hand ends (and the game with it)
-            before, after = self._side_scores, game.side_scores()
-            self._side_scores = after
-            if after != before:
-                side = [game.side_of(s) for s in range(self.players)]
-                gained = {agent: float(after[side[s]] - before[side[s]]) for agent, s in self._seat.items()}
-                self.rewards = {agent: gained[agent] for agent in self.rewards}
+            self._side_scores, gained = score_changes(game, self._side_scores)
+            if gained is not None:
+                self.rewards = {agent: gained[s] for agent, s in self._seat.items()}
                 self._rewarded = True
                 self._accumulate_rewards()
         self._refresh()
@@ -258,6 +265,22 @@ def env(
     hand; ``table_slots`` bounds the table melds lay-offs and swaps can address."""
     loaded = variant if isinstance(variant, Variant) else load_variant(str(variant), house_rules, options, plugins)
     return RummyEnv(loaded, players=players, hands=hands, render_mode=render_mode, table_slots=table_slots)
+
+
+def vector(
+    variant: str | Path | Variant,
+    num_envs: int,
+    house_rules: Iterable[str] = (),
+    players: int | None = None,
+    hands: int | None = None,
+    plugins: Iterable[str | Path | ModuleType] = (),
+    options: Mapping[str, Any] | None = None,
+    table_slots: int = TABLE_SLOTS,
+) -> VectorEnv:
+    """``num_envs`` games of ``variant`` stepped together (:class:`VectorEnv`): the games of :func:`env`,
+    every seat played by the caller, observations and masks as one array each."""
+    loaded = variant if isinstance(variant, Variant) else load_variant(str(variant), house_rules, options, plugins)
+    return VectorEnv(loaded, num_envs, players=players, hands=hands, table_slots=table_slots)
 
 
 class RummyGym(gymnasium.Env[Observation, np.int64]):

@@ -300,6 +300,18 @@ class ActionSpace:
         caller(deal=deal, actions=kept)
         return kept
 
+    def is_selection_step(self, index: int) -> bool:
+        """Whether index ``index`` only changes the selection (``select X``, ``next meld``): every other
+        index carries out an engine action."""
+        return self.keys[index][0] in ("select", "next")
+
+    def build(self, selection: Selection, index: int) -> None:
+        """Carry out the builder step ``index`` (``select X`` or ``next meld``) on ``selection``."""
+        if index == self.next_index:
+            selection.cuts.append(len(selection.faces))
+        else:
+            selection.faces.append(index - self.select_base)
+
     def mask(self, game: Game, selection: Selection) -> tuple[npt.NDArray[np.int8], dict[int, Action | None]]:
         """The action mask now (1 exactly where the index is legal) and, per legal index, the engine action
         it carries out (None for the builder's steps)."""
@@ -377,6 +389,15 @@ class ActionSpace:
             plan[self.select_base + f] = None
         if further:
             plan[self.next_index] = None
+
+
+def score_changes(game: Game, before: list[int]) -> tuple[list[int], list[float] | None]:
+    """Each side's score now, and per seat the change of its side's score since ``before`` (None: none
+    changed): the environments' rewards."""
+    after = game.side_scores()
+    if after == before:
+        return after, None
+    return after, [float(after[game.side_of(s)] - before[game.side_of(s)]) for s in range(game.num_players)]
 
 
 @dataclass
@@ -499,6 +520,19 @@ class Encoder:
         """``seat``'s observation now, read from the engine's state through the same :class:`Deal` methods
         ``Game.observation`` uses (``known_in_hand``, ``zone_seen``, ``offer_seen``, ``pile_top_seen``...):
         equal to ``encode(game.observation(seat), ...)``, without building the text view."""
+        faces, once, rest = self.parts(game, seat, selection)
+        if once:  # every index once: put, no counting
+            out = np.zeros(self.size, dtype=np.float32)
+            out.put(faces, 1.0)
+        else:
+            out = np.bincount(faces, minlength=self.size).astype(np.float32)
+        out[self._rest :] = rest
+        return out
+
+    def parts(self, game: Game, seat: int, selection: Selection) -> tuple[list[int], bool, list[float]]:
+        """The parts :meth:`encode_game` (and the vector environment, many games at once) builds the vector
+        from: the indices of its one-hot and card entries, each counted once per time it is listed; whether
+        none is listed twice; the values of the remaining scalars, from index :attr:`rest` on."""
         deal = game.deal
         faces: list[int] = [c.face for c in deal.hands[seat]]
         if selection.faces:
@@ -542,22 +576,23 @@ class Encoder:
             if actor == seat:
                 faces.append(self._acting)
             faces.append(self._actor[seat][actor])
-        if (self.distinct and not wild) or len(set(faces)) == len(faces):  # every index once: put, no counting
-            out = np.zeros(self.size, dtype=np.float32)
-            out.put(faces, 1.0)
-        else:
-            out = np.bincount(faces, minlength=self.size).astype(np.float32)
+        once = (self.distinct and not wild) or len(set(faces)) == len(faces)
         deck = self.deck_size
         order = self._order[seat]
         hands, scores, scale = deal.hands, game.scores, self.score_scale
         # the rest of the vector, in order: hand sizes, stock and pile, scores, deal number, selection size
-        out[self._rest :] = (
+        rest = (
             [len(hands[o]) / deck for o in order]
             + [len(deal.stock) / deck, len(deal.discard) / deck]
             + [scores[o] / scale for o in order]
             + [deal.number / 100.0, len(selection.faces), len(selection.cuts)]
         )
-        return out
+        return faces, once, rest
+
+    @property
+    def rest(self) -> int:
+        """Where the scalars :meth:`parts` gives as values start in the vector."""
+        return self._rest
 
     def _meld_indices(self, meld: Any, seat: int, owner: int, table: list[int], wilds: list[int]) -> list[int]:
         """A table meld's indices in ``seat``'s observation: its cards, and the faces its wild cards stand

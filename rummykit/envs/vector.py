@@ -1,0 +1,197 @@
+"""Many games of one variant stepped together, for self-play at scale: one call steps every game, and the
+observations and masks of all of them come back as two numpy arrays.
+
+The games are those of :class:`~rummykit.envs.RummyEnv` (the same action space, observation, meld builder
+and rewards), without the PettingZoo bookkeeping of one agent at a time. Every seat of every game is played
+by the caller: each row is the observation of the seat to act in that game (:attr:`VectorEnv.actor`).
+"""
+
+from __future__ import annotations
+
+import copy
+from itertools import repeat
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from ..actions import Action, IllegalAction
+from ..engine import Game
+from ..variant import Variant
+from .encoding import TABLE_SLOTS, ActionSpace, Encoder, Selection, score_changes
+
+
+class VectorEnv:
+    """``num_envs`` games of ``variant``, each started again as soon as it ends (``hands=1``: after one hand).
+
+    :meth:`reset` and :meth:`step` return ``observations`` (``num_envs`` x :attr:`observation_size`,
+    float32: each game's seat to act, as :class:`~rummykit.envs.RummyEnv` encodes it) and ``masks``
+    (``num_envs`` x :attr:`action_size`, int8: 1 exactly where that seat's index is legal). :meth:`step`
+    also returns ``rewards`` (``num_envs`` x players: the change of each seat's side score, non-zero when a
+    hand ends), ``ended`` (the games that ended at this step) and ``infos`` (for an ended game, its final
+    scores, end reason and the finished :class:`~rummykit.Game` itself). A game that ends is replaced at
+    once by a new one (seeded from the environment's random generator), so the observation and mask
+    returned for it are the new game's.
+    """
+
+    def __init__(
+        self,
+        variant: Variant,
+        num_envs: int,
+        players: int | None = None,
+        hands: int | None = None,
+        table_slots: int = TABLE_SLOTS,
+    ):
+        if num_envs < 1:
+            raise ValueError(f"num_envs is at least 1, not {num_envs}")
+        if hands not in (None, 1):
+            raise ValueError(f"hands is None (the whole game) or 1, not {hands!r}")
+        self.variant = variant
+        self.num_envs = num_envs
+        self.players = players if players is not None else variant.min_players
+        self.hands = hands
+        space = ActionSpace(variant, self.players, table_slots)
+        self.space = space
+        """The action space (``text(i)``, ``index(text)``), shared by every game."""
+        probe = variant.new_game(players=self.players, seed=0)
+        self.encoder = Encoder(variant, self.players, sorted(probe.deal.zones), probe.deck)
+        self.observation_size = self.encoder.size
+        self.action_size = space.size
+        # one shallow copy of the space per game: each keeps its own position cache (the layout is shared)
+        self._spaces = [copy.copy(space) for _ in range(num_envs)]
+        self.games: list[Game] = []
+        """The games being played, one per row."""
+        self.selections: list[list[Selection]] = []
+        """Per game, each seat's meld builder selection."""
+        self._plans: list[dict[int, Action | None]] = []
+        self._side_scores: list[list[int]] = []
+        self._actors: list[int] = []
+        self.actor = np.zeros(num_envs, dtype=np.int64)
+        """Per game, the seat to act (whose observation and mask the row is)."""
+        self._rng = np.random.default_rng()
+
+    def action_text(self, index: int) -> str:
+        return self.space.text(index)
+
+    def action_index(self, text: str) -> int:
+        return self.space.index(text)
+
+    def reset(self, seed: int | None = None) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
+        """Start every game afresh (``seed`` makes the whole run reproducible); observations and masks."""
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        n = self.num_envs
+        self.games = [self._new_game(i) for i in range(n)]
+        self.selections = [[Selection() for _ in range(self.players)] for _ in range(n)]
+        self._side_scores = [game.side_scores() for game in self.games]
+        self._actors = [game.deal.actor for game in self.games]
+        self._plans = [
+            space.plan(game, s[a]) for space, game, s, a in zip(self._spaces, self.games, self.selections, self._actors)
+        ]
+        self.actor = np.array(self._actors, dtype=np.int64)
+        return self._observe()
+
+    def _new_game(self, i: int) -> Game:
+        self._spaces[i]._cached = None  # its cache answers about the game this one replaces
+        return self.variant.new_game(
+            players=self.players,
+            seed=int(self._rng.integers(2**62)),
+            max_hands=1 if self.hands == 1 else None,
+        )
+
+    def legal(self, i: int) -> list[int]:
+        """The legal indices of game ``i`` now."""
+        return sorted(self._plans[i])
+
+    def step(
+        self, actions: npt.ArrayLike
+    ) -> tuple[
+        npt.NDArray[np.float32],
+        npt.NDArray[np.int8],
+        npt.NDArray[np.float32],
+        npt.NDArray[np.bool_],
+        list[dict[str, Any]],
+    ]:
+        """Carry out one index in every game (``actions``: one per row, each masked 1). Raises
+        :class:`~rummykit.actions.IllegalAction` naming the first game whose index is not legal, before any
+        game moves."""
+        chosen = np.asarray(actions).reshape(-1).tolist()
+        if len(chosen) != self.num_envs:
+            raise ValueError(f"one action per game is needed: {self.num_envs}, not {len(chosen)}")
+        plans = self._plans
+        if not all(map(dict.__contains__, plans, chosen)):
+            i, index = next((i, a) for i, (a, plan) in enumerate(zip(chosen, plans)) if a not in plan)
+            text = self.space.text(index) if 0 <= index < self.action_size else "not an index of this space"
+            raise IllegalAction(f"game {i}: action {index} ({text}) is not legal now (its mask entry is 0)")
+        rewards = np.zeros((self.num_envs, self.players), dtype=np.float32)
+        ended = np.zeros(self.num_envs, dtype=np.bool_)
+        infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
+        games, spaces, actors = self.games, self._spaces, self._actors
+        for i, index in enumerate(chosen):
+            game = games[i]
+            selection = self.selections[i][actors[i]]
+            engine_action = plans[i][index]
+            if engine_action is None:  # a step of the meld builder: the same seat goes on selecting
+                spaces[i].build(selection, index)
+                plans[i] = spaces[i].plan(game, selection)
+                continue
+            hands = len(game.results)
+            if selection.faces:
+                selection.clear()
+            game.apply(engine_action)
+            if len(game.results) != hands:  # scores change only when a hand ends
+                self._side_scores[i], gained = score_changes(game, self._side_scores[i])
+                if gained is not None:
+                    rewards[i] = gained
+            if game.is_over:
+                ended[i] = True
+                infos[i] = {"scores": list(game.scores), "end_reason": game.end_reason, "game": game}
+                game = games[i] = self._new_game(i)
+                self.selections[i] = [Selection() for _ in range(self.players)]
+                self._side_scores[i] = game.side_scores()
+            actor = actors[i] = game.deal.actor
+            plans[i] = spaces[i].plan(game, self.selections[i][actor])
+        self.actor = np.array(actors, dtype=np.int64)
+        observations, masks = self._observe()
+        return observations, masks, rewards, ended, infos
+
+    def _observe(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
+        """Every game's observation and mask for its seat to act, in two arrays built with one numpy call
+        each (new arrays at every call)."""
+        parts, n, size = self.encoder.parts, self.num_envs, self.observation_size
+        rows: list[int] = []
+        cols: list[int] = []
+        rests: list[float] = []
+        counted = False
+        mask_rows: list[int] = []
+        mask_cols: list[int] = []
+        for i, (game, selections, plan, seat) in enumerate(zip(self.games, self.selections, self._plans, self._actors)):
+            faces, once, rest = parts(game, seat, selections[seat])
+            if not once:
+                counted = True
+            rows += repeat(i, len(faces))
+            cols += faces
+            rests += rest
+            mask_rows += repeat(i, len(plan))
+            mask_cols += plan
+        flat = np.array(rows, dtype=np.intp) * size + np.array(cols, dtype=np.intp)
+        if counted:  # a card listed twice (two decks, wild cards): count per entry
+            observations = np.bincount(flat, minlength=n * size).astype(np.float32).reshape(n, size)
+        else:
+            observations = np.zeros((n, size), dtype=np.float32)
+            observations.put(flat, 1.0)
+        observations[:, self.encoder.rest :] = np.array(rests, dtype=np.float32).reshape(n, -1)
+        masks = np.zeros((n, self.action_size), dtype=np.int8)
+        masks[mask_rows, mask_cols] = 1
+        return observations, masks
+
+
+def sample_masked(masks: npt.NDArray[Any], rng: np.random.Generator) -> npt.NDArray[np.int64]:
+    """One index per row of ``masks``, uniformly among the row's 1s (random masked play for every game in
+    one call). Every row needs a 1: a game not over always has a legal index."""
+    rows, cols = np.nonzero(masks)
+    counts = np.bincount(rows, minlength=masks.shape[0])
+    starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    picks = starts + (rng.random(masks.shape[0]) * counts).astype(np.int64)
+    chosen: npt.NDArray[np.int64] = cols[picks]
+    return chosen
