@@ -510,6 +510,57 @@ def test_vector_env_agrees_with_the_engine(name: str, players: int) -> None:
     assert ended_games >= 1, f"{name}: no game ended in {step + 1} steps"
 
 
+@pytest.mark.parametrize(
+    ("name", "players", "hands"),
+    [("gin", 2, 1), ("fortune", 3, 1), ("skarney", 4, 1), ("500-partnership", 4, None), ("iceberg", 2, 1)],
+)
+def test_vector_env_steps_in_lockstep_with_the_aec_env(name: str, players: int, hands: int | None) -> None:
+    """One game in the vector env and the AEC env from the same seed draw the same games: the same actions
+    give the same observation, mask and rewards at every step, across the restarts of ended games (the AEC
+    env reset without a seed goes on from its generator, as the vector env does)."""
+    venv = envs.vector(name, 1, players=players, hands=hands)
+    env = envs.env(name, players=players, hands=hands)
+    observations, masks = venv.reset(seed=42)
+    env.reset(seed=42)
+    rng = np.random.default_rng(1)
+    games = steps = 0
+    while games < 3 and steps < 20_000:
+        seen = env.observe(env.agent_selection)
+        assert np.array_equal(seen["observation"], observations[0]), (name, steps)
+        assert np.array_equal(seen["action_mask"], masks[0]), (name, steps)
+        assert env.possible_agents[int(venv.actor[0])] == env.agent_selection
+        action = envs.sample_masked(masks, rng)
+        observations, masks, rewards, ended, infos = venv.step(action)
+        env.step(int(action[0]))
+        assert rewards[0].tolist() == [env.rewards[agent] for agent in env.possible_agents], (name, steps)
+        steps += 1
+        if ended[0]:
+            assert env.game is not None and env.game.is_over and env.game.scores == infos[0]["scores"]
+            games += 1
+            env.reset()
+    assert games == 3, f"{name}: {games} games in {steps} steps"
+
+
+def test_known_in_hand_is_what_sees_allows() -> None:
+    """Deal.known_in_hand (the encoder's and Game.observation's source) against Deal.sees card by card,
+    along random games where cards are taken from the pile (known to all) and seen by some seats only."""
+    checked = 0
+    for name in ("gin", "500-rum", "skarney", "fortune"):
+        variant = rummykit.load_variant(name)
+        rng = random.Random(5)
+        for seed in range(3):
+            game = variant.new_game(seed=seed, max_hands=1)
+            while not game.is_over:
+                deal = game.deal
+                for seat in range(game.num_players):
+                    for holder in range(game.num_players):
+                        expected = [c for c in deal.hands[holder] if deal.sees(seat, c, holder)]
+                        assert deal.known_in_hand(seat, holder) == expected
+                        checked += len(expected) if seat != holder else 0
+                game.apply(rng.choice(game.legal_actions()))
+    assert checked > 100  # cards known to another seat were met
+
+
 def test_vector_env_refuses_an_illegal_action_and_changes_nothing() -> None:
     venv = envs.vector("500-rum", 2)
     observations, masks = venv.reset(seed=1)
@@ -519,6 +570,8 @@ def test_vector_env_refuses_an_illegal_action_and_changes_nothing() -> None:
         venv.step([int(np.flatnonzero(masks[0])[0]), illegal])
     with pytest.raises(ValueError, match="one action per game"):
         venv.step([0])
+    with pytest.raises(TypeError, match="integer indices"):
+        venv.step(np.array([float(np.flatnonzero(m)[0]) for m in masks]))
     assert [list(game.deal.log) for game in venv.games] == logs
     assert [np.flatnonzero(m).tolist() for m in masks] == [venv.legal(0), venv.legal(1)]
     venv.step([int(np.flatnonzero(m)[0]) for m in masks])  # the legal step still goes through
@@ -550,3 +603,6 @@ def test_sample_masked_draws_uniformly_among_legal_indices() -> None:
     assert set(drawn[:, 2].tolist()) == {0, 2, 3}
     counts = np.bincount(drawn[:, 2], minlength=6)[[0, 2, 3]]
     assert counts.min() > 850  # about 1,000 each
+    masks[1, 5] = 0
+    with pytest.raises(ValueError, match="row 1 of the masks has no legal index"):
+        envs.sample_masked(masks, rng)

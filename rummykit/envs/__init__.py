@@ -2,7 +2,9 @@
 
 Needs the ``rl`` extra (``pip install 'rummykit[rl]'``: numpy, pettingzoo, gymnasium); ``import rummykit``
 does not. ``env(variant, ...)`` is a PettingZoo AEC environment for any variant; ``gym(variant, ...)`` one
-seat of it as a single-agent Gymnasium environment against bots. See ``docs/rl.md``.
+seat of it as a single-agent Gymnasium environment against bots; ``vector(variant, num_envs, ...)`` many
+games of it stepped together for self-play, with ``sample_masked`` drawing a legal index per game. See
+``docs/rl.md``.
 """
 
 from __future__ import annotations

@@ -307,6 +307,8 @@ class ActionSpace:
 
     def build(self, selection: Selection, index: int) -> None:
         """Carry out the builder step ``index`` (``select X`` or ``next meld``) on ``selection``."""
+        if not self.is_selection_step(index):
+            raise ValueError(f"{self.text(index)!r} is not a select or next meld step")
         if index == self.next_index:
             selection.cuts.append(len(selection.faces))
         else:
@@ -497,6 +499,8 @@ class Encoder:
         """Where the scalars written as values start (hand sizes first)."""
         self._known_to = [[(s, self._known_base[seat][s]) for s in range(n) if s != seat] for seat in range(n)]
         """Per seat, each other seat with where its known-in-hand plane starts."""
+        self.meld_cache_size = 4096
+        """How many table melds' indices are kept (a vector environment of many games raises it)."""
         self._placed: dict[int, tuple[Any, dict[tuple[int, int], list[int]]]] = {}
         """Per table meld (by id, with the meld to tell a reused id apart), its indices per (seat, owner)."""
 
@@ -581,12 +585,10 @@ class Encoder:
         order = self._order[seat]
         hands, scores, scale = deal.hands, game.scores, self.score_scale
         # the rest of the vector, in order: hand sizes, stock and pile, scores, deal number, selection size
-        rest = (
-            [len(hands[o]) / deck for o in order]
-            + [len(deal.stock) / deck, len(deal.discard) / deck]
-            + [scores[o] / scale for o in order]
-            + [deal.number / 100.0, len(selection.faces), len(selection.cuts)]
-        )
+        rest = [len(hands[o]) / deck for o in order]
+        rest += (len(deal.stock) / deck, len(deal.discard) / deck)
+        rest += [scores[o] / scale for o in order]
+        rest += (deal.number / 100.0, len(selection.faces), len(selection.cuts))
         return faces, once, rest
 
     @property
@@ -599,7 +601,7 @@ class Encoder:
         for. Table melds are immutable (a lay-off makes a new one): worked out once per seat and owner."""
         held = self._placed.get(id(meld))
         if held is None or held[0] is not meld:  # a new meld, or another object with a finished one's id
-            if len(self._placed) >= 4096:  # melds of finished games
+            if len(self._placed) >= self.meld_cache_size:  # melds of finished games
                 self._placed.clear()
             held = self._placed[id(meld)] = (meld, {})
         indices = held[1].get((seat, owner))

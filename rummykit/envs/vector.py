@@ -20,6 +20,8 @@ from ..engine import Game
 from ..variant import Variant
 from .encoding import TABLE_SLOTS, ActionSpace, Encoder, Selection, score_changes
 
+__all__ = ["VectorEnv", "sample_masked"]
+
 
 class VectorEnv:
     """``num_envs`` games of ``variant``, each started again as soon as it ends (``hands=1``: after one hand).
@@ -55,6 +57,7 @@ class VectorEnv:
         """The action space (``text(i)``, ``index(text)``), shared by every game."""
         probe = variant.new_game(players=self.players, seed=0)
         self.encoder = Encoder(variant, self.players, sorted(probe.deal.zones), probe.deck)
+        self.encoder.meld_cache_size = max(self.encoder.meld_cache_size, 256 * num_envs)
         self.observation_size = self.encoder.size
         self.action_size = space.size
         # one shallow copy of the space per game: each keeps its own position cache (the layout is shared)
@@ -71,9 +74,11 @@ class VectorEnv:
         self._rng = np.random.default_rng()
 
     def action_text(self, index: int) -> str:
+        """The text of action ``index`` (as :meth:`RummyEnv.action_text <rummykit.envs.RummyEnv.action_text>`)."""
         return self.space.text(index)
 
     def action_index(self, text: str) -> int:
+        """The index of an action text (KeyError when the space has no such action)."""
         return self.space.index(text)
 
     def reset(self, seed: int | None = None) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
@@ -115,7 +120,10 @@ class VectorEnv:
         """Carry out one index in every game (``actions``: one per row, each masked 1). Raises
         :class:`~rummykit.actions.IllegalAction` naming the first game whose index is not legal, before any
         game moves."""
-        chosen = np.asarray(actions).reshape(-1).tolist()
+        array = np.asarray(actions)
+        if not np.issubdtype(array.dtype, np.integer):
+            raise TypeError(f"actions are integer indices, not {array.dtype} values")
+        chosen = array.reshape(-1).tolist()
         if len(chosen) != self.num_envs:
             raise ValueError(f"one action per game is needed: {self.num_envs}, not {len(chosen)}")
         plans = self._plans
@@ -191,6 +199,8 @@ def sample_masked(masks: npt.NDArray[Any], rng: np.random.Generator) -> npt.NDAr
     one call). Every row needs a 1: a game not over always has a legal index."""
     rows, cols = np.nonzero(masks)
     counts = np.bincount(rows, minlength=masks.shape[0])
+    if not counts.all():
+        raise ValueError(f"row {int(np.argmin(counts))} of the masks has no legal index")
     starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
     picks = starts + (rng.random(masks.shape[0]) * counts).astype(np.int64)
     chosen: npt.NDArray[np.int64] = cols[picks]
