@@ -12,8 +12,9 @@ has one seat and the second bot all the others), so the seats alternate. A game 
 first bot's side is the game's winner; the table gives that rate with its 95 % Wilson interval, the rate an
 even match would give (one in the number of sides), and the search bot's median and slowest time per
 decision. Results accumulate in ``benchmarks/bots-results.json`` (one entry per variant and pairing, replaced
-by a new run of it), and the OpenSpiel yardstick's summary (``benchmarks/openspiel_gin.py --json
-benchmarks/openspiel-results.json``) is shown under the table when present.
+by a new run of it, or continued with ``--resume``), and the OpenSpiel yardstick's summary
+(``benchmarks/openspiel_gin.py --json benchmarks/openspiel-results.json``) is shown under the table when
+present.
 """
 
 from __future__ import annotations
@@ -102,18 +103,38 @@ def _one(args: tuple[str, str, int, int]) -> dict[str, Any]:
     return play(*args)
 
 
-def run(name: str, pairing: str, games: int, jobs: int, seed: int) -> dict[str, Any]:
+def run(name: str, pairing: str, games: int, jobs: int, seed: int, resume: bool = False) -> dict[str, Any]:
     """Play the games (in ``jobs`` processes), saving the entry after each game, so that a run stopped
-    early still leaves the games it played in the results."""
+    early still leaves the games it played in the results. ``resume``: go on from the saved entry of the
+    same seed (games 0 to n-1 played) with games n onwards."""
     start = time.perf_counter()
+    previous = load_results().get(f"{name}/{pairing}") if resume else None
+    if previous is not None and previous.get("seed") != seed:
+        previous = None
+    first = previous["games"] if previous is not None else 0
     rows: list[dict[str, Any]] = []
-    tasks = [(name, pairing, i, seed) for i in range(games)]
-    entry: dict[str, Any] = {}
+    tasks = [(name, pairing, i, seed) for i in range(first, games)]
+    entry: dict[str, Any] = previous or {}
     with ProcessPoolExecutor(jobs) as pool:
         for row in pool.map(_one, tasks, chunksize=1):
             rows.append(row)
             entry = summary(name, pairing, rows, seed, time.perf_counter() - start)
+            if previous is not None:
+                entry = combined(previous, entry)
             save(entry)
+    return entry
+
+
+def combined(earlier: dict[str, Any], later: dict[str, Any]) -> dict[str, Any]:
+    """The entry of two runs of one pairing, the later one going on where the earlier stopped: counts add
+    up; the time figures stay the earlier run's (a median does not combine), ``timed_games`` says over how
+    many games they were taken."""
+    entry = dict(earlier)
+    for key in ("games", "wins", "hands", "decisions", "elapsed_seconds"):
+        entry[key] = earlier[key] + later[key]
+    entry["rate"] = entry["wins"] / entry["games"]
+    entry["interval"] = list(wilson(entry["wins"], entry["games"]))
+    entry["timed_games"] = earlier.get("timed_games", earlier["games"])
     return entry
 
 
@@ -264,6 +285,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--table-only", action="store_true", help="only rewrite docs/bots.md from the saved results")
+    parser.add_argument(
+        "--resume", action="store_true", help="go on from the saved games of a pairing (same seed) up to --games"
+    )
     parser.add_argument("--time-moves", type=int, metavar="N", help="only time N search decisions per variant")
     args = parser.parse_args(argv)
     if args.time_moves:
@@ -278,7 +302,8 @@ def main(argv: list[str] | None = None) -> int:
     if not args.table_only:
         for name in args.variants:
             for pairing in args.pairings:
-                print(json.dumps(run(name, pairing, args.games, args.jobs, args.seed)), flush=True)
+                entry = run(name, pairing, args.games, args.jobs, args.seed, args.resume)
+                print(json.dumps(entry), flush=True)
     results = load_results()
     write_table(results)
     return 0
