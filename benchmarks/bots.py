@@ -231,6 +231,8 @@ def table(results: dict[str, Any]) -> str:
                 timing = f"{entry['median_move_seconds'] * 1000:.0f} ms / {entry['max_move_seconds']:.1f} s"
                 if entry.get("median_move_cpu_seconds") is not None:
                     timing += f" (CPU median {entry['median_move_cpu_seconds'] * 1000:.0f} ms)"
+                if entry.get("timed_games", entry["games"]) < entry["games"]:
+                    timing += f", over the first {entry['timed_games']:,} games"
             lines.append(
                 f"| {name} | {pairing.replace('-', ' vs ')} | {entry['games']:,} | {entry['rate']:.1%} "
                 f"| {low:.1%} – {high:.1%} | {entry['even']:.0%} | {timing} |"
