@@ -25,7 +25,7 @@ from ..actions import Action, IllegalAction
 from ..bots import Bot, make_bot
 from ..engine import Game
 from ..variant import Variant, load_variant
-from .encoding import FACES, TABLE_SLOTS, ActionSpace, Encoder, Selection, score_changes
+from .encoding import FACES, TABLE_SLOTS, ActionSpace, Encoder, Selection, carry_out
 from .vector import VectorEnv, sample_masked
 
 __all__ = [
@@ -73,8 +73,7 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         self.hands = hands
         self.render_mode = render_mode
         self.space = ActionSpace(variant, self.players, table_slots)
-        probe = variant.new_game(players=self.players, seed=0)
-        self.encoder = Encoder(variant, self.players, sorted(probe.deal.zones), probe.deck)
+        self.encoder = Encoder.for_variant(variant, self.players)
         self.deck_size = self.encoder.deck_size
         self.possible_agents = [f"player_{i}" for i in range(self.players)]
         self.agents = list(self.possible_agents)
@@ -205,17 +204,11 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         """Carry out ``action``; set the rewards (the change of each side's score) and add them up."""
         game = self.game
         assert game is not None
-        hands = len(game.results)
-        selection = self.selections[game.deal.actor]
-        if selection.faces:
-            selection.clear()
-        game.apply(action)
-        if len(game.results) != hands:  # scores change only when a hand ends (and the game with it)
-            self._side_scores, gained = score_changes(game, self._side_scores)
-            if gained is not None:
-                self.rewards = {agent: gained[s] for agent, s in self._seat.items()}
-                self._rewarded = True
-                self._accumulate_rewards()
+        self._side_scores, gained = carry_out(game, self.selections[game.deal.actor], action, self._side_scores)
+        if gained is not None:
+            self.rewards = {agent: gained[s] for agent, s in self._seat.items()}
+            self._rewarded = True
+            self._accumulate_rewards()
         self._refresh()
         if game.is_over:
             self.agent_selection = self.agents[0]

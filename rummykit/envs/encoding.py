@@ -393,9 +393,18 @@ class ActionSpace:
             plan[self.next_index] = None
 
 
-def score_changes(game: Game, before: list[int]) -> tuple[list[int], list[float] | None]:
-    """Each side's score now, and per seat the change of its side's score since ``before`` (None: none
-    changed): the environments' rewards."""
+def carry_out(
+    game: Game, selection: Selection, action: Action, before: list[int]
+) -> tuple[list[int], list[float] | None]:
+    """Carry out the engine action ``action`` for the seat to act, whose builder ``selection`` is emptied (a
+    commit has laid it). Returns each side's score after it, and per seat the change of its side's score
+    since ``before`` (None: none changed): the environments' rewards."""
+    hands = len(game.results)
+    if selection.faces:
+        selection.clear()
+    game.apply(action)
+    if len(game.results) == hands:  # scores change only when a hand ends (and the game with it)
+        return before, None
     after = game.side_scores()
     if after == before:
         return after, None
@@ -503,6 +512,12 @@ class Encoder:
         """How many table melds' indices are kept (a vector environment of many games raises it)."""
         self._placed: dict[int, tuple[Any, dict[tuple[int, int], list[int]]]] = {}
         """Per table meld (by id, with the meld to tell a reused id apart), its indices per (seat, owner)."""
+
+    @classmethod
+    def for_variant(cls, variant: Variant, players: int) -> Encoder:
+        """The encoder of ``variant`` with ``players`` seats: its zones and deck read off a game of it."""
+        probe = variant.new_game(players=players, seed=0)
+        return cls(variant, players, sorted(probe.deal.zones), probe.deck)
 
     def face(self, text: str) -> int:
         face = self._faces.get(text)

@@ -18,7 +18,7 @@ import numpy.typing as npt
 from ..actions import Action, IllegalAction
 from ..engine import Game
 from ..variant import Variant
-from .encoding import TABLE_SLOTS, ActionSpace, Encoder, Selection, score_changes
+from .encoding import TABLE_SLOTS, ActionSpace, Encoder, Selection, carry_out
 
 __all__ = ["VectorEnv", "sample_masked"]
 
@@ -55,8 +55,7 @@ class VectorEnv:
         space = ActionSpace(variant, self.players, table_slots)
         self.space = space
         """The action space (``text(i)``, ``index(text)``), shared by every game."""
-        probe = variant.new_game(players=self.players, seed=0)
-        self.encoder = Encoder(variant, self.players, sorted(probe.deal.zones), probe.deck)
+        self.encoder = Encoder.for_variant(variant, self.players)
         self.encoder.meld_cache_size = max(self.encoder.meld_cache_size, 256 * num_envs)
         self.observation_size = self.encoder.size
         self.action_size = space.size
@@ -69,9 +68,12 @@ class VectorEnv:
         self._plans: list[dict[int, Action | None]] = []
         self._side_scores: list[list[int]] = []
         self._actors: list[int] = []
-        self.actor = np.zeros(num_envs, dtype=np.int64)
-        """Per game, the seat to act (whose observation and mask the row is)."""
         self._rng = np.random.default_rng()
+
+    @property
+    def actor(self) -> npt.NDArray[np.int64]:
+        """Per game, the seat to act (whose observation and mask the row is)."""
+        return np.array(self._actors, dtype=np.int64)
 
     def action_text(self, index: int) -> str:
         """The text of action ``index`` (as :meth:`RummyEnv.action_text <rummykit.envs.RummyEnv.action_text>`)."""
@@ -93,7 +95,6 @@ class VectorEnv:
         self._plans = [
             space.plan(game, s[a]) for space, game, s, a in zip(self._spaces, self.games, self.selections, self._actors)
         ]
-        self.actor = np.array(self._actors, dtype=np.int64)
         return self._observe()
 
     def _new_game(self, i: int) -> Game:
@@ -143,14 +144,9 @@ class VectorEnv:
                 spaces[i].build(selection, index)
                 plans[i] = spaces[i].plan(game, selection)
                 continue
-            hands = len(game.results)
-            if selection.faces:
-                selection.clear()
-            game.apply(engine_action)
-            if len(game.results) != hands:  # scores change only when a hand ends
-                self._side_scores[i], gained = score_changes(game, self._side_scores[i])
-                if gained is not None:
-                    rewards[i] = gained
+            self._side_scores[i], gained = carry_out(game, selection, engine_action, self._side_scores[i])
+            if gained is not None:
+                rewards[i] = gained
             if game.is_over:
                 ended[i] = True
                 infos[i] = {"scores": list(game.scores), "end_reason": game.end_reason, "game": game}
@@ -159,7 +155,6 @@ class VectorEnv:
                 self._side_scores[i] = game.side_scores()
             actor = actors[i] = game.deal.actor
             plans[i] = spaces[i].plan(game, self.selections[i][actor])
-        self.actor = np.array(actors, dtype=np.int64)
         observations, masks = self._observe()
         return observations, masks, rewards, ended, infos
 
