@@ -171,6 +171,7 @@ def resolve(pm: pluggy.PluginManager, name: str) -> Callable[..., Any]:
         return through_pluggy
 
     checked = name in VALUE_CHECKS
+    expected = RESULT_TYPES.get(name)
     every_arg = set(caller.spec.argnames) if caller.spec is not None else set()
     # None: the implementation takes every argument, so it is called with the caller's keywords as they are.
     ordered = [
@@ -178,7 +179,51 @@ def resolve(pm: pluggy.PluginManager, name: str) -> Callable[..., Any]:
         for impl in (reversed(impls) if firstresult else _layered(impls))
     ]
 
-    def call(**kwargs: Any) -> Any:
+    def blame(plugin: str, result: Any, kwargs: dict[str, Any]) -> None:
+        wrong = _wrong_type(name, result) or (checked and _wrong_value(name, result, kwargs))
+        if wrong:
+            raise PluginError(plugin, name, wrong)
+
+    # A few hooks run on every action: each kind of hook gets its own loop, with nothing decided per call
+    # that could be decided here.
+    if not ordered:
+        return (lambda **kwargs: None) if firstresult else (lambda **kwargs: [])
+    if len(ordered) == 1 and ordered[0][2] is None:  # one implementation, taking every argument
+        plugin, function, _ = ordered[0]
+
+        def only(**kwargs: Any) -> Any:
+            try:
+                result = function(**kwargs)
+            except passthrough:
+                raise
+            except Exception as exc:
+                raise PluginError(plugin, name, exc) from exc
+            if not firstresult:
+                return [] if result is None else [result]
+            if result is not None and (checked or (expected is not None and not isinstance(result, expected))):
+                blame(plugin, result, kwargs)
+            return result
+
+        return only
+    if firstresult:
+
+        def first(**kwargs: Any) -> Any:
+            for plugin, function, argnames in ordered:
+                try:
+                    result = function(**kwargs) if argnames is None else function(*[kwargs[a] for a in argnames])
+                except passthrough:
+                    raise
+                except Exception as exc:
+                    raise PluginError(plugin, name, exc) from exc
+                if result is not None:
+                    if checked or (expected is not None and not isinstance(result, expected)):
+                        blame(plugin, result, kwargs)
+                    return result
+            return None
+
+        return first
+
+    def every(**kwargs: Any) -> list[Any]:
         results = []
         for plugin, function, argnames in ordered:
             try:
@@ -187,18 +232,11 @@ def resolve(pm: pluggy.PluginManager, name: str) -> Callable[..., Any]:
                 raise
             except Exception as exc:
                 raise PluginError(plugin, name, exc) from exc
-            if result is None:
-                continue
-            if not firstresult:
+            if result is not None:
                 results.append(result)
-                continue
-            wrong = _wrong_type(name, result) or (checked and _wrong_value(name, result, kwargs))
-            if wrong:
-                raise PluginError(plugin, name, wrong)
-            return result
-        return None if firstresult else results
+        return results
 
-    return call
+    return every
 
 
 class ResolvedHooks:

@@ -308,9 +308,11 @@ class Deal:
     def card_count(self) -> int:
         """How many cards the deal holds, wherever they are (cheap: lengths only)."""
         count = sum(map(len, self.hands)) + len(self.stock) + len(self.discard) + len(self.set_aside)
-        count += sum(len(tm.meld.cards) for tm in self.table)
-        for zone in self.zones.values():
-            count += sum(map(len, zone.cards))
+        if self.table:
+            count += sum(len(tm.meld.cards) for tm in self.table)
+        if self.zones:
+            for zone in self.zones.values():
+                count += sum(map(len, zone.cards))
         return count
 
     def legal_actions(self) -> list[Action]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import numpy as np
@@ -137,6 +138,10 @@ class ActionSpace:
         """Per verb without cards, its index (builder steps included: no engine action has their verbs)."""
         self._cached: _Position | None = None
         """The position last asked about (the engine is asked once per position)."""
+        self._by_id: dict[int, int] = {}
+        """Index by ``id(action)`` of one-card and bare actions met (:meth:`_simple_index`)."""
+        self._kept: list[Action] = []
+        """The actions whose ids :attr:`_by_id` holds."""
 
     # -- text ----------------------------------------------------------------------------------------
 
@@ -209,28 +214,21 @@ class ActionSpace:
         return found
 
     def _listed_indices(self, game: Game, legal: Sequence[Action]) -> dict[int, Action]:
-        """:meth:`listed` by index, with a quick path for the common one-card actions (discards, knocks)."""
+        """:meth:`listed` by index, with a quick path for the common one-card actions (discards, knocks) and
+        those without cards."""
         found: dict[int, Action] = {}
-        one_card = self._one_card
+        by_id = self._by_id
         rest = []
-        bare = self._bare
         for action in legal:
-            cards = action.cards
-            if action.target is None:
-                if len(cards) == 1:
-                    base = one_card.get(action.kind)
-                    if base is not None:
-                        i = base + cards[0].face
-                        if i not in found:  # several with one card: the engine's first, as listed() keeps
-                            found[i] = action
-                        continue
-                elif not cards:
-                    i = bare.get(action.kind, -1)
-                    if i >= 0:
-                        if i not in found:
-                            found[i] = action
-                        continue
-            rest.append(action)
+            i = by_id.get(id(action))
+            if i is None:
+                i = self._simple_index(action)
+                if i is None:
+                    if action.kind not in MELD_KINDS:  # melds have no index: the builder commits them
+                        rest.append(action)
+                    continue
+            if i not in found:  # several with one index: the engine's first, as listed() keeps
+                found[i] = action
         if rest:
             position = self.position
             for key, action in self.listed(game, rest).items():
@@ -238,6 +236,31 @@ class ActionSpace:
                 if i not in found:
                     found[i] = action
         return found
+
+    def _simple_index(self, action: Action) -> int | None:
+        """The index of a one-card action or one without cards (None for any other), remembered by the
+        action's id: the kernel and plugins share such actions between turns (``Action.of``), so most are
+        looked up again. The action is kept while its id is, so no other object can take that id."""
+        if action.target is not None:
+            return None
+        cards = action.cards
+        if len(cards) == 1:
+            base = self._one_card.get(action.kind)
+            if base is None:
+                return None
+            i = base + cards[0].face
+        elif not cards:
+            i = self._bare.get(action.kind, -1)
+            if i < 0:
+                return None
+        else:
+            return None
+        if len(self._by_id) >= 4096:  # actions built afresh each turn would otherwise pile up
+            self._by_id.clear()
+            self._kept.clear()
+        self._by_id[id(action)] = i
+        self._kept.append(action)
+        return i
 
     def meld_sets(self, game: Game, legal: Sequence[Action] | None = None) -> dict[str, list[Way]]:
         """Per meld verb, every legal way to commit it now: its groups of faces from hand and the engine's
@@ -251,14 +274,15 @@ class ActionSpace:
             return result
         deal = game.deal
         seen: dict[str, set[tuple[tuple[int, ...], ...]]] = {verb: set() for verb in self.commits}
-        listed_count = Counter[str]()
+        listed_count = dict.fromkeys(self.commits, 0)
         for action in game.legal_actions() if legal is None else legal:
-            if action.kind in result:
-                listed_count[action.kind] += 1
+            kind = action.kind
+            if kind in result:
+                listed_count[kind] += 1
                 way = Way.of(action)
-                if way.key not in seen[action.kind]:
-                    seen[action.kind].add(way.key)
-                    result[action.kind].append(way)
+                if way.key not in seen[kind]:
+                    seen[kind].add(way.key)
+                    result[kind].append(way)
         for verb in self.commits:
             if listed_count[verb] < MELD_ACTION_LIMIT:
                 continue
@@ -342,10 +366,7 @@ class ActionSpace:
             legal = game.legal_actions()
             deal = game.deal
             position = self._cached = _Position(
-                state,
-                self._listed_indices(game, legal),
-                self.meld_sets(game, legal),
-                Counter(c.face for c in deal.hands[deal.current]),
+                state, self._listed_indices(game, legal), self.meld_sets(game, legal), tuple(deal.hands[deal.current])
             )
         key = selection.key()
         steps = position.steps.get(key)
@@ -363,10 +384,27 @@ class ActionSpace:
         become a legal way, ``next meld`` where the group being selected completes one meld of a legal way
         with more to come, a commit where the selection is exactly a legal way. Every selection the builder
         allows extends to a legal way, so one of these is always legal."""
-        chosen = selection.counts()
+        if not selection.faces and not selection.cuts:  # nothing selected yet: any face of a way in hand
+            starts: set[int] = set()
+            for verb, ways in position.ways.items():
+                for way in ways:
+                    for group in way.groups_sorted:
+                        if group:
+                            starts.update(group)
+                        elif len(way.groups_sorted) == 1:
+                            plan.setdefault(self.commit_index[verb], way.action)
+                        else:
+                            plan[self.next_index] = None
+            if starts:
+                hand = position.hand
+                for f in starts:
+                    if hand[f]:
+                        plan[self.select_base + f] = None
+            return
         hand = position.hand
-        closed = Counter(selection.closed())
-        current = Counter(selection.current())
+        chosen = selection.counts()
+        closed = Counter(selection.closed()) if selection.cuts else Counter()
+        current = Counter(selection.current()) if selection.cuts else chosen
         current_key = tuple(sorted(selection.current()))
         selectable: set[int] = set()
         further = False
@@ -422,12 +460,17 @@ class _Position:
     """The engine's listed actions with an index (melds apart), by index."""
     ways: dict[str, list[Way]]
     """Per meld verb, every legal way to commit it."""
-    hand: Counter[int]
-    """The faces in the hand of the seat whose turn it is."""
+    cards: tuple[Card, ...]
+    """The hand of the seat whose turn it is."""
     steps: dict[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]], dict[int, Action | None]] = field(
         default_factory=dict
     )
     """The builder's legal steps per selection (:meth:`Selection.key`) met so far."""
+
+    @cached_property
+    def hand(self) -> Counter[int]:
+        """The faces in the hand of the seat whose turn it is (worked out when the builder first needs them)."""
+        return Counter(c.face for c in self.cards)
 
 
 @dataclass(frozen=True)
@@ -436,22 +479,33 @@ class Way:
 
     action: Action
     groups_sorted: tuple[tuple[int, ...], ...]
-    keys: Counter[tuple[int, ...]]
-    counts: dict[tuple[int, ...], Counter[int]]
-    total: Counter[int]
-    """Every face of the way, all groups together."""
 
     @property
     def key(self) -> tuple[tuple[int, ...], ...]:
         """What tells ways apart: their groups, in any order."""
         return tuple(sorted(self.groups_sorted))
 
+    @cached_property
+    def keys(self) -> Counter[tuple[int, ...]]:
+        """The groups, counted (the builder compares them with the groups closed so far)."""
+        return Counter(self.groups_sorted)
+
+    @cached_property
+    def counts(self) -> dict[tuple[int, ...], Counter[int]]:
+        """Per group, its faces counted."""
+        return {g: Counter(g) for g in self.groups_sorted}
+
+    @cached_property
+    def total(self) -> Counter[int]:
+        """Every face of the way, all groups together."""
+        return Counter(f for g in self.groups_sorted for f in g)
+
     @staticmethod
     def of(action: Action) -> Way:
-        groups = tuple(tuple(sorted(c.face for c in cards)) for cards, _ in action.melds()) or ((),)
-        return Way(
-            action, groups, Counter(groups), {g: Counter(g) for g in groups}, Counter(c.face for c in action.cards)
-        )
+        if not action.groups:  # one meld: its cards are the group
+            return Way(action, (tuple(sorted([c.face for c in action.cards])),))
+        groups = tuple(tuple(sorted(c.face for c in cards)) for cards, _ in action.melds())
+        return Way(action, groups or ((),))
 
 
 class Encoder:
@@ -506,6 +560,12 @@ class Encoder:
         self._actor = [[self._acting + 1 + (s - seat) % n for s in range(n)] for seat in range(n)]
         self._rest = self._acting + 1 + n
         """Where the scalars written as values start (hand sizes first)."""
+        self.divisors = np.array(
+            [self.deck_size] * (n + 2) + [self.score_scale] * n + [100.0, 1.0, 1.0], dtype=np.float64
+        )
+        """What each scalar :meth:`parts` gives is divided by: sizes by the deck's, scores by the target,
+        the deal number by 100."""
+        self._divisors32 = self.divisors.astype(np.float32)
         self._known_to = [[(s, self._known_base[seat][s]) for s in range(n) if s != seat] for seat in range(n)]
         """Per seat, each other seat with where its known-in-hand plane starts."""
         self.meld_cache_size = 4096
@@ -545,13 +605,17 @@ class Encoder:
             out.put(faces, 1.0)
         else:
             out = np.bincount(faces, minlength=self.size).astype(np.float32)
-        out[self._rest :] = rest
+        scalars = out[self._rest :]
+        scalars[:] = rest
+        scalars /= self._divisors32  # float32 division rounds as float64 division then float32 would
         return out
 
-    def parts(self, game: Game, seat: int, selection: Selection) -> tuple[list[int], bool, list[float]]:
+    def parts(self, game: Game, seat: int, selection: Selection) -> tuple[list[int], bool, list[int]]:
         """The parts :meth:`encode_game` (and the vector environment, many games at once) builds the vector
         from: the indices of its one-hot and card entries, each counted once per time it is listed; whether
-        none is listed twice; the values of the remaining scalars, from index :attr:`rest` on."""
+        none can be listed twice (a deck without two cards of a face, no wild card on the table); the
+        remaining scalars, from index :attr:`rest` on, before they are divided by :attr:`divisors` (whole
+        numbers: sizes, scores, the deal number)."""
         deal = game.deal
         faces: list[int] = [c.face for c in deal.hands[seat]]
         if selection.faces:
@@ -568,10 +632,15 @@ class Encoder:
             faces += [base + c.face for c in deal.pile_seen()]
         wild = False
         if deal.table:
+            placed = self._placed
             table, wilds = self._table[seat], self._wilds[seat]
             for tm in deal.table:
-                faces += self._meld_indices(tm.meld, seat, tm.owner, table, wilds)
-                wild = wild or bool(tm.meld.wilds)
+                meld = tm.meld
+                held = placed.get(id(meld))
+                indices = held[1].get((seat, tm.owner)) if held is not None and held[0] is meld else None
+                faces += indices or self._meld_indices(meld, seat, tm.owner, table, wilds)
+                if meld.wilds:
+                    wild = True
         if deal.offer is not None:
             offered = deal.offer_seen(seat)
             if offered is not None:
@@ -595,15 +664,16 @@ class Encoder:
             if actor == seat:
                 faces.append(self._acting)
             faces.append(self._actor[seat][actor])
-        once = (self.distinct and not wild) or len(set(faces)) == len(faces)
-        deck = self.deck_size
-        order = self._order[seat]
-        hands, scores, scale = deal.hands, game.scores, self.score_scale
-        # the rest of the vector, in order: hand sizes, stock and pile, scores, deal number, selection size
-        rest = [len(hands[o]) / deck for o in order]
-        rest += (len(deal.stock) / deck, len(deal.discard) / deck)
-        rest += [scores[o] / scale for o in order]
-        rest += (deal.number / 100.0, len(selection.faces), len(selection.cuts))
+        once = self.distinct and not wild  # else an index may be listed twice: counting is cheaper than checking
+        # the rest of the vector, in order (seats from this one): hand sizes, stock and pile, scores, deal
+        # number, selection size; unscaled (the caller divides by divisors, in numpy)
+        rest: list[int] = [*map(len, deal.hands)]
+        rest = rest[seat:] + rest[:seat]
+        rest += (len(deal.stock), len(deal.discard))
+        scores = game.scores
+        rest += scores[seat:]
+        rest += scores[:seat]
+        rest += (deal.number, len(selection.faces), len(selection.cuts))
         return faces, once, rest
 
     @property
