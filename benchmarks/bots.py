@@ -253,19 +253,21 @@ def table(results: dict[str, Any]) -> str:
                 f"| {t['median_wall_seconds'] * 1000:.0f} ms |"
             )
     if OPENSPIEL.exists():
-        spiel = json.loads(OPENSPIEL.read_text(encoding="utf-8"))
-        low, high = spiel["interval"]
-        lines += [
-            "",
-            f"OpenSpiel yardstick ({spiel['bot']} bot"
-            + (f", {spiel['iterations']} samples per decision" if spiel.get("iterations") else "")
-            + ", against "
-            f"`make_simple_gin_rummy_bot` in OpenSpiel's `gin_rummy`): {spiel['deals']:,} deals played twice with "
-            f"the seats swapped ({spiel['hands']:,} hands); {spiel['hands_won']:,} hands won, "
-            f"{spiel['hands_lost']:,} lost; {spiel['points']:+,.0f} hand points in all, "
-            f"{spiel['mean_difference'] / 2:+.2f} per hand (95 % interval {low / 2:+.2f} to {high / 2:+.2f}); "
-            f"median move {spiel['median_move_seconds'] * 1000:.0f} ms, slowest {spiel['max_move_seconds']:.1f} s.",
-        ]
+        saved = json.loads(OPENSPIEL.read_text(encoding="utf-8"))
+        for spiel in [saved] if "bot" in saved else saved.values():  # one summary per bot
+            low, high = spiel["interval"]
+            lines += [
+                "",
+                f"OpenSpiel yardstick ({spiel['bot']} bot"
+                + (f", {spiel['iterations']} samples per decision" if spiel.get("iterations") else "")
+                + ", against "
+                f"`make_simple_gin_rummy_bot` in OpenSpiel's `gin_rummy`): {spiel['deals']:,} deals played twice "
+                f"with the seats swapped ({spiel['hands']:,} hands); {spiel['hands_won']:,} hands won, "
+                f"{spiel['hands_lost']:,} lost; {spiel['points']:+,.0f} hand points in all, "
+                f"{spiel['mean_difference'] / 2:+.2f} per hand (95 % interval {low / 2:+.2f} to {high / 2:+.2f}); "
+                f"median move {spiel['median_move_seconds'] * 1000:.0f} ms, "
+                f"slowest {spiel['max_move_seconds']:.1f} s.",
+            ]
     lines += ["", END]
     return "\n".join(lines)
 

@@ -18,7 +18,8 @@ back (``knock X``: OpenSpiel's knock, then ``X`` as the knock discard). Laying m
 laying off are done by the adapter: the best meld group (``GinRummyUtils.best_meld_group``), and every
 lay-off that lowers the deadwood left (the simple bot never lays off).
 
-Needs ``open_spiel`` (the ``test`` extra). Prints a summary and, with ``--json FILE``, writes it.
+Needs ``open_spiel`` (the ``test`` extra). Prints a summary and, with ``--json FILE``, saves it there under
+the bot's name (after every deal), beside the other bots' summaries the file holds.
 """
 
 from __future__ import annotations
@@ -223,8 +224,18 @@ def run(
             rows += pair
             summary = summarise(rows, bot_name, iterations, time.perf_counter() - start)
             if save is not None:
-                save.write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
+                saved = load_results(save)
+                saved[bot_name] = summary
+                save.write_text(json.dumps(saved, indent=1) + "\n", encoding="utf-8")
     return summary
+
+
+def load_results(path: Path) -> dict[str, dict[str, Any]]:
+    """The saved summaries by bot name (a file of one summary, as earlier runs wrote, is read as that bot's)."""
+    if not path.exists():
+        return {}
+    saved = json.loads(path.read_text(encoding="utf-8"))
+    return {saved["bot"]: saved} if "bot" in saved else saved
 
 
 def summarise(rows: list[dict[str, Any]], bot_name: str, iterations: int | None, elapsed: float) -> dict[str, Any]:

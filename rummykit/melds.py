@@ -635,6 +635,8 @@ class MeldSearch:
             if above < 0 or down < 0 or high + above > hi_bound or low - down < lo_bound:
                 continue
             start, end = low - down, high + above
+            if start == 1 and end == 14:
+                continue  # a run holds one ace: A-2-...-K-A would need a second (natural or wild)
             by_pos = dict(placed)
             wild_iter = iter(free)
             ordered: list[Card] = []
@@ -1326,6 +1328,8 @@ class MeldSearch:
                 downs: list[tuple[int, tuple[int, ...], int]] = [(pos, (low,), 0)]
                 frontier = downs[:]
                 for start in range(pos - 1, lo_bound - 1, -1):
+                    if start == 1 and pos == 14:
+                        break  # a run holds one ace: down from a high ace, a wild card may not be the low one
                     frontier = self._grow(frontier, start, suit, low, counts, max_w)
                     if not frontier:
                         break

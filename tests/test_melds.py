@@ -816,3 +816,32 @@ def test_natural_lay_offs_and_listed_melds_agree_with_the_general_checks(rules: 
             counts[card.face] += 1
         expected = any(hand[0] in m.cards for m in search._candidate_melds_general(hand))
         assert search.can_meld_counts(hand[0], counts) == search.can_meld(hand[0], hand[1:]) == expected
+
+
+def test_a_run_holds_one_ace_even_with_wild_cards() -> None:
+    """Growing down from a high ace, the search once let a wild card stand for the low ace as well: a
+    14-card A-2-...-K-A run that ``meld()`` refuses, so the engine listed a meld it would not accept
+    (found by a vector environment of Fortune whose random hands grew to 80 cards)."""
+    search = rummykit.load_variant("fortune").meld_search
+    hand = parse("2C 2D 3D 4D 5D 6D 7D 8D 2H 2H TD JD QD KD AD")
+    assert search.meld(hand[:9] + hand[10:]) is None  # A (2C) 2 3 ... 8 9 (2H) 10 J Q K A: the ace twice
+    listed = search.candidate_melds(hand)
+    assert listed and max(len(m.cards) for m in listed) == 13
+    top = hand[2]  # 3D, taken from the pile with the rest
+    for meld in listed + search.melds_containing(top, hand[:2] + hand[3:]):
+        assert not (meld.kind == "run" and meld.ranks[0] == 1 and meld.ranks[-1] == 14), meld
+        action = rummykit.standard.meld_action(search, meld)
+        assert search.meld(list(action.cards), stands_for=list(action.stands_for) or None) is not None, meld
+
+
+@PROPERTY
+@given(general_case(max_size=16))
+def test_candidate_melds_are_valid_with_what_their_wild_cards_stand_for(
+    case: tuple[MeldSearch, list[Card]],
+) -> None:
+    """Every candidate meld of a large hand is accepted again as the engine names it (the wild cards with
+    what they stand for): what the engine lists, it accepts."""
+    search, hand = case
+    for meld in search.candidate_melds(hand, limit=200):
+        action = rummykit.standard.meld_action(search, meld)
+        assert search.meld(list(action.cards), stands_for=list(action.stands_for) or None) is not None, meld
