@@ -12,8 +12,8 @@ has one seat and the second bot all the others), so the seats alternate. A game 
 first bot's side is the game's winner; the table gives that rate with its 95 % Wilson interval, the rate an
 even match would give (one in the number of sides), and the search bot's median and slowest time per
 decision. Results accumulate in ``benchmarks/bots-results.json`` (one entry per variant and pairing, replaced
-by a new run of it, or continued with ``--resume``), and the OpenSpiel yardstick's summary
-(``benchmarks/openspiel_gin.py --json benchmarks/openspiel-results.json``) is shown under the table when
+by a new run of it, or continued with ``--resume``), and the OpenSpiel yardstick's summaries, one per bot
+(``benchmarks/openspiel_gin.py --json benchmarks/openspiel-results.json``), are shown under the table when
 present.
 """
 

@@ -19,7 +19,8 @@ laying off are done by the adapter: the best meld group (``GinRummyUtils.best_me
 lay-off that lowers the deadwood left (the simple bot never lays off).
 
 Needs ``open_spiel`` (the ``test`` extra). Prints a summary and, with ``--json FILE``, saves it there under
-the bot's name (after every deal), beside the other bots' summaries the file holds.
+the bot's name (after every deal), beside the other bots' summaries the file holds (one run per file at a
+time: runs of two bots at once would each write over the other's).
 """
 
 from __future__ import annotations

@@ -606,3 +606,68 @@ def test_sample_masked_draws_uniformly_among_legal_indices() -> None:
     masks[1, 5] = 0
     with pytest.raises(ValueError, match="row 1 of the masks has no legal index"):
         envs.sample_masked(masks, rng)
+
+
+def test_sample_masked_takes_bool_and_wide_masks() -> None:
+    """Bool masks, and masks as wide as the table games' (1,860 indices), draw only legal indices."""
+    rng = np.random.default_rng(1)
+    masks = np.zeros((4, 1860), dtype=np.bool_)
+    masks[0, [3, 1859]] = True
+    masks[1, 1000] = True
+    masks[2, :] = True
+    masks[3, [0, 7]] = True
+    for _ in range(200):
+        chosen = envs.sample_masked(masks, rng)
+        assert chosen.dtype == np.int64 and masks[np.arange(4), chosen].all()
+
+
+def test_index_by_id_trusts_an_id_only_for_its_own_action() -> None:
+    """The index cache keys actions by id(): an id found again must belong to the same object (after a
+    pickle round trip, or once the cached object is gone, another action can carry that id)."""
+    import pickle
+
+    from rummykit.cards import parse_card
+    from rummykit.standard import DRAW_STOCK
+
+    game = rummykit.load_variant("gin").new_game(seed=3)
+    space = pickle.loads(pickle.dumps(envs.env("gin").space))
+    space._listed_indices(game, [DRAW_STOCK])
+    stale = next(iter(space._by_id))
+    # another action under the id the cache holds for draw stock: it must not be read as draw stock
+    space._by_id[stale] = (Action("draw stock"), space.index("draw stock"))
+    discard = Action.of("discard", parse_card("7H"))
+    space._by_id[id(discard)] = space._by_id[stale]
+    assert space._listed_indices(game, [discard]) == {space.index("discard 7H"): discard}
+    space.id_cache_size = 3  # a full cache starts again rather than growing without bound
+    for text in ("8H", "9H", "TH", "JH"):
+        space._listed_indices(game, [Action.of("discard", parse_card(text))])
+    assert len(space._by_id) <= 3
+
+
+@pytest.mark.parametrize("name", ["500-rum", "skarney", "fortune", "arlington", "persian"])
+def test_builders_first_steps_are_the_general_steps_of_an_empty_selection(name: str) -> None:
+    """The builder's quick path for an empty selection gives what its general path gives."""
+    from rummykit.envs.encoding import Selection
+
+    env = envs.env(name, hands=1)
+    rng = random.Random(5)
+    checked = 0
+    for seed in range(3):
+        env.reset(seed=seed)
+        for _ in range(400):
+            game = env.game
+            assert game is not None
+            if game.is_over:
+                break
+            space = env.space
+            space.plan(game, Selection())
+            position = space._cached
+            assert position is not None
+            quick: dict[int, Action | None] = {}
+            general: dict[int, Action | None] = {}
+            space._first_steps(position, quick)
+            space._next_steps(position, Selection(), general)
+            assert quick == general
+            checked += bool(position.ways)
+            env.step(rng.choice(env.legal()))
+    assert checked > 10

@@ -845,3 +845,18 @@ def test_candidate_melds_are_valid_with_what_their_wild_cards_stand_for(
     for meld in search.candidate_melds(hand, limit=200):
         action = rummykit.standard.meld_action(search, meld)
         assert search.meld(list(action.cards), stands_for=list(action.stands_for) or None) is not None, meld
+
+
+def test_no_lay_off_makes_a_run_hold_the_ace_twice() -> None:
+    """A wild card laid off below 2 of a run that ends in a high ace would stand for the low ace too."""
+    search = rummykit.load_variant("fortune").meld_search
+    run = search.meld(parse("2C 3D 4D 5D 6D 7D 8D 9D TD JD QD KD AD"))
+    assert run is not None and run.ranks[0] == 2 and run.ranks[-1] == 14  # 2C stands for 2D
+    assert search.extend(run, parse("2S")) is None
+    assert search.extend(run, parse("2S"), stands_for=[parse("AD")[0]]) is None
+    cards = parse("AD 2D 3D 4D 5D 6D 7D 8D 9D TD JD QD")
+    low = search.meld(cards, stands_for=[None, cards[1]] + [None] * 10)  # the wild 2D as itself: A to Q
+    assert low is not None and low.ranks == tuple(range(1, 13))
+    full = search.extend(low, parse("KD"))
+    assert full is not None and len(full.cards) == 13 and full.ranks[-1] - full.ranks[0] == 12  # one ace
+    assert search.extend(full, parse("2S")) is None  # only the ace's other place is left for it

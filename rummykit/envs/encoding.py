@@ -138,10 +138,10 @@ class ActionSpace:
         """Per verb without cards, its index (builder steps included: no engine action has their verbs)."""
         self._cached: _Position | None = None
         """The position last asked about (the engine is asked once per position)."""
-        self._by_id: dict[int, int] = {}
-        """Index by ``id(action)`` of one-card and bare actions met (:meth:`_simple_index`)."""
-        self._kept: list[Action] = []
-        """The actions whose ids :attr:`_by_id` holds."""
+        self._by_id: dict[int, tuple[Action, int]] = {}
+        """Per ``id(action)``, the one-card or bare action met and its index (:meth:`_simple_index`)."""
+        self.id_cache_size = 4096
+        """How many actions :attr:`_by_id` keeps before it starts again."""
 
     # -- text ----------------------------------------------------------------------------------------
 
@@ -220,13 +220,16 @@ class ActionSpace:
         by_id = self._by_id
         rest = []
         for action in legal:
-            i = by_id.get(id(action))
-            if i is None:
-                i = self._simple_index(action)
-                if i is None:
+            held = by_id.get(id(action))
+            if held is not None and held[0] is action:
+                i = held[1]
+            else:
+                simple = self._simple_index(action)
+                if simple is None:
                     if action.kind not in MELD_KINDS:  # melds have no index: the builder commits them
                         rest.append(action)
                     continue
+                i = simple
             if i not in found:  # several with one index: the engine's first, as listed() keeps
                 found[i] = action
         if rest:
@@ -239,8 +242,8 @@ class ActionSpace:
 
     def _simple_index(self, action: Action) -> int | None:
         """The index of a one-card action or one without cards (None for any other), remembered by the
-        action's id: the kernel and plugins share such actions between turns (``Action.of``), so most are
-        looked up again. The action is kept while its id is, so no other object can take that id."""
+        action's id with the action itself (an id is only trusted for that very object): the kernel and
+        plugins share such actions between turns (``Action.of``), so most are looked up again."""
         if action.target is not None:
             return None
         cards = action.cards
@@ -255,11 +258,9 @@ class ActionSpace:
                 return None
         else:
             return None
-        if len(self._by_id) >= 4096:  # actions built afresh each turn would otherwise pile up
+        if len(self._by_id) >= self.id_cache_size:  # actions built afresh each turn would otherwise pile up
             self._by_id.clear()
-            self._kept.clear()
-        self._by_id[id(action)] = i
-        self._kept.append(action)
+        self._by_id[id(action)] = (action, i)
         return i
 
     def meld_sets(self, game: Game, legal: Sequence[Action] | None = None) -> dict[str, list[Way]]:
@@ -384,23 +385,32 @@ class ActionSpace:
         become a legal way, ``next meld`` where the group being selected completes one meld of a legal way
         with more to come, a commit where the selection is exactly a legal way. Every selection the builder
         allows extends to a legal way, so one of these is always legal."""
-        if not selection.faces and not selection.cuts:  # nothing selected yet: any face of a way in hand
-            starts: set[int] = set()
-            for verb, ways in position.ways.items():
-                for way in ways:
-                    for group in way.groups_sorted:
-                        if group:
-                            starts.update(group)
-                        elif len(way.groups_sorted) == 1:
-                            plan.setdefault(self.commit_index[verb], way.action)
-                        else:
-                            plan[self.next_index] = None
-            if starts:
-                hand = position.hand
-                for f in starts:
-                    if hand[f]:
-                        plan[self.select_base + f] = None
-            return
+        if not selection.faces and not selection.cuts:
+            self._first_steps(position, plan)
+        else:
+            self._next_steps(position, selection, plan)
+
+    def _first_steps(self, position: _Position, plan: dict[int, Action | None]) -> None:
+        """:meth:`_builder` with nothing selected (most positions): ``select X`` for every face of a legal way
+        that the hand holds (what :meth:`_next_steps` gives for an empty selection, without its Counters)."""
+        starts: set[int] = set()
+        for verb, ways in position.ways.items():
+            for way in ways:
+                for group in way.groups_sorted:
+                    if group:
+                        starts.update(group)
+                    elif len(way.groups_sorted) == 1:
+                        plan.setdefault(self.commit_index[verb], way.action)
+                    else:
+                        plan[self.next_index] = None
+        if starts:
+            hand = position.hand
+            for f in starts:
+                if hand[f]:
+                    plan[self.select_base + f] = None
+
+    def _next_steps(self, position: _Position, selection: Selection, plan: dict[int, Action | None]) -> None:
+        """:meth:`_builder` for any selection."""
         hand = position.hand
         chosen = selection.counts()
         closed = Counter(selection.closed()) if selection.cuts else Counter()

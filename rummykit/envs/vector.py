@@ -58,7 +58,8 @@ class VectorEnv:
         self.encoder.meld_cache_size = max(self.encoder.meld_cache_size, 256 * num_envs)
         self.observation_size = self.encoder.size
         self.action_size = space.size
-        # one shallow copy of the space per game: each keeps its own position cache (the layout is shared)
+        # one shallow copy of the space per game: each keeps its own position cache (the layout and the
+        # index-by-id cache, which depends on the layout alone, are shared)
         self._spaces = [copy.copy(space) for _ in range(num_envs)]
         self.games: list[Game] = []
         """The games being played, one per row."""
@@ -160,8 +161,8 @@ class VectorEnv:
         return observations, masks, rewards, ended, infos
 
     def _observe(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
-        """Every game's observation and mask for its seat to act, in two arrays built with one numpy call
-        each (new arrays at every call)."""
+        """Every game's observation and mask for its seat to act, in two arrays built with a few numpy calls
+        for all the games (new arrays at every call)."""
         parts, n, size = self.encoder.parts, self.num_envs, self.observation_size
         cols: list[int] = []
         lengths: list[int] = []
