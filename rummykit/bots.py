@@ -2,8 +2,8 @@
 
 ``random`` picks uniformly among the legal actions. ``greedy`` keeps its deadwood as low as it can:
 it takes a discard only when that lowers its deadwood, throws the card that leaves the least deadwood,
-accepts an offered card only when its best arrangement melds it and offers its highest unmelded card
-(``turn.end: offer``),
+accepts an offered card only when its best arrangement melds it and offers its lowest unmelded card
+(``turn.end: offer``: whoever takes a card may score it on the table),
 ends the hand as soon as it may (a knock, gin: whatever the game describes as ending the hand, see
 ``rummykit_describe_action``), and lays down melds and lay-offs at once in table games. ``outs`` is greedy
 that, in the Gin family, weighs a hand by the deadwood it can expect after its next draw. ``search`` looks
@@ -181,15 +181,12 @@ class GreedyBot:
             # The dearest card, but a wild card last: it may make a meld next turn.
             return max(discards, key=lambda a: (not search.is_wild(a.cards[0]), value(a.cards[0]), a.cards[0].face))
         if "offer" in by_kind:
-            # Offer the highest card the best arrangement leaves unmelded (a natural one first), or the lowest.
+            # Offer the lowest card the best arrangement leaves unmelded (a natural one first), else the lowest
+            # card: whoever takes it may score it on the table, and a high card scores them more.
             spare = {c.face for c in arrangement.deadwood}
             return max(
                 by_kind["offer"],
-                key=lambda a: (
-                    a.cards[0].face in spare,
-                    not search.is_wild(a.cards[0]),
-                    value(a.cards[0]) * (1 if a.cards[0].face in spare else -1),
-                ),
+                key=lambda a: (a.cards[0].face in spare, not search.is_wild(a.cards[0]), -value(a.cards[0])),
             )
         return self.rng.choice(actions)
 

@@ -699,3 +699,27 @@ def test_bots_play_with_the_house_rules(house_rules: list[str]) -> None:
             _step(game, bots[game.current_player])
         if "no-jokers" in house_rules:
             assert len(game.deal.set_aside) == 4 and all(c.is_joker for c in game.deal.set_aside)
+
+
+def test_greedy_offers_its_lowest_unmelded_card() -> None:
+    """Whoever takes an offered card may score it on the table, so greedy offers the lowest card its best
+    arrangement leaves unmelded (a natural card before a wild one), never a dearer spare one."""
+    variant = rummykit.load_variant("skarney-singles")
+    search, value = variant.meld_search, variant.value
+    offers = 0
+    for seed in range(3):
+        game = variant.new_game(players=2, seed=seed)
+        bots = [GreedyBot(seed=seed), RandomBot(seed=seed + 50)]
+        while not game.is_over and offers < 60:
+            seat = game.deal.actor
+            action = bots[seat].choose(game)
+            if seat == 0 and action.kind == "offer":
+                offers += 1
+                hand = game.deal.hands[seat]
+                spare = {c.face for c in search.arrange(hand).deadwood}
+                natural = [c for c in hand if c.face in spare and not search.is_wild(c)]
+                if natural:
+                    assert action.cards[0].face in spare and not search.is_wild(action.cards[0])
+                    assert value(action.cards[0]) == min(value(c) for c in natural), (hand, action)
+            game.apply(action)
+    assert offers >= 20
