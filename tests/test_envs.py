@@ -671,3 +671,19 @@ def test_builders_first_steps_are_the_general_steps_of_an_empty_selection(name: 
             checked += bool(position.ways)
             env.step(rng.choice(env.legal()))
     assert checked > 10
+
+
+@pytest.mark.parametrize("name", VARIANTS)
+def test_vector_env_soak(name: str) -> None:
+    """Long random masked play, many games at once: every index the env plans is carried out by the engine
+    (an action the engine refuses raises), and every row keeps a legal index. Random hands in table games
+    grow large and reach the engine's capped listing, where a 14-card run the engine would not accept was
+    once offered. RUMMYKIT_SOAK=full: 64 games for 3,000 steps (two seeds); by default a short run."""
+    steps, num_envs, seeds = (3000, 64, (1, 2)) if FULL else (40, 8, (1,))
+    for seed in seeds:
+        venv = envs.vector(name, num_envs, hands=1)
+        rng = np.random.default_rng(seed)
+        _observations, masks = venv.reset(seed=seed)
+        for _ in range(steps):
+            _observations, masks, _rewards, _ended, _infos = venv.step(envs.sample_masked(masks, rng))
+        assert masks.shape == (num_envs, venv.action_size) and masks.any(axis=1).all()
