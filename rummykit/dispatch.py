@@ -184,8 +184,8 @@ def resolve(pm: pluggy.PluginManager, name: str) -> Callable[..., Any]:
         if wrong:
             raise PluginError(plugin, name, wrong)
 
-    # A few hooks run on every action: each kind of hook gets its own loop, with nothing decided per call
-    # that could be decided here.
+    # A few hooks run on every action: those with one implementation or none (most) get a closure of their
+    # own, with nothing decided per call that could be decided here.
     if not ordered:
         return (lambda **kwargs: None) if firstresult else (lambda **kwargs: [])
     if len(ordered) == 1 and ordered[0][2] is None:  # one implementation, taking every argument
@@ -205,25 +205,8 @@ def resolve(pm: pluggy.PluginManager, name: str) -> Callable[..., Any]:
             return result
 
         return only
-    if firstresult:
 
-        def first(**kwargs: Any) -> Any:
-            for plugin, function, argnames in ordered:
-                try:
-                    result = function(**kwargs) if argnames is None else function(*[kwargs[a] for a in argnames])
-                except passthrough:
-                    raise
-                except Exception as exc:
-                    raise PluginError(plugin, name, exc) from exc
-                if result is not None:
-                    if checked or (expected is not None and not isinstance(result, expected)):
-                        blame(plugin, result, kwargs)
-                    return result
-            return None
-
-        return first
-
-    def every(**kwargs: Any) -> list[Any]:
+    def call(**kwargs: Any) -> Any:
         results = []
         for plugin, function, argnames in ordered:
             try:
@@ -232,11 +215,17 @@ def resolve(pm: pluggy.PluginManager, name: str) -> Callable[..., Any]:
                 raise
             except Exception as exc:
                 raise PluginError(plugin, name, exc) from exc
-            if result is not None:
+            if result is None:
+                continue
+            if not firstresult:
                 results.append(result)
-        return results
+                continue
+            if checked or (expected is not None and not isinstance(result, expected)):
+                blame(plugin, result, kwargs)
+            return result
+        return None if firstresult else results
 
-    return every
+    return call
 
 
 class ResolvedHooks:
