@@ -549,8 +549,6 @@ class Encoder:
         plane = FACES
         # flat offsets, built once: per seat, where each other seat's planes start (seats counted from it)
         self._rel = [[(s - seat) % n for s in range(n)] for seat in range(n)]
-        self._order = [[(seat + k) % n for k in range(n)] for seat in range(n)]
-        """Per seat, the seats from it in turn order (the order of per-seat scalars)."""
         self._known_base = [[(2 + (s - seat) % n - 1) * plane for s in range(n)] for seat in range(n)]
         self._pile = (2 + n - 1) * plane
         self._table = [[(2 + n - 1 + 2 + (s - seat) % n) * plane for s in range(n)] for seat in range(n)]
@@ -642,13 +640,10 @@ class Encoder:
             faces += [base + c.face for c in deal.pile_seen()]
         wild = False
         if deal.table:
-            placed = self._placed
             table, wilds = self._table[seat], self._wilds[seat]
             for tm in deal.table:
                 meld = tm.meld
-                held = placed.get(id(meld))
-                indices = held[1].get((seat, tm.owner)) if held is not None and held[0] is meld else None
-                faces += indices or self._meld_indices(meld, seat, tm.owner, table, wilds)
+                faces += self._meld_indices(meld, seat, tm.owner, table, wilds)
                 if meld.wilds:
                     wild = True
         if deal.offer is not None:
