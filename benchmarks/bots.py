@@ -179,9 +179,12 @@ def time_moves(name: str, decisions: int, seed: int) -> dict[str, Any]:
     while len(wall) < decisions:
         variant = rummykit.load_variant(name)
         game = variant.new_game(seed=derive_seed(seed, name, "timing", index))
-        bots: list[Bot] = [SearchBot(derive_seed(seed, "timing", index)), make_bot("greedy", index)]
-        if index % 2:
-            bots.reverse()
+        sides = sorted({game.side_of(s) for s in range(game.num_players)})
+        side = sides[index % len(sides)]  # the search bot's side (its partner's seat too), alternating
+        bots: list[Bot] = [
+            SearchBot(derive_seed(seed, "timing", index, s)) if game.side_of(s) == side else make_bot("greedy", index)
+            for s in range(game.num_players)
+        ]
         index += 1
         while not game.is_over and len(wall) < decisions:
             bot = bots[game.deal.actor]

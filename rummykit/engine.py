@@ -671,7 +671,17 @@ class Game:
         Applying actions to the copy leaves this game unchanged; both go on identically from the same
         actions. For search bots and vectorised environments. Games also pickle (the variant is saved by
         name, house rules, options and plugin files, and loaded again)."""
-        return copy.deepcopy(self, {id(self.variant): self.variant})
+        memo: dict[int, Any] = {id(self.variant): self.variant}
+        # What never changes is shared rather than walked: the random generator's state (a shallow copy
+        # sets it whole, where a deep one copies its 625 numbers one by one), the deal's starting state, and
+        # the finished hands' actions, automatic moves and results.
+        memo[id(self.rng)] = copy.copy(self.rng)
+        start = self.deal._start
+        if start is not None:
+            memo[id(start)] = start
+        for finished in (*self._actions[:-1], *self._automatic[:-1], *self.results):
+            memo[id(finished)] = finished
+        return copy.deepcopy(self, memo)
 
     def observation(self, seat: int) -> dict[str, Any]:
         """What ``seat`` can see now, as plain data: its own hand, never another's hidden cards."""

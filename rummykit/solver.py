@@ -66,6 +66,8 @@ class DeadwoodSolver:
         # Where sets of aces are formed: with the aces' other run position when it is the only one.
         self._ace_set_position = 14 if rules.runs and rules.ace in ("high", "both") else 1
         self._moves: dict[tuple[object, ...], list[Move]] = {}
+        self._solved: dict[tuple[bytes, tuple[int, ...], int], tuple[int, tuple[tuple[int, ...], ...]]] = {}
+        """Hands solved already (bots and searches ask about the same hands again and again)."""
         self._budget = 0
 
     beam_from = 16
@@ -225,6 +227,17 @@ class DeadwoodSolver:
     def solve(self, counts: Sequence[int], wilds: Sequence[int], jokers: int = 0) -> tuple[int, list[tuple[int, ...]]]:
         """Least deadwood and its melds (as faces) of a hand: ``counts[face]`` natural cards of each face
         0..51 (wild faces count 0), the wild cards' faces, and ``jokers`` jokers that are not wild."""
+        key = (bytes(counts), tuple(wilds), jokers)
+        hit = self._solved.get(key)
+        if hit is None:
+            if len(self._solved) > 50_000:
+                self._solved.clear()
+            hit = self._solved[key] = self._solve(counts, wilds, jokers)
+        return hit[0], list(hit[1])
+
+    def _solve(
+        self, counts: Sequence[int], wilds: Sequence[int], jokers: int
+    ) -> tuple[int, tuple[tuple[int, ...], ...]]:
         rules = self.rules
         values = self.values
         if len(self._moves) > 200_000:
@@ -267,7 +280,7 @@ class DeadwoodSolver:
             melded = best_partition(jokers, rules.set_min, rules.set_max)
             melds.extend(_even_groups((JOKER,) * melded, rules.set_max))
             jokers -= melded
-        return cost + jokers * values[JOKER], melds
+        return cost + jokers * values[JOKER], tuple(melds)
 
     def _choose(
         self, counts: Sequence[int], wilds: Sequence[int], best: dict[int, tuple[int, Key, int]]

@@ -81,3 +81,27 @@ def test_pickle_keeps_house_rules_options_and_local_plugins(undercut_double_plug
     assert copied.variant is variant
     assert copied.variant.house_rules == ("undercut-double",)
     assert copied.variant.ruleset["target"] == 150
+
+
+@pytest.mark.parametrize("name", [info.name for info in rummykit.list_variants()])
+def test_clone_after_finished_hands(name: str) -> None:
+    """A clone shares what finished hands left (their actions and results) and the generator's state with
+    nothing: playing either on, through further hands, leaves the other as it was."""
+    from rummykit.bots import GreedyBot
+
+    game = rummykit.load_variant(name).new_game(seed=21)
+    bots = [GreedyBot(seat) for seat in range(game.num_players)]
+    while not game.is_over and len(game.results) < 2:
+        game.apply(bots[game.deal.actor].choose(game))
+    if game.is_over:
+        pytest.skip("the game ended within two hands")
+    play(game, random.Random(5), 7)
+    before = state(game)
+    twin = game.clone()
+    assert state(twin) == before
+
+    play(twin, random.Random(6), 400)  # into later hands: new deals from the clone's own generator
+    assert state(game) == before, "playing the clone changed the original"
+    play(game, random.Random(6), 400)
+    assert state(game) == state(twin)
+    assert game.history == twin.history and game.results == twin.results

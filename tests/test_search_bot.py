@@ -179,6 +179,22 @@ def test_openspiel_adapter_plays_whole_hands() -> None:
     assert row["points"] == -row["other"]
 
 
+@pytest.mark.parametrize("name", ["gin-3", "gin-partnership"])
+def test_strength_benchmark_times_moves_with_any_number_of_seats(name: str) -> None:
+    """benchmarks/bots.py --time-moves: a bot for every seat (the search bot's side alternating)."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    try:
+        import bots as strength
+    finally:
+        sys.path.pop(0)
+    entry = strength.time_moves(name, 3, 0)
+    assert entry["decisions"] == 3
+    assert 0 < entry["median_cpu_seconds"] <= entry["max_cpu_seconds"]
+
+
 def test_outs_bot_keeps_the_hand_more_cards_improve() -> None:
     """Three tens to choose from, each leaving 20 deadwood: greedy throws a queen of the pair, the outs bot
     the lone king (the pair of queens has two cards, QC and QS, that meld it next draw; K and Q none)."""

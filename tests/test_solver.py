@@ -257,3 +257,26 @@ def test_arrange_takes_duplicates_where_the_game_has_two_decks() -> None:
     assert found.deadwood_value == 0 and len(found.melds) == 1
     with pytest.raises(ValueError, match="7S 3 times, but the deck holds it twice"):
         rum.arrange("7S 7S 7S 7H")
+
+
+def test_a_hand_solved_again_comes_from_memory_unchanged() -> None:
+    """The solver keeps hands it has solved (searches ask about the same hands many times): the second
+    answer is the first, and changing a returned list leaves what it keeps untouched."""
+    ms = search(**RULES[1])
+    hand = random.Random(3).sample(DECK, 14)
+    first = ms.arrange(hand)
+    solver = ms._solver
+    assert solver is not None and len(solver._solved) == 1
+    counts = [0] * 52
+    wilds = []
+    for card in hand:
+        if card.face in ms.rules.wild_faces:
+            wilds.append(card.face)
+        elif card.face != JOKER_FACE:
+            counts[card.face] += 1
+    jokers = sum(c.face == JOKER_FACE and c.face not in ms.rules.wild_faces for c in hand)
+    answer = solver.solve(counts, sorted(wilds), jokers)
+    answer[1].clear()
+    again = ms.arrange(hand)
+    assert len(solver._solved) == 1
+    assert again == first
