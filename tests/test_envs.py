@@ -621,26 +621,33 @@ def test_sample_masked_takes_bool_and_wide_masks() -> None:
         assert chosen.dtype == np.int64 and masks[np.arange(4), chosen].all()
 
 
-def test_index_by_id_trusts_an_id_only_for_its_own_action() -> None:
-    """The index cache keys actions by id(): an id found again must belong to the same object (after a
-    pickle round trip, or once the cached object is gone, another action can carry that id)."""
+def test_index_by_id_cache_holds_its_actions_and_is_not_pickled() -> None:
+    """The index cache keys actions by id(): it holds each action, so no other object can take that id while
+    the entry lasts; a pickled or deep-copied space starts with it empty (in another process an id names
+    something else), and a shallow copy shares it. A full cache starts again."""
+    import copy
     import pickle
 
     from rummykit.cards import parse_card
     from rummykit.standard import DRAW_STOCK
 
     game = rummykit.load_variant("gin").new_game(seed=3)
-    space = pickle.loads(pickle.dumps(envs.env("gin").space))
-    space._listed_indices(game, [DRAW_STOCK])
-    stale = next(iter(space._by_id))
-    # another action under the id the cache holds for draw stock: it must not be read as draw stock
-    space._by_id[stale] = (Action("draw stock"), space.index("draw stock"))
-    discard = Action.of("discard", parse_card("7H"))
-    space._by_id[id(discard)] = space._by_id[stale]
-    assert space._listed_indices(game, [discard]) == {space.index("discard 7H"): discard}
-    space.id_cache_size = 3  # a full cache starts again rather than growing without bound
-    for text in ("8H", "9H", "TH", "JH"):
-        space._listed_indices(game, [Action.of("discard", parse_card(text))])
+    space = envs.env("gin").space
+    assert space._listed_indices(game, [DRAW_STOCK]) == {space.index("draw stock"): DRAW_STOCK}
+    assert space._by_id[id(DRAW_STOCK)] == (DRAW_STOCK, space.index("draw stock"))
+    space._cached = object()  # type: ignore[assignment]
+    for twin in (pickle.loads(pickle.dumps(space)), copy.deepcopy(space)):
+        assert twin._by_id == {} and twin._cached is None
+        assert twin._listed_indices(game, [DRAW_STOCK]) == {space.index("draw stock"): DRAW_STOCK}
+    assert copy.copy(space)._by_id is space._by_id
+    discards = [Action.of("discard", parse_card(text)) for text in ("8H", "9H", "TH", "JH")]
+    # the engine's first of two actions with one index, whether met before or not
+    twice = [discards[0], Action("discard", (parse_card("8H"),))]
+    for _ in range(2):
+        assert space._listed_indices(game, twice) == {space.index("discard 8H"): discards[0]}
+    space.id_cache_size = 3
+    for action in discards:
+        space._listed_indices(game, [action])
     assert len(space._by_id) <= 3
 
 

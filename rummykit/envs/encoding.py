@@ -139,9 +139,25 @@ class ActionSpace:
         self._cached: _Position | None = None
         """The position last asked about (the engine is asked once per position)."""
         self._by_id: dict[int, tuple[Action, int]] = {}
-        """Per ``id(action)``, the one-card or bare action met and its index (:meth:`_simple_index`)."""
+        """Per ``id(action)``, the one-card or bare action met and its index (:meth:`_simple_index`). It holds
+        the action itself, so no other object can have that id while the entry lasts; pickling leaves it
+        out (ids mean nothing in another process)."""
         self.id_cache_size = 4096
         """How many actions :attr:`_by_id` keeps before it starts again."""
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled (and deep-copied) without what is keyed by object ids: in another process, or for
+        other objects, an id names something else."""
+        state = dict(self.__dict__)
+        state["_by_id"] = {}
+        state["_cached"] = None
+        return state
+
+    def __copy__(self) -> ActionSpace:
+        """A shallow copy sharing the layout and the index-by-id cache (the vector environment's games)."""
+        twin = object.__new__(type(self))
+        twin.__dict__.update(self.__dict__)
+        return twin
 
     # -- text ----------------------------------------------------------------------------------------
 
@@ -216,12 +232,14 @@ class ActionSpace:
     def _listed_indices(self, game: Game, legal: Sequence[Action]) -> dict[int, Action]:
         """:meth:`listed` by index, with a quick path for the common one-card actions (discards, knocks) and
         those without cards."""
-        found: dict[int, Action] = {}
         by_id = self._by_id
+        helds = [by_id.get(id(action)) for action in legal]
+        if None not in helds:  # every action met before (most turns): the engine's first of each index
+            return {i: action for action, i in reversed(helds)}  # type: ignore[misc]
+        found: dict[int, Action] = {}
         rest = []
-        for action in legal:
-            held = by_id.get(id(action))
-            if held is not None and held[0] is action:
+        for action, held in zip(legal, helds):
+            if held is not None:
                 i = held[1]
             else:
                 simple = self._simple_index(action)
