@@ -24,6 +24,7 @@ import json
 import math
 import os
 import platform
+import random
 import statistics
 import sys
 import time
@@ -170,29 +171,46 @@ def save(entry: dict[str, Any]) -> None:
     tmp.replace(RESULTS)
 
 
+TIMED_PER_GAME = 10
+"""Decisions timed per game by :func:`time_moves`."""
+SKIPPED_MOVES = 600
+"""Up to this many moves of greedy play (a seeded number) before a game's timed decisions start."""
+
+
 def time_moves(name: str, decisions: int, seed: int) -> dict[str, Any]:
-    """The search bot's time per decision (wall clock and this process's CPU time) over its first
-    ``decisions`` decisions in games against greedy, one process: the speed figure without the strength run."""
+    """The search bot's time per decision (wall clock and this process's CPU time) over ``decisions``
+    decisions in games against greedy, one process: the speed figure without the strength run. Each game is
+    first played by greedy in every seat for a seeded number of moves (0 to :data:`SKIPPED_MOVES`), then the
+    search bot's next :data:`TIMED_PER_GAME` decisions are timed: decisions from every stage of a game, not
+    only its first hand."""
     wall: list[float] = []
     cpu: list[float] = []
     index = 0
+    variant = rummykit.load_variant(name)
     while len(wall) < decisions:
-        variant = rummykit.load_variant(name)
-        game = variant.new_game(seed=derive_seed(seed, name, "timing", index))
+        game_seed = derive_seed(seed, name, "timing", index)
+        game = variant.new_game(seed=game_seed)
         sides = sorted({game.side_of(s) for s in range(game.num_players)})
         side = sides[index % len(sides)]  # the search bot's side (its partner's seat too), alternating
+        greedy = [make_bot("greedy", derive_seed(game_seed, "greedy", s)) for s in range(game.num_players)]
         bots: list[Bot] = [
-            SearchBot(derive_seed(seed, "timing", index, s)) if game.side_of(s) == side else make_bot("greedy", index)
+            SearchBot(derive_seed(game_seed, "search", s)) if game.side_of(s) == side else greedy[s]
             for s in range(game.num_players)
         ]
         index += 1
-        while not game.is_over and len(wall) < decisions:
+        for _ in range(random.Random(game_seed).randrange(SKIPPED_MOVES)):
+            if game.is_over:
+                break
+            game.apply(greedy[game.deal.actor].choose(game))
+        timed = 0
+        while not game.is_over and len(wall) < decisions and timed < TIMED_PER_GAME:
             bot = bots[game.deal.actor]
             start, used = time.perf_counter(), time.process_time()
             action = bot.choose(game)
             if isinstance(bot, SearchBot):
                 wall.append(time.perf_counter() - start)
                 cpu.append(time.process_time() - used)
+                timed += 1
             game.apply(action)
     return {
         "variant": name,
