@@ -232,14 +232,12 @@ class ActionSpace:
     def _listed_indices(self, game: Game, legal: Sequence[Action]) -> dict[int, Action]:
         """:meth:`listed` by index, with a quick path for the common one-card actions (discards, knocks) and
         those without cards."""
-        by_id = self._by_id
-        helds = [by_id.get(id(action)) for action in legal]
-        if None not in helds:  # every action met before (most turns): the engine's first of each index
-            return {i: action for action, i in reversed(helds)}  # type: ignore[misc]
         found: dict[int, Action] = {}
+        by_id = self._by_id
         rest = []
-        for action, held in zip(legal, helds):
-            if held is not None:
+        for action in legal:
+            held = by_id.get(id(action))
+            if held is not None:  # the cache holds the action: no other object has its id meanwhile
                 i = held[1]
             else:
                 simple = self._simple_index(action)
@@ -562,6 +560,7 @@ class Encoder:
         self.distinct = len({c.face for c in deck}) == len(deck)
         """Whether no face is in the deck twice: a card's index is then set once (wild cards apart)."""
         self.fanned = variant.discard_pile == "fanned"
+        self.open_pile = variant.discard_pile != "none"
         self.must_use = variant.melds_on_table
         self.search = variant.meld_search
         plane = FACES
@@ -646,13 +645,20 @@ class Encoder:
         faces: list[int] = [c.face for c in deal.hands[seat]]
         if selection.faces:
             faces += [FACES + f for f in selection.faces]
-        for s, base in self._known_to[seat]:  # cards seen going into other hands
-            cards = deal.known_in_hand(seat, s)
-            if cards:
-                faces += [base + c.face for c in cards]
-        top = deal.pile_top_seen()
-        if top is not None:
-            faces.append(self._pile + top.face)
+        if deal.seen:  # cards seen going into other hands
+            for s, base in self._known_to[seat]:
+                faces += [base + c.face for c in deal.known_in_hand(seat, s)]
+        else:  # Deal.known_in_hand's usual case (only cards known to all), inline: it runs every step
+            known, hands = deal.known, deal.hands
+            for s, base in self._known_to[seat]:
+                ids = known[s]
+                if ids:
+                    faces += [base + c.face for c in hands[s] if c.id in ids]
+        discard = deal.discard
+        if discard and self.open_pile:  # Deal.pile_top_seen, inline
+            top = discard[-1]
+            if top.id not in deal.face_down:
+                faces.append(self._pile + top.face)
         if self.fanned and deal.discard:
             base = self._pile + FACES
             faces += [base + c.face for c in deal.pile_seen()]
@@ -691,7 +697,8 @@ class Encoder:
         # the rest of the vector, in order (seats from this one): hand sizes, stock and pile, scores, deal
         # number, selection size; unscaled (the caller divides by divisors, in numpy)
         rest: list[int] = [*map(len, deal.hands)]
-        rest = rest[seat:] + rest[:seat]
+        if seat:
+            rest = rest[seat:] + rest[:seat]
         rest += (len(deal.stock), len(deal.discard))
         scores = game.scores
         rest += scores[seat:]
