@@ -34,6 +34,7 @@ from typing import Any
 
 import rummykit
 from rummykit.bots import Bot, SearchBot, make_bot
+from rummykit.search import side_difference
 from rummykit.simulate import derive_seed
 
 HERE = Path(__file__).resolve().parent
@@ -104,6 +105,110 @@ def _one(args: tuple[str, str, int, int]) -> dict[str, Any]:
     return play(*args)
 
 
+def play_deal(variant_name: str, pairing: str, index: int, seed: int) -> dict[str, Any]:
+    """Deal ``index`` played once per side (one hand each, ``max_hands=1``), the first bot on a different side
+    each time, the second bot in every other seat: the first bot's hand points less the other sides' average
+    (:func:`~rummykit.search.side_difference`), averaged over the plays. The same cards, dealer and seat
+    order every time, so what the deal gives cancels out."""
+    variant = rummykit.load_variant(variant_name)
+    deal_seed = derive_seed(seed, variant_name, "deal", index)
+    first, second = PAIRINGS[pairing]
+    differences: list[float] = []
+    times: list[float] = []
+    cpu_times: list[float] = []
+    sides = sorted({variant.new_game(seed=deal_seed, max_hands=1).side_of(s) for s in range(variant.min_players)})
+    for side in sides:
+        game = variant.new_game(seed=deal_seed, max_hands=1)
+        n = game.num_players
+        bots: list[Bot] = [
+            make_bot(first if game.side_of(s) == side else second, derive_seed(deal_seed, "bot", side, s))
+            for s in range(n)
+        ]
+        timed = [isinstance(bot, SearchBot) for bot in bots]
+        while not game.is_over:
+            seat = game.deal.actor
+            start, cpu = time.perf_counter(), time.process_time()
+            action = bots[seat].choose(game)
+            if timed[seat]:
+                times.append(time.perf_counter() - start)
+                cpu_times.append(time.process_time() - cpu)
+            game.apply(action)
+        mine = next(s for s in range(n) if game.side_of(s) == side)
+        differences.append(side_difference(game, game.results[0].scores, mine))
+    return {
+        "difference": sum(differences) / len(differences),
+        "plays": differences,
+        "times": times,
+        "cpu_times": cpu_times,
+    }
+
+
+def _one_deal(args: tuple[str, str, int, int]) -> dict[str, Any]:
+    return play_deal(*args)
+
+
+def run_deals(name: str, pairing: str, deals: int, jobs: int, seed: int, resume: bool = False) -> dict[str, Any]:
+    """:func:`play_deal` for deals 0 to ``deals``-1 (in ``jobs`` processes), the entry saved after each deal
+    (``resume``: on from the deals saved)."""
+    start = time.perf_counter()
+    key = f"{name}/{pairing}/deals"
+    previous = load_results().get(key) if resume else None
+    if previous is not None and previous.get("seed") != seed:
+        previous = None
+    rows: list[dict[str, Any]] = list(previous["rows"]) if previous is not None else []
+    earlier = previous["elapsed_seconds"] if previous is not None else 0.0
+    tasks = [(name, pairing, i, seed) for i in range(len(rows), deals)]
+    entry: dict[str, Any] = previous or {}
+    with ProcessPoolExecutor(jobs) as pool:
+        for row in pool.map(_one_deal, tasks, chunksize=1):
+            rows.append({"difference": row["difference"], "plays": row["plays"]})
+            entry = deal_summary(name, pairing, rows, seed, earlier + time.perf_counter() - start, entry, row)
+            save(entry, key)
+    return entry
+
+
+def deal_summary(
+    name: str,
+    pairing: str,
+    rows: list[dict[str, Any]],
+    seed: int,
+    elapsed: float,
+    before: dict[str, Any],
+    row: dict[str, Any],
+) -> dict[str, Any]:
+    """The paired-deal entry: the mean difference per hand with its 95 % interval (normal approximation
+    over the deals), plays won and lost, and the first bot's time per decision (its last 5,000 decisions
+    kept for the median). ``before``: the entry so far; ``row``: the deal just played."""
+    values = [r["difference"] for r in rows]
+    n = len(values)
+    mean = sum(values) / n
+    spread = statistics.stdev(values) if n > 1 else float("inf")
+    half = 1.96 * spread / math.sqrt(n)
+    plays = [p for r in rows for p in r["plays"]]
+    times = row["times"]
+    wall = (before.get("move_sample") or []) + times
+    cpu = (before.get("cpu_sample") or []) + row["cpu_times"]
+    return {
+        "variant": name,
+        "pairing": pairing,
+        "deals": n,
+        "hands": len(plays),
+        "hands_won": sum(p > 0 for p in plays),
+        "hands_lost": sum(p < 0 for p in plays),
+        "mean_difference": mean,
+        "interval": [mean - half, mean + half],
+        "median_move_seconds": statistics.median(wall) if wall else None,
+        "max_move_seconds": max([before.get("max_move_seconds") or 0.0, *times]) if wall else None,
+        "median_move_cpu_seconds": statistics.median(cpu) if cpu else None,
+        "move_sample": wall[-5000:],
+        "cpu_sample": cpu[-5000:],
+        "rows": rows,
+        "seed": seed,
+        "elapsed_seconds": elapsed,
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
+    }
+
+
 def run(name: str, pairing: str, games: int, jobs: int, seed: int, resume: bool = False) -> dict[str, Any]:
     """Play the games (in ``jobs`` processes), saving the entry after each game, so that a run stopped
     early still leaves the games it played in the results. ``resume``: go on from the saved entry of the
@@ -163,9 +268,9 @@ def summary(name: str, pairing: str, rows: list[dict[str, Any]], seed: int, elap
     }
 
 
-def save(entry: dict[str, Any]) -> None:
+def save(entry: dict[str, Any], key: str | None = None) -> None:
     results = load_results()  # another run may have saved meanwhile
-    results[f"{entry['variant']}/{entry['pairing']}"] = entry
+    results[key or f"{entry['variant']}/{entry['pairing']}"] = entry
     tmp = RESULTS.with_suffix(f".{os.getpid()}.tmp")
     tmp.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n", encoding="utf-8")
     tmp.replace(RESULTS)
@@ -273,6 +378,28 @@ def table(results: dict[str, Any]) -> str:
                 f"| {t['max_cpu_seconds']:.2f} s | {t['share_over_1s_cpu']:.1%} "
                 f"| {t['median_wall_seconds'] * 1000:.0f} ms |"
             )
+    paired = [results[f"{name}/{p}/deals"] for name in VARIANTS for p in PAIRINGS if f"{name}/{p}/deals" in results]
+    if paired:
+        lines += [
+            "",
+            "Paired deals (`--deals N`): each deal played one hand per side, the first bot on each side in turn; "
+            "the first bot's hand points less the other sides' average, per hand:",
+            "",
+            "| variant | pairing | deals (hands) | hands ahead / behind | points per hand | 95 % interval "
+            "| median / slowest move (wall clock) |",
+            "|---|---|---:|---:|---:|---|---|",
+        ]
+        for e in paired:
+            low, high = e["interval"]
+            timing = "-"
+            if e["median_move_seconds"] is not None:
+                timing = f"{e['median_move_seconds'] * 1000:.0f} ms / {e['max_move_seconds']:.1f} s"
+                timing += f" (CPU median {e['median_move_cpu_seconds'] * 1000:.0f} ms)"
+            lines.append(
+                f"| {e['variant']} | {e['pairing'].replace('-', ' vs ')} | {e['deals']:,} ({e['hands']:,}) "
+                f"| {e['hands_won']:,} / {e['hands_lost']:,} | {e['mean_difference']:+.1f} | {low:+.1f} to {high:+.1f} "
+                f"| {timing} |"
+            )
     if OPENSPIEL.exists():
         saved = json.loads(OPENSPIEL.read_text(encoding="utf-8"))
         for spiel in [saved] if "bot" in saved else saved.values():  # one summary per bot
@@ -314,6 +441,12 @@ def main(argv: list[str] | None = None) -> int:
         "--resume", action="store_true", help="go on from the saved games of a pairing (same seed) up to --games"
     )
     parser.add_argument("--time-moves", type=int, metavar="N", help="only time N search decisions per variant")
+    parser.add_argument(
+        "--deals",
+        type=int,
+        metavar="N",
+        help="play N paired deals (one hand per side, the bots' sides swapped) instead of whole games",
+    )
     args = parser.parse_args(argv)
     if args.time_moves:
         for name in args.variants:
@@ -324,7 +457,13 @@ def main(argv: list[str] | None = None) -> int:
             RESULTS.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n", encoding="utf-8")
         write_table(load_results())
         return 0
-    if not args.table_only:
+    if args.deals:
+        for name in args.variants:
+            for pairing in args.pairings:
+                entry = run_deals(name, pairing, args.deals, args.jobs, args.seed, args.resume)
+                shown = {k: v for k, v in entry.items() if k not in ("rows", "move_sample", "cpu_sample")}
+                print(json.dumps(shown), flush=True)
+    elif not args.table_only:
         for name in args.variants:
             for pairing in args.pairings:
                 entry = run(name, pairing, args.games, args.jobs, args.seed, args.resume)

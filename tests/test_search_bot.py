@@ -195,6 +195,23 @@ def test_strength_benchmark_times_moves_with_any_number_of_seats(name: str) -> N
     assert 0 < entry["median_cpu_seconds"] <= entry["max_cpu_seconds"]
 
 
+def test_strength_benchmark_paired_deals() -> None:
+    """benchmarks/bots.py --deals: one deal played once per side, the same cards each time."""
+    import sys
+    from pathlib import Path
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    try:
+        import bots as strength
+    finally:
+        sys.path.pop(0)
+    row = strength.play_deal("gin", "greedy-random", 4, 0)
+    assert len(row["plays"]) == 2 and row["difference"] == sum(row["plays"]) / 2
+    assert strength.play_deal("gin", "greedy-random", 4, 0) == row
+    three = strength.play_deal("gin-3", "greedy-random", 1, 0)
+    assert len(three["plays"]) == 3
+
+
 def test_outs_bot_keeps_the_hand_more_cards_improve() -> None:
     """Three tens to choose from, each leaving 20 deadwood: greedy throws a queen of the pair, the outs bot
     the lone king (the pair of queens has two cards, QC and QS, that meld it next draw; K and Q none)."""
