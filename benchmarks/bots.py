@@ -74,6 +74,28 @@ def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+T95 = (12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228, 2.201, 2.179, 2.160, 2.145, 2.131)
+
+
+def t95(df: int) -> float:
+    """The two-sided 95 % quantile of Student's t with ``df`` degrees of freedom: a table up to 15, then its
+    Cornish-Fisher expansion around the normal quantile (within 0.001 from there on)."""
+    if df <= len(T95):
+        return T95[df - 1]
+    z = 1.959964
+    return z + (z**3 + z) / (4 * df) + (5 * z**5 + 16 * z**3 + 3 * z) / (96 * df * df)
+
+
+def mean_interval(values: list[float]) -> tuple[float, float, float]:
+    """The mean of ``values`` and its 95 % t interval (infinite for fewer than two values)."""
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, -math.inf, math.inf
+    half = t95(n - 1) * statistics.stdev(values) / math.sqrt(n)
+    return mean, mean - half, mean + half
+
+
 def play(variant_name: str, pairing: str, index: int, seed: int) -> dict[str, Any]:
     """Game ``index`` of a pairing: whether the first bot's side won, and the first bot's decision times."""
     variant = rummykit.load_variant(variant_name)
@@ -176,14 +198,11 @@ def deal_summary(
     before: dict[str, Any],
     row: dict[str, Any],
 ) -> dict[str, Any]:
-    """The paired-deal entry: the mean difference per hand with its 95 % interval (normal approximation
-    over the deals), plays won and lost, and the first bot's time per decision (its last 5,000 decisions
-    kept for the median). ``before``: the entry so far; ``row``: the deal just played."""
-    values = [r["difference"] for r in rows]
-    n = len(values)
-    mean = sum(values) / n
-    spread = statistics.stdev(values) if n > 1 else float("inf")
-    half = 1.96 * spread / math.sqrt(n)
+    """The paired-deal entry: the mean difference per hand with its 95 % t interval over the deals, plays
+    won and lost, and the first bot's time per decision (its last 5,000 decisions kept for the median).
+    ``before``: the entry so far; ``row``: the deal just played."""
+    n = len(rows)
+    mean, low, high = mean_interval([r["difference"] for r in rows])
     plays = [p for r in rows for p in r["plays"]]
     times = row["times"]
     wall = (before.get("move_sample") or []) + times
@@ -196,7 +215,7 @@ def deal_summary(
         "hands_won": sum(p > 0 for p in plays),
         "hands_lost": sum(p < 0 for p in plays),
         "mean_difference": mean,
-        "interval": [mean - half, mean + half],
+        "interval": [low, high],
         "median_move_seconds": statistics.median(wall) if wall else None,
         "max_move_seconds": max([before.get("max_move_seconds") or 0.0, *times]) if wall else None,
         "median_move_cpu_seconds": statistics.median(cpu) if cpu else None,
@@ -390,7 +409,7 @@ def table(results: dict[str, Any]) -> str:
             "|---|---|---:|---:|---:|---|---|",
         ]
         for e in paired:
-            low, high = e["interval"]
+            _, low, high = mean_interval([r["difference"] for r in e["rows"]])
             timing = "-"
             if e["median_move_seconds"] is not None:
                 timing = f"{e['median_move_seconds'] * 1000:.0f} ms / {e['max_move_seconds']:.1f} s"

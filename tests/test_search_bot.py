@@ -5,6 +5,7 @@ Not timed and kept small (tiny budgets): the strength and speed figures are ``be
 
 from __future__ import annotations
 
+import math
 import random
 from collections import Counter
 from collections.abc import Callable, Iterator
@@ -210,6 +211,10 @@ def test_strength_benchmark_paired_deals() -> None:
     assert strength.play_deal("gin", "greedy-random", 4, 0) == row
     three = strength.play_deal("gin-3", "greedy-random", 1, 0)
     assert len(three["plays"]) == 3
+    mean, low, high = strength.mean_interval([1.0, 2.0, 3.0, 4.0, 5.0])  # t(4) = 2.776, standard error 0.7071
+    assert mean == 3.0 and high - mean == pytest.approx(1.963, abs=0.001) and mean - low == high - mean
+    assert strength.mean_interval([7.0])[1:] == (-math.inf, math.inf)
+    assert strength.t95(40) == pytest.approx(2.021, abs=0.001)
 
 
 def test_outs_bot_keeps_the_hand_more_cards_improve() -> None:
