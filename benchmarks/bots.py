@@ -416,7 +416,8 @@ def table(results: dict[str, Any]) -> str:
                 timing += f" (CPU median {e['median_move_cpu_seconds'] * 1000:.0f} ms)"
             lines.append(
                 f"| {e['variant']} | {e['pairing'].replace('-', ' vs ')} | {e['deals']:,} ({e['hands']:,}) "
-                f"| {e['hands_won']:,} / {e['hands_lost']:,} | {e['mean_difference']:+.1f} | {low:+.1f} to {high:+.1f} "
+                f"| {e['hands_won']:,} / {e['hands_lost']:,} | {e['mean_difference']:+.1f} "
+                f"| {f'{low:+.1f} to {high:+.1f}' if math.isfinite(low) else '-'} "
                 f"| {timing} |"
             )
     if OPENSPIEL.exists():
