@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import random
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -694,3 +695,28 @@ def test_vector_env_soak(name: str) -> None:
         for _ in range(steps):
             _observations, masks, _rewards, _ended, _infos = venv.step(envs.sample_masked(masks, rng))
         assert masks.shape == (num_envs, venv.action_size) and masks.any(axis=1).all()
+
+
+def test_instruction_count_workloads_run(tmp_path: Path) -> None:
+    """benchmarks/instructions.py: its three workloads run as written (here without valgrind, briefly), and a
+    --source without rummykit is refused before anything runs."""
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parents[1]
+    sys.path.insert(0, str(root / "benchmarks"))
+    try:
+        import instructions
+    finally:
+        sys.path.pop(0)
+    for kind in ("vector", "aec", "raw"):
+        done = subprocess.run(
+            [sys.executable, "-c", instructions.WORKLOAD, "gin", kind, "2", "3"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+    with pytest.raises(SystemExit, match="no rummykit package there"):
+        instructions.main(["--source", str(tmp_path)])
