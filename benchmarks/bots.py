@@ -127,27 +127,34 @@ def _one(args: tuple[str, str, int, int]) -> dict[str, Any]:
     return play(*args)
 
 
+DEAL_HANDS = 4
+"""The most hands a paired deal plays while no score has changed (Partnership Gin scores a round of two
+tables at its second hand; a hand may end without a score)."""
+
+
 def play_deal(variant_name: str, pairing: str, index: int, seed: int) -> dict[str, Any]:
-    """Deal ``index`` played once per side (one hand each, ``max_hands=1``), the first bot on a different side
-    each time, the second bot in every other seat: the first bot's hand points less the other sides' average
-    (:func:`~rummykit.search.side_difference`), averaged over the plays. The same cards, dealer and seat
-    order every time, so what the deal gives cancels out."""
+    """Deal ``index`` played once per side that has a seat in the hand (the dealer sits out in Three-handed
+    Gin), the first bot on that side, the second bot in every other seat: the first bot's side's points less
+    the other sides' average (:func:`~rummykit.search.side_difference`), averaged over the plays. Every
+    play starts from the same cards, dealer and seat order, so what the deal gives cancels out. A play
+    stops at the end of the first hand that changed a score (at most :data:`DEAL_HANDS` hands)."""
     variant = rummykit.load_variant(variant_name)
     deal_seed = derive_seed(seed, variant_name, "deal", index)
     first, second = PAIRINGS[pairing]
     differences: list[float] = []
     times: list[float] = []
     cpu_times: list[float] = []
-    sides = sorted({variant.new_game(seed=deal_seed, max_hands=1).side_of(s) for s in range(variant.min_players)})
+    probe = variant.new_game(seed=deal_seed, max_hands=DEAL_HANDS)
+    sides = sorted({probe.side_of(s) for s in probe.deal.seats})
     for side in sides:
-        game = variant.new_game(seed=deal_seed, max_hands=1)
+        game = variant.new_game(seed=deal_seed, max_hands=DEAL_HANDS)
         n = game.num_players
         bots: list[Bot] = [
             make_bot(first if game.side_of(s) == side else second, derive_seed(deal_seed, "bot", side, s))
             for s in range(n)
         ]
         timed = [isinstance(bot, SearchBot) for bot in bots]
-        while not game.is_over:
+        while not game.is_over and not any(game.scores):
             seat = game.deal.actor
             start, cpu = time.perf_counter(), time.process_time()
             action = bots[seat].choose(game)
@@ -156,7 +163,7 @@ def play_deal(variant_name: str, pairing: str, index: int, seed: int) -> dict[st
                 cpu_times.append(time.process_time() - cpu)
             game.apply(action)
         mine = next(s for s in range(n) if game.side_of(s) == side)
-        differences.append(side_difference(game, game.results[0].scores, mine))
+        differences.append(side_difference(game, game.scores, mine))
     return {
         "difference": sum(differences) / len(differences),
         "plays": differences,
@@ -215,7 +222,7 @@ def deal_summary(
         "hands_won": sum(p > 0 for p in plays),
         "hands_lost": sum(p < 0 for p in plays),
         "mean_difference": mean,
-        "interval": [low, high],
+        "interval": [low, high] if n > 1 else None,
         "median_move_seconds": statistics.median(wall) if wall else None,
         "max_move_seconds": max([before.get("max_move_seconds") or 0.0, *times]) if wall else None,
         "median_move_cpu_seconds": statistics.median(cpu) if cpu else None,

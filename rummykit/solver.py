@@ -230,7 +230,7 @@ class DeadwoodSolver:
         key = (bytes(counts), tuple(wilds), jokers)
         hit = self._solved.get(key)
         if hit is None:
-            if len(self._solved) > 50_000:
+            if len(self._solved) >= 50_000:
                 self._solved.clear()
             hit = self._solved[key] = self._solve(counts, wilds, jokers)
         return hit[0], list(hit[1])

@@ -196,8 +196,9 @@ def test_strength_benchmark_times_moves_with_any_number_of_seats(name: str) -> N
     assert 0 < entry["median_cpu_seconds"] <= entry["max_cpu_seconds"]
 
 
-def test_strength_benchmark_paired_deals() -> None:
-    """benchmarks/bots.py --deals: one deal played once per side, the same cards each time."""
+def test_strength_benchmark_paired_deals(monkeypatch: pytest.MonkeyPatch) -> None:
+    """benchmarks/bots.py --deals: one deal played once per side on the same cards, the first bot's side
+    scored each time."""
     import sys
     from pathlib import Path
 
@@ -206,11 +207,19 @@ def test_strength_benchmark_paired_deals() -> None:
         import bots as strength
     finally:
         sys.path.pop(0)
-    row = strength.play_deal("gin", "greedy-random", 4, 0)
-    assert len(row["plays"]) == 2 and row["difference"] == sum(row["plays"]) / 2
-    assert strength.play_deal("gin", "greedy-random", 4, 0) == row
-    three = strength.play_deal("gin-3", "greedy-random", 1, 0)
-    assert len(three["plays"]) == 3
+    # Two equal bots that never draw on their generators in Gin play the very same hand twice, the first
+    # bot's side swapped: its two differences cancel exactly, and are not zero (someone scored).
+    monkeypatch.setitem(strength.PAIRINGS, "greedy-greedy", ("greedy", "greedy"))
+    for index in range(3):
+        row = strength.play_deal("gin", "greedy-greedy", index, 0)
+        first, second = row["plays"]
+        assert first == -second != 0
+        assert row["difference"] == 0
+    assert strength.play_deal("gin", "greedy-random", 4, 0) == strength.play_deal("gin", "greedy-random", 4, 0)
+    # Three-handed Gin: the dealer sits out, so two plays (one per seat in the hand); Partnership Gin
+    # scores its round at the second table's hand, so its plays are not all zero.
+    assert len(strength.play_deal("gin-3", "greedy-random", 1, 0)["plays"]) == 2
+    assert any(strength.play_deal("gin-partnership", "greedy-random", i, 0)["plays"] != [0.0, 0.0] for i in range(3))
     mean, low, high = strength.mean_interval([1.0, 2.0, 3.0, 4.0, 5.0])  # t(4) = 2.776, standard error 0.7071
     assert mean == 3.0 and high - mean == pytest.approx(1.963, abs=0.001) and mean - low == high - mean
     assert strength.mean_interval([7.0])[1:] == (-math.inf, math.inf)
