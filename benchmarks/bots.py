@@ -178,7 +178,7 @@ def _one_deal(args: tuple[str, str, int, int]) -> dict[str, Any]:
 
 def run_deals(name: str, pairing: str, deals: int, jobs: int, seed: int, resume: bool = False) -> dict[str, Any]:
     """:func:`play_deal` for deals 0 to ``deals``-1 (in ``jobs`` processes), the entry saved after each deal
-    (``resume``: on from the deals saved)."""
+    (``resume``: on from the deals saved; the time figures are then this run's)."""
     start = time.perf_counter()
     key = f"{name}/{pairing}/deals"
     previous = load_results().get(key) if resume else None
@@ -188,10 +188,14 @@ def run_deals(name: str, pairing: str, deals: int, jobs: int, seed: int, resume:
     earlier = previous["elapsed_seconds"] if previous is not None else 0.0
     tasks = [(name, pairing, i, seed) for i in range(len(rows), deals)]
     entry: dict[str, Any] = previous or {}
+    wall: list[float] = []
+    cpu: list[float] = []
     with ProcessPoolExecutor(jobs) as pool:
         for row in pool.map(_one_deal, tasks, chunksize=1):
             rows.append({"difference": row["difference"], "plays": row["plays"]})
-            entry = deal_summary(name, pairing, rows, seed, earlier + time.perf_counter() - start, entry, row)
+            wall += row["times"]
+            cpu += row["cpu_times"]
+            entry = deal_summary(name, pairing, rows, seed, earlier + time.perf_counter() - start, wall, cpu)
             save(entry, key)
     return entry
 
@@ -202,18 +206,14 @@ def deal_summary(
     rows: list[dict[str, Any]],
     seed: int,
     elapsed: float,
-    before: dict[str, Any],
-    row: dict[str, Any],
+    wall: list[float],
+    cpu: list[float],
 ) -> dict[str, Any]:
     """The paired-deal entry: the mean difference per hand with its 95 % t interval over the deals, plays
-    won and lost, and the first bot's time per decision (its last 5,000 decisions kept for the median).
-    ``before``: the entry so far; ``row``: the deal just played."""
+    won and lost, and the first bot's time per decision (``wall``, ``cpu``: the decisions timed)."""
     n = len(rows)
     mean, low, high = mean_interval([r["difference"] for r in rows])
     plays = [p for r in rows for p in r["plays"]]
-    times = row["times"]
-    wall = (before.get("move_sample") or []) + times
-    cpu = (before.get("cpu_sample") or []) + row["cpu_times"]
     return {
         "variant": name,
         "pairing": pairing,
@@ -224,10 +224,9 @@ def deal_summary(
         "mean_difference": mean,
         "interval": [low, high] if n > 1 else None,
         "median_move_seconds": statistics.median(wall) if wall else None,
-        "max_move_seconds": max([before.get("max_move_seconds") or 0.0, *times]) if wall else None,
+        "max_move_seconds": max(wall) if wall else None,
         "median_move_cpu_seconds": statistics.median(cpu) if cpu else None,
-        "move_sample": wall[-5000:],
-        "cpu_sample": cpu[-5000:],
+        "decisions": len(wall),
         "rows": rows,
         "seed": seed,
         "elapsed_seconds": elapsed,
@@ -488,7 +487,7 @@ def main(argv: list[str] | None = None) -> int:
         for name in args.variants:
             for pairing in args.pairings:
                 entry = run_deals(name, pairing, args.deals, args.jobs, args.seed, args.resume)
-                shown = {k: v for k, v in entry.items() if k not in ("rows", "move_sample", "cpu_sample")}
+                shown = {k: v for k, v in entry.items() if k != "rows"}
                 print(json.dumps(shown), flush=True)
     elif not args.table_only:
         for name in args.variants:
