@@ -34,6 +34,7 @@ from typing import Any
 
 import rummykit
 from rummykit.bots import Bot, SearchBot, make_bot
+from rummykit.engine import Game
 from rummykit.search import side_difference
 from rummykit.simulate import derive_seed
 
@@ -108,10 +109,20 @@ def play(variant_name: str, pairing: str, index: int, seed: int) -> dict[str, An
     bots: list[Bot] = [
         make_bot(first if game.side_of(s) == side else second, derive_seed(game_seed, "bot", s)) for s in range(n)
     ]
-    timed = [isinstance(bot, SearchBot) for bot in bots]
     times: list[float] = []
     cpu_times: list[float] = []
-    while not game.is_over:
+    play_timed(game, bots, times, cpu_times)
+    won = game.winner is not None and game.side_of(game.winner) == side
+    return {"won": won, "sides": len(sides), "hands": len(game.results), "times": times, "cpu_times": cpu_times}
+
+
+def play_timed(
+    game: Game, bots: list[Bot], times: list[float], cpu_times: list[float], until_scored: bool = False
+) -> None:
+    """Play ``game`` with a bot per seat to its end (``until_scored``: or until a score has changed), adding
+    the search bots' time per decision to ``times`` (wall clock) and ``cpu_times``."""
+    timed = [isinstance(bot, SearchBot) for bot in bots]
+    while not game.is_over and not (until_scored and any(game.scores)):
         seat = game.deal.actor
         start, cpu = time.perf_counter(), time.process_time()
         action = bots[seat].choose(game)
@@ -119,8 +130,6 @@ def play(variant_name: str, pairing: str, index: int, seed: int) -> dict[str, An
             times.append(time.perf_counter() - start)
             cpu_times.append(time.process_time() - cpu)
         game.apply(action)
-    won = game.winner is not None and game.side_of(game.winner) == side
-    return {"won": won, "sides": len(sides), "hands": len(game.results), "times": times, "cpu_times": cpu_times}
 
 
 def _one(args: tuple[str, str, int, int]) -> dict[str, Any]:
@@ -153,15 +162,7 @@ def play_deal(variant_name: str, pairing: str, index: int, seed: int) -> dict[st
             make_bot(first if game.side_of(s) == side else second, derive_seed(deal_seed, "bot", side, s))
             for s in range(n)
         ]
-        timed = [isinstance(bot, SearchBot) for bot in bots]
-        while not game.is_over and not any(game.scores):
-            seat = game.deal.actor
-            start, cpu = time.perf_counter(), time.process_time()
-            action = bots[seat].choose(game)
-            if timed[seat]:
-                times.append(time.perf_counter() - start)
-                cpu_times.append(time.process_time() - cpu)
-            game.apply(action)
+        play_timed(game, bots, times, cpu_times, until_scored=True)
         mine = next(s for s in range(n) if game.side_of(s) == side)
         differences.append(side_difference(game, game.scores, mine))
     return {
@@ -223,14 +224,8 @@ def deal_summary(
         "hands_lost": sum(p < 0 for p in plays),
         "mean_difference": mean,
         "interval": [low, high] if n > 1 else None,
-        "median_move_seconds": statistics.median(wall) if wall else None,
-        "max_move_seconds": max(wall) if wall else None,
-        "median_move_cpu_seconds": statistics.median(cpu) if cpu else None,
-        "decisions": len(wall),
         "rows": rows,
-        "seed": seed,
-        "elapsed_seconds": elapsed,
-        "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
+        **run_fields(wall, cpu, seed, elapsed),
     }
 
 
@@ -283,10 +278,18 @@ def summary(name: str, pairing: str, rows: list[dict[str, Any]], seed: int, elap
         "interval": [low, high],
         "even": 1 / rows[0]["sides"] if rows else None,
         "hands": sum(r["hands"] for r in rows),
-        "median_move_seconds": statistics.median(times) if times else None,
-        "max_move_seconds": max(times) if times else None,
+        **run_fields(times, cpu, seed, elapsed),
+    }
+
+
+def run_fields(wall: list[float], cpu: list[float], seed: int, elapsed: float) -> dict[str, Any]:
+    """What every saved entry says of its run: the search bot's decision times (wall clock and CPU), the
+    seed, the time taken and the machine."""
+    return {
+        "median_move_seconds": statistics.median(wall) if wall else None,
+        "max_move_seconds": max(wall) if wall else None,
         "median_move_cpu_seconds": statistics.median(cpu) if cpu else None,
-        "decisions": len(times),
+        "decisions": len(wall),
         "seed": seed,
         "elapsed_seconds": elapsed,
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
