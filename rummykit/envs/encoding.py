@@ -659,7 +659,7 @@ class Encoder:
             top = discard[-1]
             if top.id not in deal.face_down:
                 faces.append(self._pile + top.face)
-        if self.fanned and deal.discard:
+        if self.fanned and discard:
             base = self._pile + FACES
             faces += [base + c.face for c in deal.pile_seen()]
         wild = False
