@@ -182,9 +182,7 @@ def run_deals(name: str, pairing: str, deals: int, jobs: int, seed: int, resume:
     (``resume``: on from the deals saved; the time figures are then this run's)."""
     start = time.perf_counter()
     key = f"{name}/{pairing}/deals"
-    previous = load_results().get(key) if resume else None
-    if previous is not None and previous.get("seed") != seed:
-        previous = None
+    previous = saved_entry(key, seed) if resume else None
     rows: list[dict[str, Any]] = list(previous["rows"]) if previous is not None else []
     earlier = previous["elapsed_seconds"] if previous is not None else 0.0
     tasks = [(name, pairing, i, seed) for i in range(len(rows), deals)]
@@ -234,9 +232,7 @@ def run(name: str, pairing: str, games: int, jobs: int, seed: int, resume: bool 
     early still leaves the games it played in the results. ``resume``: go on from the saved entry of the
     same seed (games 0 to n-1 played) with games n onwards."""
     start = time.perf_counter()
-    previous = load_results().get(f"{name}/{pairing}") if resume else None
-    if previous is not None and previous.get("seed") != seed:
-        previous = None
+    previous = saved_entry(f"{name}/{pairing}", seed) if resume else None
     first = previous["games"] if previous is not None else 0
     rows: list[dict[str, Any]] = []
     tasks = [(name, pairing, i, seed) for i in range(first, games)]
@@ -356,11 +352,27 @@ def time_moves(name: str, decisions: int, seed: int) -> dict[str, Any]:
     }
 
 
+def saved_entry(key: str, seed: int) -> dict[str, Any] | None:
+    """The saved entry ``key`` if it was played from ``seed`` (a resumed run goes on from it), else None."""
+    entry: dict[str, Any] | None = load_results().get(key)
+    return entry if entry is not None and entry.get("seed") == seed else None
+
+
 def load_results() -> dict[str, Any]:
     if RESULTS.exists():
         data: dict[str, Any] = json.loads(RESULTS.read_text(encoding="utf-8"))
         return data
     return {}
+
+
+def timing_cell(entry: dict[str, Any]) -> str:
+    """The table's median / slowest move of an entry (and its CPU median), or ``-`` where no bot was timed."""
+    if entry["median_move_seconds"] is None:
+        return "-"
+    cell = f"{entry['median_move_seconds'] * 1000:.0f} ms / {entry['max_move_seconds']:.1f} s"
+    if entry.get("median_move_cpu_seconds") is not None:
+        cell += f" (CPU median {entry['median_move_cpu_seconds'] * 1000:.0f} ms)"
+    return cell
 
 
 def table(results: dict[str, Any]) -> str:
@@ -380,13 +392,9 @@ def table(results: dict[str, Any]) -> str:
                 lines.append(f"| {name} | {pairing.replace('-', ' vs ')} | not run | | | | |")
                 continue
             low, high = entry["interval"]
-            timing = "-"
-            if entry["median_move_seconds"] is not None:
-                timing = f"{entry['median_move_seconds'] * 1000:.0f} ms / {entry['max_move_seconds']:.1f} s"
-                if entry.get("median_move_cpu_seconds") is not None:
-                    timing += f" (CPU median {entry['median_move_cpu_seconds'] * 1000:.0f} ms)"
-                if entry.get("timed_games", entry["games"]) < entry["games"]:
-                    timing += f", over the first {entry['timed_games']:,} games"
+            timing = timing_cell(entry)
+            if timing != "-" and entry.get("timed_games", entry["games"]) < entry["games"]:
+                timing += f", over the first {entry['timed_games']:,} games"
             lines.append(
                 f"| {name} | {pairing.replace('-', ' vs ')} | {entry['games']:,} | {entry['rate']:.1%} "
                 f"| {low:.1%} – {high:.1%} | {entry['even']:.0%} | {timing} |"
@@ -418,16 +426,11 @@ def table(results: dict[str, Any]) -> str:
             "|---|---|---:|---:|---:|---|---|",
         ]
         for e in paired:
-            _, low, high = mean_interval([r["difference"] for r in e["rows"]])
-            timing = "-"
-            if e["median_move_seconds"] is not None:
-                timing = f"{e['median_move_seconds'] * 1000:.0f} ms / {e['max_move_seconds']:.1f} s"
-                timing += f" (CPU median {e['median_move_cpu_seconds'] * 1000:.0f} ms)"
+            interval = "-" if e["interval"] is None else "{:+.1f} to {:+.1f}".format(*e["interval"])
             lines.append(
                 f"| {e['variant']} | {e['pairing'].replace('-', ' vs ')} | {e['deals']:,} ({e['hands']:,}) "
-                f"| {e['hands_won']:,} / {e['hands_lost']:,} | {e['mean_difference']:+.1f} "
-                f"| {f'{low:+.1f} to {high:+.1f}' if math.isfinite(low) else '-'} "
-                f"| {timing} |"
+                f"| {e['hands_won']:,} / {e['hands_lost']:,} | {e['mean_difference']:+.1f} | {interval} "
+                f"| {timing_cell(e)} |"
             )
     if OPENSPIEL.exists():
         saved = json.loads(OPENSPIEL.read_text(encoding="utf-8"))

@@ -5,10 +5,14 @@ Not timed and kept small (tiny budgets): the strength and speed figures are ``be
 
 from __future__ import annotations
 
+import importlib
 import math
 import random
+import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
+from pathlib import Path
+from types import ModuleType
 
 import pytest
 
@@ -161,17 +165,20 @@ def test_seconds_budget() -> None:
     game.resolve(SearchBot(1, seconds=0.01).choose(game))
 
 
+def benchmark(name: str) -> ModuleType:
+    """A script of ``benchmarks/`` imported as a module (the folder is no package)."""
+    folder = str(Path(__file__).resolve().parents[1] / "benchmarks")
+    sys.path.insert(0, folder)
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(folder)
+
+
 def test_openspiel_adapter_plays_whole_hands() -> None:
     """benchmarks/openspiel_gin.py: a rummykit bot plays OpenSpiel's gin_rummy through the adapter."""
     pytest.importorskip("pyspiel")
-    import sys
-    from pathlib import Path
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-    try:
-        import openspiel_gin
-    finally:
-        sys.path.pop(0)
+    openspiel_gin = benchmark("openspiel_gin")
     for seat in (0, 1):
         row = openspiel_gin.play_hand(5, seat, "greedy", None)
         assert row["points"] == -row["other"]
@@ -183,14 +190,7 @@ def test_openspiel_adapter_plays_whole_hands() -> None:
 @pytest.mark.parametrize("name", ["gin-3", "gin-partnership"])
 def test_strength_benchmark_times_moves_with_any_number_of_seats(name: str) -> None:
     """benchmarks/bots.py --time-moves: a bot for every seat (the search bot's side alternating)."""
-    import sys
-    from pathlib import Path
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-    try:
-        import bots as strength
-    finally:
-        sys.path.pop(0)
+    strength = benchmark("bots")
     entry = strength.time_moves(name, 3, 0)
     assert entry["decisions"] == 3
     assert 0 < entry["median_cpu_seconds"] <= entry["max_cpu_seconds"]
@@ -199,14 +199,7 @@ def test_strength_benchmark_times_moves_with_any_number_of_seats(name: str) -> N
 def test_strength_benchmark_paired_deals(monkeypatch: pytest.MonkeyPatch) -> None:
     """benchmarks/bots.py --deals: one deal played once per side on the same cards, the first bot's side
     scored each time."""
-    import sys
-    from pathlib import Path
-
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-    try:
-        import bots as strength
-    finally:
-        sys.path.pop(0)
+    strength = benchmark("bots")
     # Two equal bots that never draw on their generators in Gin play the very same hand twice, the first
     # bot's side swapped: its two differences cancel exactly, and are not zero (someone scored).
     monkeypatch.setitem(strength.PAIRINGS, "greedy-greedy", ("greedy", "greedy"))

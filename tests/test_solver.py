@@ -267,15 +267,8 @@ def test_a_hand_solved_again_comes_from_memory_unchanged() -> None:
     first = ms.arrange(hand)
     solver = ms._solver
     assert solver is not None and len(solver._solved) == 1
-    counts = [0] * 52
-    wilds = []
-    for card in hand:
-        if card.face in ms.rules.wild_faces:
-            wilds.append(card.face)
-        elif card.face != JOKER_FACE:
-            counts[card.face] += 1
-    jokers = sum(c.face == JOKER_FACE and c.face not in ms.rules.wild_faces for c in hand)
-    answer = solver.solve(counts, sorted(wilds), jokers)
+    ((counts, wilds, jokers),) = solver._solved  # the hand as the solver was asked about it
+    answer = solver.solve(list(counts), wilds, jokers)
     answer[1].clear()
     again = ms.arrange(hand)
     assert len(solver._solved) == 1
