@@ -15,9 +15,10 @@ with ``greedy`` in every seat, in positions sampled consistently with what it ca
 
 from __future__ import annotations
 
+import inspect
 import random
 import time
-from typing import Protocol
+from typing import Any, Protocol
 
 from .actions import action_words
 from .cards import Card
@@ -307,10 +308,12 @@ class SearchBot:
         rollout_moves: int | None = None,
     ):
         self.rng = random.Random(seed)
-        self.iterations = iterations or self.ITERATIONS
+        self.iterations = _count("iterations", iterations, self.ITERATIONS)
+        if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds <= 0):
+            raise ValueError(f"seconds is None (no time limit) or a number above 0, not {seconds!r}")
         self.seconds = seconds
-        self.candidates = candidates or self.CANDIDATES
-        self.rollout_moves = rollout_moves or self.ROLLOUT_MOVES
+        self.candidates = _count("candidates", candidates, self.CANDIDATES)
+        self.rollout_moves = _count("rollout_moves", rollout_moves, self.ROLLOUT_MOVES)
         self.greedy = OutsBot(self.rng.getrandbits(64))
         self.rollout_bot = GreedyBot(self.rng.getrandbits(64))
 
@@ -365,6 +368,15 @@ class SearchBot:
         return hand_points(sim, seat)
 
 
+def _count(name: str, value: int | None, default: int) -> int:
+    """A budget option: ``default`` for None, else a whole number of at least 1 (ValueError otherwise)."""
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name} is None (the default, {default}) or a whole number of at least 1, not {value!r}")
+    return value
+
+
 def candidate_actions(game: Game, actions: list[Action], first: Action, limit: int) -> list[Action]:
     """Up to ``limit`` actions worth comparing: ``first`` (the outs bot's choice), then in turn the best of each
     kind of action, the second best of each kind, and so on. Actions naming cards of the hand are ranked by
@@ -407,9 +419,21 @@ BOTS: dict[str, type[RandomBot] | type[GreedyBot] | type[SearchBot]] = {
 }
 
 
-def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A bot by name (``random``, ``greedy``, ``outs`` or ``search``)."""
-    try:
-        return BOTS[name](seed)
-    except KeyError:
-        raise KeyError(f"no bot named {name!r}; bots: {', '.join(sorted(BOTS))}") from None
+def bot_class(name: str) -> type[RandomBot] | type[GreedyBot] | type[SearchBot]:
+    """The bot class named ``name`` (any case); KeyError naming the bots there are."""
+    found = BOTS.get(name.lower()) if isinstance(name, str) else None
+    if found is None:
+        raise KeyError(f"no bot named {name!r}; bots: {', '.join(sorted(BOTS))}")
+    return found
+
+
+def make_bot(name: str, seed: int | None = None, **options: Any) -> Bot:
+    """A bot by name (``random``, ``greedy``, ``outs`` or ``search``, any case); ``options`` go to its class
+    (the search bot's budget: ``make_bot("search", 1, iterations=8)``)."""
+    cls = bot_class(name)
+    known = [p for p in inspect.signature(cls).parameters if p != "seed"]
+    unknown = [k for k in options if k not in known]
+    if unknown:
+        takes = f"its options: {', '.join(known)}" if known else "it takes none"
+        raise TypeError(f"the {name.lower()} bot has no option {', '.join(map(repr, unknown))} ({takes})")
+    return cls(seed, **options)

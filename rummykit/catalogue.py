@@ -105,7 +105,7 @@ def find_ruleset(name: str) -> str:
     known = sorted(list(names) + list(aliases))
     close = difflib.get_close_matches(key, known, n=3, cutoff=0.5)
     hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
-    raise KeyError(f"no variant named {name!r}{hint} Known variants: {', '.join(sorted(names))}")
+    raise KeyError(f"no variant named {name!r}{hint or '.'} Known variants: {', '.join(sorted(names))}")
 
 
 @dataclass

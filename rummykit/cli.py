@@ -27,7 +27,7 @@ from .actions import action_words, position_words
 from .bots import BOTS, Bot
 from .cards import CardError, parse_card
 from .dispatch import PluginError
-from .engine import DEFAULT_MAX_HANDS, Action, Deal, Game, HandResult, UntrustedPlugins
+from .engine import DEFAULT_MAX_HANDS, Action, Deal, Game, HandResult, UntrustedPlugins, players_text
 from .ruleset import Problem, RulesetError, kernel_schema
 from .simulate import BACKENDS, ProgressBar, WorkerLost, make_bots, play_game, replay_record, simulate
 from .variant import Variant, house_rules_for, list_variants, load_variant, table_entry, validate
@@ -334,11 +334,20 @@ def _legal_lines(game: Game) -> list[str]:
     examples = {verb: min(t for t in legal if t.split(" on ")[0].startswith(verb)) for verb in SHORT_FORMS.values()
                 if any(t == verb or t.startswith(verb + " ") for t in legal)}  # fmt: skip
     forms = [f"{short}{examples[verb][len(verb):]} ({examples[verb]})" for short, verb in SHORT_FORMS.items()
-             if verb in examples]  # fmt: skip
+             if verb in examples and not short_form_clash(game, short)]  # fmt: skip
     if forms:
         lines.append("Short forms: " + ", ".join(forms))
     lines.append("Also: help or ? (this list), hand (show your turn again), rules, quit")
     return lines
+
+
+def short_form_clash(game: Game, text: str) -> str | None:
+    """Why a short form is not taken now, when it could mean two legal actions: ``p`` (the pile) while
+    ``pass`` is legal too, at an upcard offer; None otherwise."""
+    words = text.split()
+    if len(words) == 1 and words[0].lower() == "p" and any(a.kind == "pass" for a in game.legal_actions()):
+        return "'p' could mean 'pass' or the pile ('draw discard'): type the one you mean in full."
+    return None
 
 
 def expand_short_form(game: Game, text: str) -> str:
@@ -488,6 +497,10 @@ def play_interactive(
             if not word:
                 write("Type an action (e.g. 'draw stock', 'discard 7H'), or 'help' for the legal ones.")
                 continue
+            clash = short_form_clash(game, text)
+            if clash:
+                write(clash)
+                continue
             text = expand_short_form(game, text)
             try:
                 action = game.resolve(text)
@@ -519,9 +532,11 @@ def _load(name: str, house_rules: Sequence[str] = (), plugins: Sequence[str] | N
 
 def _bot_names(text: str) -> list[str]:
     names = [n.strip().lower() for n in text.split(",") if n.strip()]
+    if not names:
+        raise CliError(f"--bots names no bot: name one for every seat, or one per seat ({', '.join(sorted(BOTS))})")
     unknown = [n for n in names if n not in BOTS]
-    if not names or unknown:
-        raise CliError(f"unknown bot {', '.join(map(repr, unknown)) or '(none)'}: bots are {', '.join(sorted(BOTS))}")
+    if unknown:
+        raise CliError(f"unknown bot {', '.join(map(repr, unknown))}: bots are {', '.join(sorted(BOTS))}")
     return names
 
 
@@ -722,6 +737,8 @@ def cmd_play(args: argparse.Namespace) -> int:
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**63)
         names = _bot_names(args.bots)
         players = args.players if args.players is not None else (len(names) if len(names) > 1 else variant.min_players)
+        if args.players is None and not variant.min_players <= players <= variant.max_players:
+            raise CliError(f"--bots names {players} bots, one per seat, but {players_text(variant, players)}")
         labels = names * min(players, variant.max_players) if len(names) == 1 else names  # the count is checked later
         printer = TurnPrinter(_out, show_hands=True, labels=labels)
         game = play_game(variant, seed, names, players, on_action=printer, max_hands=args.max_hands,
@@ -952,7 +969,9 @@ def build_parser() -> argparse.ArgumentParser:
                      help="go on with the game saved in FILE (and save it there again, unless --save)")  # fmt: skip
     sub.add_argument("--seed", type=int, help="seed of the shuffles (default: random, printed)")
     sub.add_argument("--house-rule", action="append", metavar="RULE", help="apply a house rule (repeatable)")
-    sub.add_argument("--bots", metavar="BOT,BOT", help=f"bots only, one per seat ({', '.join(sorted(BOTS))})")
+    sub.add_argument(
+        "--bots", metavar="BOT,BOT", help=f"bots only: one per seat, or one for every seat ({', '.join(sorted(BOTS))})"
+    )
     sub.add_argument("--opponent", default="greedy", metavar="BOT", help="the bot you play against (default greedy)")
     sub.add_argument("--players", type=int, metavar="N", help="number of players (default: the fewest allowed)")
     sub.add_argument("--save", metavar="FILE", help="write the game record (JSON) to FILE")

@@ -720,3 +720,110 @@ def test_instruction_count_workloads_run(tmp_path: Path) -> None:
         assert done.returncode == 0, done.stderr
     with pytest.raises(SystemExit, match="no rummykit package there"):
         instructions.main(["--source", str(tmp_path)])
+
+
+def play_out(env: envs.RummyEnv, seed: int) -> None:
+    """Random masked play of ``env`` until every agent is done."""
+    rng = random.Random(seed)
+    for _agent in env.agent_iter():
+        obs, _reward, term, trunc, _info = env.last()
+        env.step(None if term or trunc else rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+
+
+def test_env_before_reset_and_after_the_end_says_so() -> None:
+    env = envs.env("gin", hands=1)
+    for call in (lambda: env.step(0), env.last, env.legal, lambda: env.observe("player_0")):
+        with pytest.raises(RuntimeError, match="call reset"):
+            call()
+    env.reset(seed=3)
+    play_out(env, 3)
+    assert env.game is not None and env.game.is_over
+    for call in (lambda: env.step(0), lambda: env.step(None), env.last):
+        with pytest.raises(RuntimeError, match="game is over .*call reset"):
+            call()
+    env.reset(seed=4)  # and it plays again
+    assert env.agents == env.possible_agents and env.legal()
+
+
+def test_end_infos_say_how_the_last_hand_ended() -> None:
+    env = envs.env("gin", hands=1, render_mode="ansi")
+    env.reset(seed=5)
+    infos = None
+    rng = random.Random(5)
+    for _agent in env.agent_iter():
+        obs, _reward, term, trunc, info = env.last()
+        if term or trunc:
+            infos = info
+            env.step(None)
+            continue
+        env.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    assert env.game is not None and infos is not None
+    kind = env.game.results[-1].kind
+    assert infos == {"scores": env.game.scores, "end_reason": "max-hands", "hand_end": kind}
+    assert f"last hand: {kind}" in (env.render() or "")
+
+
+def test_gym_refuses_bad_opponents_and_seats_when_made() -> None:
+    with pytest.raises(KeyError, match="no bot named 'foo'"):
+        envs.gym("gin", opponents="foo")
+    with pytest.raises(TypeError, match="bot name or a bot"):
+        envs.gym("gin", opponents=[42])  # type: ignore[list-item]
+    with pytest.raises(ValueError, match="1 opponents are needed, not 2"):
+        envs.gym("gin", opponents=["greedy", "random"])
+    for seat in (2, -1, 0.5, True):
+        with pytest.raises(ValueError, match="seat is a seat of this game, 0 to 1"):
+            envs.gym("gin", seat=seat)  # type: ignore[arg-type]
+
+
+def test_gym_takes_a_bot_object_and_names_in_any_case() -> None:
+    from rummykit.bots import SearchBot
+
+    bot = SearchBot(1, iterations=2, candidates=2, rollout_moves=10)
+    gym = envs.gym("gin-3", opponents=[bot, "Greedy"], seat=1, hands=1)
+    gym.reset(seed=1)
+    assert gym.bots[0] is bot and type(gym.bots[2]).__name__ == "GreedyBot"
+
+
+def test_gym_step_after_the_end_stays_ended() -> None:
+    gym = envs.gym("gin", opponents="random", hands=1)
+    obs, _ = gym.reset(seed=6)
+    rng = random.Random(6)
+    done = False
+    while not done:
+        obs, _reward, done, _trunc, info = gym.step(rng.choice(np.flatnonzero(obs["action_mask"]).tolist()))
+    game = gym.aec.game
+    assert game is not None
+    history = list(game.history)
+    again = gym.step(0)
+    assert again[1:] == (0.0, True, False, info) and game.history == history
+
+
+def test_action_text_refuses_indices_outside_the_space() -> None:
+    env = envs.env("gin")
+    size = env.space.size
+    assert env.action_text(size - 1)
+    for index in (-1, size, 3.0, True):
+        with pytest.raises(IndexError, match=f"from 0 to {size - 1}"):
+            env.action_text(index)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("slots", [0, -1, 2.5])
+def test_table_slots_must_be_at_least_one(slots: object) -> None:
+    for make in (envs.env, lambda name, **kw: envs.vector(name, 2, **kw)):
+        with pytest.raises(ValueError, match="table_slots is a whole number of at least 1"):
+            make("500-rum", table_slots=slots)
+
+
+def test_vector_env_before_reset_says_so() -> None:
+    venv = envs.vector("gin", 2)
+    for call in (lambda: venv.step([0, 0]), lambda: venv.legal(0)):
+        with pytest.raises(RuntimeError, match="call reset"):
+            call()
+
+
+def test_sample_masked_refuses_what_is_not_a_mask_and_a_generator() -> None:
+    rng = np.random.default_rng(0)
+    with pytest.raises(ValueError, match="masks is 2-D"):
+        envs.sample_masked(np.ones(5, dtype=np.int8), rng)
+    with pytest.raises(TypeError, match="numpy Generator"):
+        envs.sample_masked(np.ones((2, 5), dtype=np.int8), None)  # type: ignore[arg-type]

@@ -248,7 +248,10 @@ def test_short_forms() -> None:
     game = rummykit.load_variant("gin").new_game(seed=3)  # seat 0 deals: seat 1 is offered the upcard first
     assert game.deal.phase == "offer"
     upcard = game.deal.discard[-1]
-    _, out = _human(game, ["p"])
+    _, out = _human(game, ["p", "draw discard"])
+    # at the upcard offer 'p' could mean 'pass' as well as the pile: it is refused, the game unchanged
+    assert "'p' could mean 'pass' or the pile ('draw discard'): type the one you mean in full." in out
+    assert not any("p (draw discard)" in line for line in out), out
     assert f"  You take {upcard} from the discard pile" in out
     hand = game.deal.hands[0]
     throw = next(c for c in hand if c != upcard)

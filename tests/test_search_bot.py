@@ -255,3 +255,33 @@ def test_expected_deadwood_counts_outs() -> None:
     assert search.deadwood(pair) == search.deadwood(lone) == 23
     assert expected_deadwood(search, pair, pool) < expected_deadwood(search, lone, pool) <= 23
     assert expected_deadwood(search, pair, []) == 23
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"iterations": 0},
+        {"iterations": -1},
+        {"candidates": 2.5},
+        {"rollout_moves": -1},
+        {"rollout_moves": True},
+        {"seconds": "1"},
+        {"seconds": 0},
+        {"seconds": -0.5},
+    ],
+)
+def test_search_bot_refuses_a_budget_that_is_no_budget(options: dict[str, object]) -> None:
+    name = next(iter(options))
+    with pytest.raises(ValueError, match=f"^{name} is None"):
+        SearchBot(1, **options)  # type: ignore[arg-type]
+
+
+def test_make_bot_takes_options_and_any_case() -> None:
+    bot = make_bot("Search", 1, iterations=4, candidates=2)
+    assert isinstance(bot, SearchBot) and (bot.iterations, bot.candidates) == (4, 2)
+    with pytest.raises(TypeError, match=r"the greedy bot has no option 'iterations' \(it takes none\)"):
+        make_bot("greedy", 1, iterations=4)
+    with pytest.raises(TypeError, match=r"no option 'budget' \(its options: iterations, seconds"):
+        make_bot("search", 1, budget=4)
+    with pytest.raises(KeyError, match="no bot named 'clever'; bots: greedy, outs, random, search"):
+        make_bot("clever")

@@ -22,10 +22,20 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from ..actions import Action, IllegalAction
-from ..bots import Bot, make_bot
+from ..bots import Bot, bot_class, make_bot
 from ..engine import Game
 from ..variant import Variant, load_variant
-from .encoding import FACES, TABLE_SLOTS, ActionSpace, Encoder, Selection, carry_out
+from .encoding import (
+    FACES,
+    TABLE_SLOTS,
+    ActionSpace,
+    Encoder,
+    Selection,
+    carry_out,
+    check_table_slots,
+    end_info,
+    end_text,
+)
 from .vector import VectorEnv, sample_masked
 
 __all__ = [
@@ -68,6 +78,7 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
             raise ValueError(f"render_mode is None or 'ansi', not {render_mode!r}")
         if hands not in (None, 1):
             raise ValueError(f"hands is None (the whole game) or 1, not {hands!r}")
+        check_table_slots(table_slots)
         self.variant = variant
         self.players = players if players is not None else variant.min_players
         self.hands = hands
@@ -77,6 +88,7 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         self.deck_size = self.encoder.deck_size
         self.possible_agents = [f"player_{i}" for i in range(self.players)]
         self.agents = list(self.possible_agents)
+        self.agent_selection = self.possible_agents[0]
         self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
         self.observation_spaces = {
             agent: spaces.Dict(
@@ -107,7 +119,8 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         return self.action_spaces[agent]
 
     def action_text(self, index: int) -> str:
-        """The text of action ``index`` (``discard 7H``, ``layoff 8C on 2``, ``select 7H``, ``meld``)."""
+        """The text of action ``index`` (``discard 7H``, ``layoff 8C on 2``, ``select 7H``, ``meld``);
+        IndexError outside ``0 .. space.size - 1``."""
         return self.space.text(index)
 
     def action_index(self, text: str) -> int:
@@ -152,8 +165,7 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> Observation:
         """``agent``'s observation now: new arrays at every call (a caller may keep or change them)."""
-        game = self.game
-        assert game is not None, "call reset() first"
+        game = self._started()
         seat = self._seat[agent]
         vector = self.encoder.encode_game(game, seat, self.selections[seat])
         acting = not game.is_over and game.deal.actor == seat
@@ -162,9 +174,27 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
 
     def legal(self) -> list[int]:
         """The legal indices for the agent to act now."""
+        self._started()
         return sorted(self._plan)
 
+    def _started(self) -> Game:
+        """The game being played; RuntimeError before :meth:`reset`."""
+        if self.game is None:
+            raise RuntimeError("the environment has no game yet: call reset() first")
+        return self.game
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        self._ongoing()
+        return super().last(observe)  # type: ignore[no-any-return]
+
+    def _ongoing(self) -> None:
+        """RuntimeError before :meth:`reset`, and once every agent has been stepped out of a finished game."""
+        game = self._started()
+        if not self.agents:
+            raise RuntimeError(f"the game is over ({end_text(game)}) and every agent is done: call reset()")
+
     def step(self, action: int | None) -> None:
+        self._ongoing()
         agent = self.agent_selection
         try:
             index = operator.index(action)  # type: ignore[arg-type]
@@ -212,7 +242,7 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         self._refresh()
         if game.is_over:
             self.agent_selection = self.agents[0]
-            self.infos = {agent: {"scores": list(game.scores), "end_reason": game.end_reason} for agent in self.agents}
+            self.infos = {agent: end_info(game) for agent in self.agents}
 
     def render(self) -> str | None:
         if self.render_mode is None:
@@ -222,7 +252,7 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         if game is None:
             return "(not started: call reset())"
         if game.is_over:
-            return f"game over ({game.end_reason}); scores {game.scores}"
+            return f"game over ({end_text(game)}); scores {game.scores}"
         deal = game.deal
         seat = deal.actor
         view = game.observation(seat)
@@ -233,6 +263,8 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         for i, entry in enumerate(view["table"]):
             lines.append(f"  meld {i} (player_{entry['owner']}): {' '.join(entry['cards'])}")
         lines.append(f"player_{seat} holds {' '.join(view['hand'])}")
+        if view.get("must_use"):
+            lines.append(f"must use {view['must_use']} (taken from the pile) in a meld or lay-off")
         selection = self.selections[seat]
         if selection.faces:
             groups = [*selection.closed(), selection.current()]
@@ -289,7 +321,7 @@ class RummyGym(gymnasium.Env[Observation, np.int64]):
     def __init__(
         self,
         aec: RummyEnv,
-        opponents: str | Sequence[str] = "greedy",
+        opponents: str | Bot | Sequence[str | Bot] = "greedy",
         seat: int = 0,
         illegal_action_reward: float = 0.0,
     ):
@@ -297,12 +329,23 @@ class RummyGym(gymnasium.Env[Observation, np.int64]):
         self.illegal_action_reward = illegal_action_reward
         """The reward of an index whose mask entry is 0: such a step changes nothing (info says
         ``illegal_action``), as single-agent learners may ignore the mask."""
-        self.seat = seat
-        self.agent = aec.possible_agents[seat]
-        names = [opponents] * (aec.players - 1) if isinstance(opponents, str) else list(opponents)
-        if len(names) != aec.players - 1:
-            raise ValueError(f"{aec.players - 1} opponents are needed, not {len(names)}")
-        self.opponent_names = names
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or not 0 <= seat < aec.players:
+            raise ValueError(f"seat is a seat of this game, 0 to {aec.players - 1}, not {seat!r}")
+        self.seat = int(seat)
+        self.agent = aec.possible_agents[self.seat]
+        if isinstance(opponents, str) or not isinstance(opponents, Sequence):
+            opponents = [opponents] * (aec.players - 1)
+        named = list(opponents)
+        if len(named) != aec.players - 1:
+            raise ValueError(f"{aec.players - 1} opponents are needed, not {len(named)}")
+        for opponent in named:
+            if isinstance(opponent, str):
+                bot_class(opponent)  # KeyError naming the bots, now rather than at reset()
+            elif not callable(getattr(opponent, "choose", None)):
+                raise TypeError(f"an opponent is a bot name or a bot (with a choose(game) method), not {opponent!r}")
+        self.opponents: list[str | Bot] = named
+        """Per opponent seat in turn order: a bot name (a new bot seeded from each episode's seed) or a bot
+        object, used as it is (its own seed and budget)."""
         self.bots: dict[int, Bot] = {}
         self.observation_space = aec.observation_space(self.agent)
         self.action_space = aec.action_space(self.agent)
@@ -331,21 +374,24 @@ class RummyGym(gymnasium.Env[Observation, np.int64]):
         game_seed = int(self.np_random.integers(2**62))
         self.aec.reset(seed=game_seed, options=options)
         others = [s for s in range(self.aec.players) if s != self.seat]
-        self.bots = {s: make_bot(name, game_seed + s) for s, name in zip(others, self.opponent_names)}
+        self.bots = {
+            s: make_bot(bot, game_seed + s) if isinstance(bot, str) else bot for s, bot in zip(others, self.opponents)
+        }
         self._others()
         return self.aec.observe(self.agent), {}
 
     def step(self, action: np.int64 | int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         aec = self.aec
+        game = aec._started()
+        if game.is_over:  # stepped again after the episode ended: it stays ended
+            return aec.observe(self.agent), 0.0, True, False, end_info(game)
         if int(action) not in aec._plan:
             observation = aec.observe(self.agent)
             return observation, self.illegal_action_reward, False, False, {"illegal_action": True}
         aec.step(int(action))
         reward = aec.rewards[self.agent]
         reward += self._others()
-        game = aec.game
-        assert game is not None
-        info = {"scores": list(game.scores), "end_reason": game.end_reason} if game.is_over else {}
+        info: dict[str, Any] = end_info(game) if game.is_over else {}
         return aec.observe(self.agent), reward, game.is_over, False, info
 
     def render(self) -> str | None:
@@ -354,7 +400,7 @@ class RummyGym(gymnasium.Env[Observation, np.int64]):
 
 def gym(
     variant: str | Path | Variant,
-    opponents: str | Sequence[str] = "greedy",
+    opponents: str | Bot | Sequence[str | Bot] = "greedy",
     seat: int = 0,
     house_rules: Iterable[str] = (),
     players: int | None = None,
@@ -365,8 +411,9 @@ def gym(
     table_slots: int = TABLE_SLOTS,
     illegal_action_reward: float = 0.0,
 ) -> RummyGym:
-    """A single-agent Gymnasium environment: seat ``seat`` of :func:`env` against bots (``greedy`` or
-    ``random``, one name for all or one per opponent seat). An index whose mask entry is 0 changes nothing
-    and is rewarded ``illegal_action_reward``."""
+    """A single-agent Gymnasium environment: seat ``seat`` of :func:`env` against bots: a bot name
+    (``random``, ``greedy``, ``outs``, ``search``; a new bot each episode, seeded from its seed) or a bot
+    object (``SearchBot(seed, iterations=8)``, used as it is), one for all opponents or one per opponent
+    seat. An index whose mask entry is 0 changes nothing and is rewarded ``illegal_action_reward``."""
     aec = env(variant, house_rules, players, hands, plugins, options, render_mode, table_slots)
     return RummyGym(aec, opponents, seat, illegal_action_reward)

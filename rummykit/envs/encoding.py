@@ -39,6 +39,28 @@ ONE_CARD_ONLY = frozenset({"discard", "offer", "knock"})
 PHASES = ("draw", "play", "use", "discard", "offer", "offered", "over")
 
 
+def check_table_slots(table_slots: int) -> None:
+    """ValueError unless ``table_slots`` is a whole number of at least 1."""
+    if isinstance(table_slots, bool) or not isinstance(table_slots, int) or table_slots < 1:
+        raise ValueError(f"table_slots is a whole number of at least 1, not {table_slots!r}")
+
+
+def end_info(game: Game) -> dict[str, Any]:
+    """The info of a finished game: its final scores, why it ended (``end_reason``) and how its last hand
+    ended (``hand_end``: ``knock``, ``gin``, ``out``, ``dead``..., as :attr:`~rummykit.engine.HandResult.kind`)."""
+    return {
+        "scores": list(game.scores),
+        "end_reason": game.end_reason,
+        "hand_end": game.results[-1].kind if game.results else None,
+    }
+
+
+def end_text(game: Game) -> str:
+    """Why a finished game ended, for messages: ``max-hands; the hand: knock``."""
+    hand = game.results[-1].kind if game.results else None
+    return f"{game.end_reason}; last hand: {hand}" if hand else str(game.end_reason)
+
+
 def face_text(face: int) -> str:
     return str(card_from_face(face))
 
@@ -163,7 +185,9 @@ class ActionSpace:
 
     def text(self, index: int) -> str:
         """The text of action ``index``: an engine action (``discard 7H``, ``layoff 8C on 2``) or a builder
-        step (``select 7H``, ``next meld``, ``meld``, ``take pile with``)."""
+        step (``select 7H``, ``next meld``, ``meld``, ``take pile with``). IndexError outside the space."""
+        if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 0 <= index < self.size:
+            raise IndexError(f"action indices are whole numbers from 0 to {self.size - 1}, not {index!r}")
         verb, face, slot = self.keys[index]
         if verb.startswith("commit:"):
             return verb[len("commit:") :]

@@ -17,7 +17,7 @@ import numpy.typing as npt
 from ..actions import Action, IllegalAction
 from ..engine import Game
 from ..variant import Variant
-from .encoding import TABLE_SLOTS, ActionSpace, Encoder, Selection, carry_out
+from .encoding import TABLE_SLOTS, ActionSpace, Encoder, Selection, carry_out, check_table_slots, end_info
 
 __all__ = ["VectorEnv", "sample_masked"]
 
@@ -47,6 +47,7 @@ class VectorEnv:
             raise ValueError(f"num_envs is at least 1, not {num_envs}")
         if hands not in (None, 1):
             raise ValueError(f"hands is None (the whole game) or 1, not {hands!r}")
+        check_table_slots(table_slots)
         self.variant = variant
         self.num_envs = num_envs
         self.players = players if players is not None else variant.min_players
@@ -109,7 +110,12 @@ class VectorEnv:
 
     def legal(self, i: int) -> list[int]:
         """The legal indices of game ``i`` now."""
+        self._started()
         return sorted(self._plans[i])
+
+    def _started(self) -> None:
+        if not self.games:
+            raise RuntimeError("the environment has no games yet: call reset() first")
 
     def step(
         self, actions: npt.ArrayLike
@@ -123,6 +129,7 @@ class VectorEnv:
         """Carry out one index in every game (``actions``: one per row, each masked 1). Raises
         :class:`~rummykit.actions.IllegalAction` naming the first game whose index is not legal, before any
         game moves."""
+        self._started()
         array = np.asarray(actions)
         if not np.issubdtype(array.dtype, np.integer):
             raise TypeError(f"actions are integer indices, not {array.dtype} values")
@@ -151,7 +158,7 @@ class VectorEnv:
                 rewards[i] = gained
             if game.is_over:
                 ended[i] = True
-                infos[i] = {"scores": list(game.scores), "end_reason": game.end_reason, "game": game}
+                infos[i] = {**end_info(game), "game": game}
                 game = games[i] = self._new_game(i)
                 self.selections[i] = [Selection() for _ in range(self.players)]
                 self._side_scores[i] = game.side_scores()
@@ -196,6 +203,10 @@ def sample_masked(masks: npt.NDArray[Any], rng: np.random.Generator) -> npt.NDAr
     """One index per row of ``masks``, uniformly among the row's 1s (random masked play for every game in
     one call). Every row needs a 1: a game not over always has a legal index."""
     masks = np.asarray(masks)
+    if masks.ndim != 2:
+        raise ValueError(f"masks is 2-D (one row per game), not of shape {masks.shape}")
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(f"rng is a numpy Generator (numpy.random.default_rng(seed)), not {rng!r}")
     n, width = masks.shape
     # flat positions of the 1s, row by row: flatnonzero of a bool array is many times quicker than nonzero
     flat = np.flatnonzero(masks if masks.dtype == np.bool_ else masks != 0)
