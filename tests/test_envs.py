@@ -827,3 +827,20 @@ def test_sample_masked_refuses_what_is_not_a_mask_and_a_generator() -> None:
         envs.sample_masked(np.ones(5, dtype=np.int8), rng)
     with pytest.raises(TypeError, match="numpy Generator"):
         envs.sample_masked(np.ones((2, 5), dtype=np.int8), None)  # type: ignore[arg-type]
+
+
+def test_render_shows_the_card_that_must_be_used() -> None:
+    from rummykit.bots import GreedyBot
+
+    env = envs.env("500-rum", render_mode="ansi")
+    env.reset(seed=1)
+    bot = GreedyBot(1)
+    for _ in range(400):
+        game = env.game
+        assert game is not None and not game.is_over
+        if game.deal.phase == "use":
+            break
+        env.apply_engine_action(bot.choose(game))
+    else:
+        pytest.fail("no pile pick-up in 400 moves")
+    assert f"must use {game.deal.taken} (taken from the pile)" in (env.render() or "")
