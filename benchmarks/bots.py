@@ -63,6 +63,11 @@ PAIRINGS = {
     "outs-greedy": ("outs", "greedy"),
     "greedy-random": ("greedy", "random"),
 }
+SEARCH_VERSION = 2
+"""Which search bot an entry measured, saved with every entry of the search bot (``search_version``):
+1 (entries without the field) settled every decision on its 24 samples; 2 settles close calls on more."""
+SEARCH_VERSIONS = {1: "the search bot before close calls were settled on more samples (commit d0eba3c and earlier)"}
+"""What the table's legend says of an earlier search bot, whose entries are marked ``(v1)``..."""
 
 
 def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
@@ -287,6 +292,7 @@ def run_fields(wall: list[float], cpu: list[float], seed: int, elapsed: float) -
         "median_move_cpu_seconds": statistics.median(cpu) if cpu else None,
         "decisions": len(wall),
         "seed": seed,
+        "search_version": SEARCH_VERSION,
         "elapsed_seconds": elapsed,
         "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}",
     }
@@ -343,6 +349,7 @@ def time_moves(name: str, decisions: int, seed: int) -> dict[str, Any]:
             game.apply(action)
     return {
         "variant": name,
+        "search_version": SEARCH_VERSION,
         "decisions": len(wall),
         "median_wall_seconds": statistics.median(wall),
         "max_wall_seconds": max(wall),
@@ -353,9 +360,28 @@ def time_moves(name: str, decisions: int, seed: int) -> dict[str, Any]:
 
 
 def saved_entry(key: str, seed: int) -> dict[str, Any] | None:
-    """The saved entry ``key`` if it was played from ``seed`` (a resumed run goes on from it), else None."""
+    """The saved entry ``key`` if it was played from ``seed`` (a resumed run goes on from it), else None.
+    An entry of an earlier search bot is not gone on with: the run would mix two bots."""
     entry: dict[str, Any] | None = load_results().get(key)
-    return entry if entry is not None and entry.get("seed") == seed else None
+    if entry is None or entry.get("seed") != seed:
+        return None
+    if "search" in key and entry.get("search_version", 1) != SEARCH_VERSION:
+        raise SystemExit(f"{key} was played by search bot {entry.get('search_version', 1)}, not {SEARCH_VERSION}: "
+                         "start it afresh (without --resume)")  # fmt: skip
+    return entry
+
+
+def version_note(entry: dict[str, Any]) -> str:
+    """`` (v1)`` for an entry of an earlier search bot (:data:`SEARCH_VERSIONS`); empty otherwise."""
+    if "search" not in entry.get("pairing", "search"):
+        return ""
+    version = entry.get("search_version", 1)
+    return "" if version == SEARCH_VERSION else f" (v{version})"
+
+
+def legend(lines: list[str]) -> list[str]:
+    """The lines saying what each ``(vN)`` mark in ``lines`` stands for."""
+    return [f"(v{v}): {text}." for v, text in SEARCH_VERSIONS.items() if any(f" (v{v})" in line for line in lines)]
 
 
 def load_results() -> dict[str, Any]:
@@ -375,6 +401,13 @@ def timing_cell(entry: dict[str, Any]) -> str:
     return cell
 
 
+def with_earlier(results: dict[str, Any], key: str) -> list[str]:
+    """``key``'s entries to show: an earlier search bot's kept beside it (``KEY@v1``...) first, then ``key``'s
+    own (where there is one)."""
+    earlier = sorted(k for k in results if k.startswith(key + "@v"))
+    return earlier + ([key] if key in results else [])
+
+
 def table(results: dict[str, Any]) -> str:
     lines = [
         BEGIN,
@@ -385,20 +418,23 @@ def table(results: dict[str, Any]) -> str:
     ]
     for name in VARIANTS:
         for pairing in PAIRINGS:
-            entry = results.get(f"{name}/{pairing}")
+            key = f"{name}/{pairing}"
+            entry = results.get(key)
             if entry is None and pairing == "outs-greedy":
                 continue  # optional: shown where it was run
             if entry is None:
                 lines.append(f"| {name} | {pairing.replace('-', ' vs ')} | not run | | | | |")
                 continue
-            low, high = entry["interval"]
-            timing = timing_cell(entry)
-            if timing != "-" and entry.get("timed_games", entry["games"]) < entry["games"]:
-                timing += f", over the first {entry['timed_games']:,} games"
-            lines.append(
-                f"| {name} | {pairing.replace('-', ' vs ')} | {entry['games']:,} | {entry['rate']:.1%} "
-                f"| {low:.1%} – {high:.1%} | {entry['even']:.0%} | {timing} |"
-            )
+            # an earlier search bot's entry kept beside the current one's (``KEY@vN``), then the current one
+            for e in (results[k] for k in with_earlier(results, key)):
+                low, high = e["interval"]
+                timing = timing_cell(e)
+                if timing != "-" and e.get("timed_games", e["games"]) < e["games"]:
+                    timing += f", over the first {e['timed_games']:,} games"
+                lines.append(
+                    f"| {name} | {pairing.replace('-', ' vs ')}{version_note(e)} | {e['games']:,} | {e['rate']:.1%} "
+                    f"| {low:.1%} – {high:.1%} | {e['even']:.0%} | {timing} |"
+                )
     timings = [results[f"{name}/timing"] for name in VARIANTS if f"{name}/timing" in results]
     if timings:
         lines += [
@@ -410,11 +446,12 @@ def table(results: dict[str, Any]) -> str:
         lines += ["|---|---:|---:|---:|---:|---:|"]
         for t in timings:
             lines.append(
-                f"| {t['variant']} | {t['decisions']:,} | {t['median_cpu_seconds'] * 1000:.0f} ms "
+                f"| {t['variant']}{version_note(t)} | {t['decisions']:,} "
+                f"| {t['median_cpu_seconds'] * 1000:.0f} ms "
                 f"| {t['max_cpu_seconds']:.2f} s | {t['share_over_1s_cpu']:.1%} "
                 f"| {t['median_wall_seconds'] * 1000:.0f} ms |"
             )
-    paired = [results[f"{name}/{p}/deals"] for name in VARIANTS for p in PAIRINGS if f"{name}/{p}/deals" in results]
+    paired = [results[k] for name in VARIANTS for p in PAIRINGS for k in with_earlier(results, f"{name}/{p}/deals")]
     if paired:
         lines += [
             "",
@@ -428,7 +465,8 @@ def table(results: dict[str, Any]) -> str:
         for e in paired:
             interval = "-" if e["interval"] is None else "{:+.1f} to {:+.1f}".format(*e["interval"])
             lines.append(
-                f"| {e['variant']} | {e['pairing'].replace('-', ' vs ')} | {e['deals']:,} ({e['hands']:,}) "
+                f"| {e['variant']} | {e['pairing'].replace('-', ' vs ')}{version_note(e)} "
+                f"| {e['deals']:,} ({e['hands']:,}) "
                 f"| {e['hands_won']:,} / {e['hands_lost']:,} | {e['mean_difference']:+.1f} | {interval} "
                 f"| {timing_cell(e)} |"
             )
@@ -438,7 +476,7 @@ def table(results: dict[str, Any]) -> str:
             low, high = spiel["interval"]
             lines += [
                 "",
-                f"OpenSpiel yardstick ({spiel['bot']} bot"
+                f"OpenSpiel yardstick ({spiel['bot']} bot{version_note({'pairing': spiel['bot'], **spiel})}"
                 + (f", {spiel['iterations']} samples per decision" if spiel.get("iterations") else "")
                 + ", against "
                 f"`make_simple_gin_rummy_bot` in OpenSpiel's `gin_rummy`): {spiel['deals']:,} deals played twice "
@@ -448,7 +486,8 @@ def table(results: dict[str, Any]) -> str:
                 f"median move {spiel['median_move_seconds'] * 1000:.0f} ms, "
                 f"slowest {spiel['max_move_seconds']:.1f} s.",
             ]
-    lines += ["", END]
+    marks = legend(lines)
+    lines += ["", *marks, *([""] if marks else []), END]
     return "\n".join(lines)
 
 

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import pyspiel
+from bots import SEARCH_VERSION  # benchmarks/bots.py: which search bot a saved entry measured
 
 import rummykit
 from rummykit.bots import Bot, SearchBot, make_bot
@@ -249,6 +250,7 @@ def summarise(rows: list[dict[str, Any]], bot_name: str, iterations: int | None,
     return {
         "bot": bot_name,
         "iterations": iterations or (SearchBot.ITERATIONS if bot_name == "search" else None),
+        "search_version": SEARCH_VERSION,
         "deals": len(rows) // 2,
         "hands": len(rows),
         "points": sum(r["points"] for r in rows),

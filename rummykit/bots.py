@@ -16,8 +16,10 @@ with ``greedy`` in every seat, in positions sampled consistently with what it ca
 from __future__ import annotations
 
 import inspect
+import math
 import random
 import time
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from .actions import action_words
@@ -289,8 +291,10 @@ class SearchBot:
     the moves then depend on the machine's speed. ``candidates`` caps the actions compared (the outs
     bot's choice first, then the best few of each kind by the deadwood they leave); a decision with one
     candidate is taken without search, and another candidate replaces the outs bot's choice only when its
-    rollouts beat it clearly (:attr:`MARGIN`). A rollout stops after ``rollout_moves`` moves and is then scored by
-    :func:`~rummykit.search.hand_points`.
+    rollouts beat it clearly (:attr:`MARGIN`). A close call (another candidate ahead by between
+    :attr:`PROMISING` and :attr:`MARGIN` standard errors) is settled on ``confirm`` budgets more samples
+    of that candidate and the first choice alone (not with ``seconds``; ``confirm=0``: never). A rollout
+    stops after ``rollout_moves`` moves and is then scored by :func:`~rummykit.search.hand_points`.
     """
 
     ITERATIONS = 24
@@ -298,6 +302,10 @@ class SearchBot:
     ROLLOUT_MOVES = 80
     MARGIN = 1.5
     """How many standard errors of the paired difference another candidate must beat the first choice by."""
+    PROMISING = 0.5
+    """How many standard errors ahead of the first choice make another candidate a close call."""
+    CONFIRM = 3
+    """A close call's extra samples, in budgets (``iterations``): the leader and the first choice alone."""
 
     def __init__(
         self,
@@ -306,6 +314,7 @@ class SearchBot:
         seconds: float | None = None,
         candidates: int | None = None,
         rollout_moves: int | None = None,
+        confirm: int | None = None,
     ):
         self.rng = random.Random(seed)
         self.iterations = _count("iterations", iterations, self.ITERATIONS)
@@ -314,6 +323,7 @@ class SearchBot:
         self.seconds = seconds
         self.candidates = _count("candidates", candidates, self.CANDIDATES)
         self.rollout_moves = _count("rollout_moves", rollout_moves, self.ROLLOUT_MOVES)
+        self.confirm = self.CONFIRM if confirm is None else _count("confirm", confirm, self.CONFIRM, least=0)
         self.greedy = OutsBot(self.rng.getrandbits(64))
         self.rollout_bot = GreedyBot(self.rng.getrandbits(64))
 
@@ -331,25 +341,40 @@ class SearchBot:
         for done in range(self.iterations if deadline is None else 1 << 30):
             if deadline is not None and done and time.perf_counter() > deadline:
                 break
-            world = determinize(game, seat, self.rng)
-            for i, action in enumerate(candidates):
-                sim = world.clone() if i < len(candidates) - 1 else world
-                values[i].append(self.rollout(sim, action, seat))
+            self._sample(game, seat, candidates, range(len(candidates)), values)
+        leader = self.leader(values)
+        if deadline is None and leader:
+            # A close call: the leader and the first choice alone, on more samples, settle it.
+            for _ in range(self.confirm * self.iterations):
+                self._sample(game, seat, candidates, (0, leader), values)
         return candidates[self.pick(values)]
+
+    def _sample(
+        self, game: Game, seat: int, candidates: list[Action], which: Sequence[int], values: list[list[float]]
+    ) -> None:
+        """One sampled position: a rollout of each candidate in ``which`` on it, appended to its values."""
+        world = determinize(game, seat, self.rng)
+        for k, i in enumerate(which):
+            sim = world.clone() if k < len(which) - 1 else world
+            values[i].append(self.rollout(sim, candidates[i], seat))
+
+    def leader(self, values: list[list[float]]) -> int:
+        """The candidate worth more samples: the one beating the first choice by the most on the same
+        samples, if by between :attr:`PROMISING` and :attr:`MARGIN` standard errors; else 0 (none)."""
+        best, best_mean = 0, 0.0
+        for i in range(1, len(values)):
+            mean, t = _paired(values[i], values[0])
+            if mean > best_mean and self.PROMISING < t < self.MARGIN:
+                best, best_mean = i, mean
+        return best
 
     def pick(self, values: list[list[float]]) -> int:
         """The candidate to play: the one whose rollouts beat the first choice's (the outs bot's) by the most
         on the same samples, if by more than :attr:`MARGIN` standard errors; else the first choice."""
         best, best_mean = 0, 0.0
-        base = values[0]
-        n = len(base)
         for i in range(1, len(values)):
-            diffs = [a - b for a, b in zip(values[i], base)]
-            mean = sum(diffs) / n
-            if mean <= best_mean:
-                continue
-            spread = (sum((d - mean) ** 2 for d in diffs) / (n - 1)) ** 0.5 if n > 1 else 0.0
-            if n > 1 and mean > self.MARGIN * spread / n**0.5:
+            mean, t = _paired(values[i], values[0])
+            if mean > best_mean and t > self.MARGIN:
                 best, best_mean = i, mean
         return best
 
@@ -368,13 +393,29 @@ class SearchBot:
         return hand_points(sim, seat)
 
 
-def _count(name: str, value: int | None, default: int) -> int:
-    """A budget option: ``default`` for None, else a whole number of at least 1 (ValueError otherwise)."""
+def _count(name: str, value: int | None, default: int, least: int = 1) -> int:
+    """A budget option: ``default`` for None, else a whole number of at least ``least`` (ValueError otherwise)."""
     if value is None:
         return default
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise ValueError(f"{name} is None (the default, {default}) or a whole number of at least 1, not {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise ValueError(
+            f"{name} is None (the default, {default}) or a whole number of at least {least}, not {value!r}"
+        )
     return value
+
+
+def _paired(values: list[float], base: list[float]) -> tuple[float, float]:
+    """The mean of ``values`` less ``base`` over the samples both have, and that mean in standard errors
+    (infinite when every sample agrees and the mean is not 0; 0 with fewer than two samples)."""
+    diffs = [a - b for a, b in zip(values, base)]
+    n = len(diffs)
+    if n < 2:
+        return (diffs[0] if diffs else 0.0), 0.0
+    mean = sum(diffs) / n
+    spread = (sum((d - mean) ** 2 for d in diffs) / (n - 1)) ** 0.5
+    if spread == 0.0:
+        return mean, (math.inf if mean > 0 else -math.inf if mean < 0 else 0.0)
+    return mean, mean / (spread / n**0.5)
 
 
 def candidate_actions(game: Game, actions: list[Action], first: Action, limit: int) -> list[Action]:

@@ -6,6 +6,7 @@ Not timed and kept small (tiny budgets): the strength and speed figures are ``be
 from __future__ import annotations
 
 import importlib
+import json
 import math
 import random
 import sys
@@ -17,7 +18,7 @@ from types import ModuleType
 import pytest
 
 import rummykit
-from rummykit.bots import Bot, GreedyBot, OutsBot, SearchBot, make_bot
+from rummykit.bots import Bot, GreedyBot, OutsBot, SearchBot, candidate_actions, make_bot
 from rummykit.cards import card_from_face
 from rummykit.engine import Action, Game
 from rummykit.search import determinize, expected_deadwood, hidden_cards
@@ -268,6 +269,7 @@ def test_expected_deadwood_counts_outs() -> None:
         {"seconds": "1"},
         {"seconds": 0},
         {"seconds": -0.5},
+        {"confirm": -1},
     ],
 )
 def test_search_bot_refuses_a_budget_that_is_no_budget(options: dict[str, object]) -> None:
@@ -285,3 +287,78 @@ def test_make_bot_takes_options_and_any_case() -> None:
         make_bot("search", 1, budget=4)
     with pytest.raises(KeyError, match="no bot named 'clever'; bots: greedy, outs, random, search"):
         make_bot("clever")
+
+
+def test_a_close_call_is_settled_on_more_samples() -> None:
+    """An alternative ahead of the first choice by between PROMISING and MARGIN standard errors is sampled
+    ``confirm`` x ``iterations`` times more, with the first choice alone; the margin then decides on all
+    the samples. Without the confirmation the first choice stays."""
+    game = next(g for g in positions("gin", 4, 200) if len(candidates_of(g, 3)) == 3)
+
+    class Scripted(SearchBot):
+        """Rollouts scored by a script: the first choice 0, the second 1 and -0.6 in turn (0.2 ahead, 1.2
+        standard errors over 24 samples, 2.4 over 96), the third -1."""
+
+        def __init__(self, confirm: int) -> None:
+            super().__init__(1, iterations=24, candidates=3, confirm=confirm)
+            self.order: list[Action] = []
+            self.calls: Counter[int] = Counter()
+
+        def rollout(self, sim: Game, action: Action, seat: int) -> float:
+            if action not in self.order:
+                self.order.append(action)
+            i = self.order.index(action)
+            self.calls[i] += 1
+            if i == 1:
+                return 1.0 if self.calls[i] % 2 else -0.6
+            return 0.0 if i == 0 else -1.0
+
+    confirmed = Scripted(3)
+    assert confirmed.choose(game) == confirmed.order[1]
+    assert confirmed.calls == {0: 96, 1: 96, 2: 24}
+    unconfirmed = Scripted(0)
+    assert unconfirmed.choose(game) == unconfirmed.order[0]
+    assert unconfirmed.calls == {0: 24, 1: 24, 2: 24}
+
+
+def candidates_of(game: Game, limit: int) -> list[Action]:
+    bot = SearchBot(1)
+    return candidate_actions(game, game.legal_actions(), bot.greedy.choose(game), limit)
+
+
+def test_strength_table_marks_an_earlier_search_bots_entries(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """benchmarks/bots.py: an entry saved without ``search_version`` (the search bot before close calls) is
+    marked (v1) with a legend, shown before the current bot's entry kept under ``KEY@v1``; it cannot be
+    resumed (the run would mix two bots); greedy-random entries are never marked."""
+    strength = benchmark("bots")
+    monkeypatch.setattr(strength, "OPENSPIEL", tmp_path / "no-yardstick.json")
+    games = {"games": 10, "wins": 7, "rate": 0.7, "interval": [0.4, 0.9], "even": 0.5, "median_move_seconds": None}
+    results = {
+        "gin/search-greedy@v1": {"variant": "gin", "pairing": "search-greedy", "seed": 0, **games},
+        "gin/search-greedy": {"variant": "gin", "pairing": "search-greedy", "seed": 0, "search_version": 2, **games},
+        "gin/greedy-random": {"variant": "gin", "pairing": "greedy-random", "seed": 0, **games},
+        "iceberg/search-greedy": {"variant": "iceberg", "pairing": "search-greedy", "seed": 0, **games},
+    }
+    text = strength.table(results)
+    rows = [line for line in text.splitlines() if line.startswith("| gin | ")]
+    assert [r.split(" | ")[1] for r in rows] == ["search vs greedy (v1)", "search vs greedy", "greedy vs random"]
+    assert "| iceberg | search vs greedy (v1) | 10 |" in text
+    assert "(v1): the search bot before close calls were settled on more samples" in text
+    saved = tmp_path / "results.json"
+    saved.write_text(json.dumps(results), encoding="utf-8")
+    monkeypatch.setattr(strength, "RESULTS", saved)
+    assert strength.saved_entry("gin/search-greedy", 0) == results["gin/search-greedy"]
+    assert strength.saved_entry("gin/search-greedy", 1) is None  # another seed: started afresh
+    with pytest.raises(SystemExit, match="played by search bot 1, not 2"):
+        strength.saved_entry("iceberg/search-greedy", 0)
+    assert "(v1)" not in strength.table({k: v for k, v in results.items() if "@" not in k and "iceberg" not in k})
+
+
+def test_decision_weighing_benchmark_runs() -> None:
+    """benchmarks/decisions.py: positions with a choice, every action weighed against the first choice."""
+    decisions = benchmark("decisions")
+    games = decisions.positions("iceberg", 2, 100)
+    assert len(games) == 2 and all(len(g.legal_actions()) > 1 for g in games)
+    row = decisions.weigh(games[0], 3, 4, random.Random(1))
+    assert 2 <= row["actions"] <= 4 and row["standard_error"] >= 0
+    assert row["lead"] >= 0  # the first choice is among the actions: the best leads it by 0 or more
