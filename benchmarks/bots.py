@@ -395,7 +395,8 @@ def timing_cell(entry: dict[str, Any]) -> str:
     """The table's median / slowest move of an entry (and its CPU median), or ``-`` where no bot was timed."""
     if entry["median_move_seconds"] is None:
         return "-"
-    cell = f"{entry['median_move_seconds'] * 1000:.0f} ms / {entry['max_move_seconds']:.1f} s"
+    slowest = entry["max_move_seconds"]  # None where a run was paused mid-move (its wall clock ran on)
+    cell = f"{entry['median_move_seconds'] * 1000:.0f} ms / " + ("-" if slowest is None else f"{slowest:.1f} s")
     if entry.get("median_move_cpu_seconds") is not None:
         cell += f" (CPU median {entry['median_move_cpu_seconds'] * 1000:.0f} ms)"
     return cell
