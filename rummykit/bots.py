@@ -19,7 +19,7 @@ import inspect
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from .actions import action_words
@@ -361,22 +361,12 @@ class SearchBot:
     def leader(self, values: list[list[float]]) -> int:
         """The candidate worth more samples: the one beating the first choice by the most on the same
         samples, if by between :attr:`PROMISING` and :attr:`MARGIN` standard errors; else 0 (none)."""
-        best, best_mean = 0, 0.0
-        for i in range(1, len(values)):
-            mean, t = _paired(values[i], values[0])
-            if mean > best_mean and self.PROMISING < t < self.MARGIN:
-                best, best_mean = i, mean
-        return best
+        return _ahead(values, lambda t: self.PROMISING < t < self.MARGIN)
 
     def pick(self, values: list[list[float]]) -> int:
         """The candidate to play: the one whose rollouts beat the first choice's (the outs bot's) by the most
         on the same samples, if by more than :attr:`MARGIN` standard errors; else the first choice."""
-        best, best_mean = 0, 0.0
-        for i in range(1, len(values)):
-            mean, t = _paired(values[i], values[0])
-            if mean > best_mean and t > self.MARGIN:
-                best, best_mean = i, mean
-        return best
+        return _ahead(values, lambda t: t > self.MARGIN)
 
     def rollout(self, sim: Game, action: Action, seat: int) -> float:
         """``action`` played in ``sim``, the hand played out by greedy bots: the score difference for ``seat``'s
@@ -402,6 +392,17 @@ def _count(name: str, value: int | None, default: int, least: int = 1) -> int:
             f"{name} is None (the default, {default}) or a whole number of at least {least}, not {value!r}"
         )
     return value
+
+
+def _ahead(values: list[list[float]], counts: Callable[[float], bool]) -> int:
+    """The candidate beating the first (index 0) by the most on the samples both have, among those whose
+    lead in standard errors ``counts``; 0 when there is none."""
+    best, best_mean = 0, 0.0
+    for i in range(1, len(values)):
+        mean, t = _paired(values[i], values[0])
+        if mean > best_mean and counts(t):
+            best, best_mean = i, mean
+    return best
 
 
 def _paired(values: list[float], base: list[float]) -> tuple[float, float]:

@@ -184,7 +184,8 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         return self.game
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        self._ongoing()
+        if self.game is None or not self.agents:
+            self._ongoing()
         return super().last(observe)  # type: ignore[no-any-return]
 
     def _ongoing(self) -> None:
@@ -194,17 +195,16 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
             raise RuntimeError(f"the game is over ({end_text(game)}) and every agent is done: call reset()")
 
     def step(self, action: int | None) -> None:
-        self._ongoing()
         agent = self.agent_selection
         try:
             index = operator.index(action)  # type: ignore[arg-type]
-            engine_action = self._plan[index]
+            engine_action = self._plan[index]  # empty before reset() and once the game is over
         except (TypeError, KeyError):
+            self._ongoing()
             if self.terminations[agent] or self.truncations[agent]:
                 self._was_dead_step(action)
                 return
-            ok = isinstance(action, (int, np.integer)) and 0 <= int(action) < self.space.size
-            text = self.space.text(int(action)) if ok else "not an index of this space"  # type: ignore[arg-type]
+            text = self.space.described(action)
             raise IllegalAction(f"action {action!r} ({text}) is not legal now (its action_mask entry is 0)") from None
         game = self.game
         assert game is not None

@@ -45,19 +45,21 @@ def check_table_slots(table_slots: int) -> None:
         raise ValueError(f"table_slots is a whole number of at least 1, not {table_slots!r}")
 
 
+def hand_end(game: Game) -> str | None:
+    """How the game's last hand ended (``knock``, ``gin``, ``out``, ``dead``..., as
+    :attr:`~rummykit.engine.HandResult.kind`); None before any hand ended."""
+    return game.results[-1].kind if game.results else None
+
+
 def end_info(game: Game) -> dict[str, Any]:
     """The info of a finished game: its final scores, why it ended (``end_reason``) and how its last hand
-    ended (``hand_end``: ``knock``, ``gin``, ``out``, ``dead``..., as :attr:`~rummykit.engine.HandResult.kind`)."""
-    return {
-        "scores": list(game.scores),
-        "end_reason": game.end_reason,
-        "hand_end": game.results[-1].kind if game.results else None,
-    }
+    ended (``hand_end``)."""
+    return {"scores": list(game.scores), "end_reason": game.end_reason, "hand_end": hand_end(game)}
 
 
 def end_text(game: Game) -> str:
-    """Why a finished game ended, for messages: ``max-hands; the hand: knock``."""
-    hand = game.results[-1].kind if game.results else None
+    """Why a finished game ended, for messages: ``max-hands; last hand: knock``."""
+    hand = hand_end(game)
     return f"{game.end_reason}; last hand: {hand}" if hand else str(game.end_reason)
 
 
@@ -186,7 +188,7 @@ class ActionSpace:
     def text(self, index: int) -> str:
         """The text of action ``index``: an engine action (``discard 7H``, ``layoff 8C on 2``) or a builder
         step (``select 7H``, ``next meld``, ``meld``, ``take pile with``). IndexError outside the space."""
-        if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 0 <= index < self.size:
+        if not self.has_index(index):
             raise IndexError(f"action indices are whole numbers from 0 to {self.size - 1}, not {index!r}")
         verb, face, slot = self.keys[index]
         if verb.startswith("commit:"):
@@ -195,6 +197,14 @@ class ActionSpace:
             return "next meld"
         text = verb if face is None else f"{verb} {face_text(face)}"
         return text if slot is None else f"{text} on {slot}"
+
+    def has_index(self, index: object) -> bool:
+        """Whether ``index`` is an index of this space (a whole number from 0 to ``size - 1``)."""
+        return bool(not isinstance(index, bool) and isinstance(index, (int, np.integer)) and 0 <= index < self.size)
+
+    def described(self, index: object) -> str:
+        """The text of ``index`` for a message: :meth:`text`, or that it is no index of this space."""
+        return self.text(index) if self.has_index(index) else "not an index of this space"  # type: ignore[arg-type]
 
     def index(self, text: str) -> int:
         """The index of an action text as :meth:`text` writes it (any card spelling ``parse_card`` reads)."""

@@ -139,7 +139,7 @@ class VectorEnv:
         plans = self._plans
         if not all(map(dict.__contains__, plans, chosen)):
             i, index = next((i, a) for i, (a, plan) in enumerate(zip(chosen, plans)) if a not in plan)
-            text = self.space.text(index) if 0 <= index < self.action_size else "not an index of this space"
+            text = self.space.described(index)
             raise IllegalAction(f"game {i}: action {index} ({text}) is not legal now (its mask entry is 0)")
         rewards = np.zeros((self.num_envs, self.players), dtype=np.float32)
         ended = np.zeros(self.num_envs, dtype=np.bool_)
