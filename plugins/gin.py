@@ -202,6 +202,10 @@ def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
         and deal.phase == "discard"
     ):
         return f"{deal.taken} was just taken from the discard pile and may not be discarded this turn"
+    if action.kind == "knock" and deal.phase == "discard" and not action.cards:
+        if not any(a.kind == "knock" for a in deal.legal_actions()):
+            least = min(deal.variant.meld_search.discard_deadwoods(deal.hands[deal.current]))
+            return f"after your best discard your deadwood is {least}; knocking needs {knock_limit(deal)} or less"
     if action.kind == "knock" and deal.phase == "discard":
         hand = [c for c in deal.hands[deal.current] if c.face != (action.cards[0].face if action.cards else -1)]
         if len(hand) < len(deal.hands[deal.current]):

@@ -608,6 +608,16 @@ def layoff_targets(deal: Deal, seat: int) -> list[int]:
     return [i for i, tm in enumerate(deal.table) if mode == "any" or game.side_of(tm.owner) == game.side_of(seat)]
 
 
+CARD_VERBS = {
+    "discard": "name the card",
+    "knock": "name the card you discard",
+    "offer": "name the card",
+    "meld": "name its cards",
+    "layoff": "name the card and the table meld",
+}
+"""Verbs that name cards, with what a bare one lacks (the play prompt's typed text: ``discard`` alone)."""
+
+
 @hookimpl
 def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
     if deal.phase == OFFERED and deal.offer is not None and action.kind not in ("accept", "decline"):
@@ -617,6 +627,13 @@ def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
     missing = [c for c in action.cards if c.face not in faces]
     if action.kind in ("discard", "knock", "meld", "layoff") and missing:
         return f"{' '.join(map(str, missing))} is not in your hand"
+    if not action.cards and action.kind in CARD_VERBS:
+        example = next((a for a in deal.legal_actions() if a.kind == action.kind and a.cards), None)
+        if example is not None:  # the verb is legal now: only its cards are missing
+            return f"{CARD_VERBS[action.kind]}, as in '{example}'"
+        if action.kind in ("meld", "layoff") and deal.variant.melds_on_table and deal.phase != "draw":
+            form = "meld 7H 8H 9H" if action.kind == "meld" else "layoff 8C on 0"
+            return f"{CARD_VERBS[action.kind]}, as in '{form}'"
     if action.kind == "draw":
         if deal.variant.discard_pile == "none" or deal.variant.draw_from_pile == "none":
             return "say 'draw stock' (this game draws only from the stock)"

@@ -393,3 +393,18 @@ def test_legal_actions_stay_bounded_on_a_large_hand(rum: rummykit.Variant) -> No
     actions = g.legal_actions()
     assert sum(1 for a in actions if a.kind == "meld") <= MELD_ACTION_LIMIT
     assert time.perf_counter() - start < 2.0
+
+
+def test_a_bare_verb_is_asked_for_its_cards(rum: rummykit.Variant) -> None:
+    g = rum.new_game(players=2, layout=deal(["2S 5D 9H", "3C 3D 3H KC 7S"], discard="8H", stock="QD JD"))
+    play(g, "draw stock")
+    before = g.to_json()
+    for typed, answer in (
+        ("meld", "name its cards, as in 'meld 3C 3D 3H'"),
+        ("discard", "name the card, as in 'discard "),
+        ("layoff", "name the card and the table meld, as in 'layoff 8C on 0'"),  # none is legal: the form
+    ):
+        with pytest.raises(IllegalAction) as info:
+            g.apply(typed)
+        assert answer in str(info.value)
+        assert g.to_json() == before

@@ -398,11 +398,13 @@ def test_illegal_actions_leave_the_game_exactly_as_it_was() -> None:
     refused("knock AD", "AD is not in your hand")
     refused("knock KH", "deadwood is 11", "10 or less")
     refused("knock 5D", "deadwood is 16", "10 or less")
+    refused("discard", "name the card, as in 'discard ")  # a bare verb: which card?
     refused("meld 7S 7D 7H")
     refused("big gin")
     refused("discard 7S on 3")
     refused(rummykit.Action("knock", (parse_card("KH"),)))
     assert not [a for a in game.legal_actions() if a.kind == "knock"]
+    refused("knock", "after your best discard your deadwood is 11", "10 or less")
     play(game, "discard KH")
     assert game.current_player == 1 and game.deal.phase == "draw"
     refused("discard 2S", "draw a card first")
@@ -417,6 +419,8 @@ def test_knocking_needs_deadwood_of_10_or_less_and_is_optional() -> None:
     play(game, "pass", "pass", "draw stock")
     legal = [str(a) for a in game.legal_actions()]
     assert [a for a in legal if a.startswith("knock")] == ["knock KH"]  # 5D 5S = 10 exactly
+    with pytest.raises(IllegalAction, match="name the card you discard, as in 'knock KH'"):
+        game.apply("knock")
     assert "discard KH" in legal  # knocking is never compulsory
     with pytest.raises(IllegalAction, match="deadwood is 15"):
         game.apply("knock 5D")
