@@ -295,6 +295,10 @@ class SearchBot:
     :attr:`PROMISING` and :attr:`MARGIN` standard errors) is settled on ``confirm`` budgets more samples
     of that candidate and the first choice alone (not with ``seconds``; ``confirm=0``: never). A rollout
     stops after ``rollout_moves`` moves and is then scored by :func:`~rummykit.search.hand_points`.
+
+    ``max_seconds`` caps a decision's time on top of the budget, for a person waiting on the bot: sampling
+    and a close call's extra samples stop once it has gone (after at least one sample). The moves stay those
+    of the seed wherever the cap is not reached.
     """
 
     ITERATIONS = 24
@@ -315,12 +319,12 @@ class SearchBot:
         candidates: int | None = None,
         rollout_moves: int | None = None,
         confirm: int | None = None,
+        max_seconds: float | None = None,
     ):
         self.rng = random.Random(seed)
         self.iterations = _count("iterations", iterations, self.ITERATIONS)
-        if seconds is not None and (isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or seconds <= 0):
-            raise ValueError(f"seconds is None (no time limit) or a number above 0, not {seconds!r}")
-        self.seconds = seconds
+        self.seconds = _seconds("seconds", seconds)
+        self.max_seconds = _seconds("max_seconds", max_seconds)
         self.candidates = _count("candidates", candidates, self.CANDIDATES)
         self.rollout_moves = _count("rollout_moves", rollout_moves, self.ROLLOUT_MOVES)
         self.confirm = self.CONFIRM if confirm is None else _count("confirm", confirm, self.CONFIRM, least=0)
@@ -337,15 +341,19 @@ class SearchBot:
             return candidates[0]
         seat = game.deal.actor
         values: list[list[float]] = [[] for _ in candidates]
-        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
-        for done in range(self.iterations if deadline is None else 1 << 30):
-            if deadline is not None and done and time.perf_counter() > deadline:
+        start = time.perf_counter()
+        budget = self.seconds  # sample for this long instead of a count of samples
+        cap = min(t for t in (budget, self.max_seconds, math.inf) if t is not None)
+        for done in range(self.iterations if budget is None else 1 << 30):
+            if done and cap < math.inf and time.perf_counter() - start > cap:
                 break
             self._sample(game, seat, candidates, range(len(candidates)), values)
         leader = self.leader(values)
-        if deadline is None and leader:
+        if budget is None and leader:
             # A close call: the leader and the first choice alone, on more samples, settle it.
             for _ in range(self.confirm * self.iterations):
+                if cap < math.inf and time.perf_counter() - start > cap:
+                    break
                 self._sample(game, seat, candidates, (0, leader), values)
         return candidates[self.pick(values)]
 
@@ -391,6 +399,13 @@ def _count(name: str, value: int | None, default: int, least: int = 1) -> int:
         raise ValueError(
             f"{name} is None (the default, {default}) or a whole number of at least {least}, not {value!r}"
         )
+    return value
+
+
+def _seconds(name: str, value: float | None) -> float | None:
+    """A time option: None, or a number of seconds above 0 (ValueError otherwise)."""
+    if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or not value > 0):
+        raise ValueError(f"{name} is None (no time limit) or a number of seconds above 0, not {value!r}")
     return value
 
 

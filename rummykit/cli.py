@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+import math
 import os
 import random
 import re
@@ -24,7 +25,7 @@ from typing import Any
 import yaml
 
 from .actions import action_words, position_words
-from .bots import BOTS, Bot
+from .bots import BOTS, Bot, SearchBot
 from .cards import CardError, parse_card
 from .dispatch import PluginError
 from .engine import DEFAULT_MAX_HANDS, Action, Deal, Game, HandResult, UntrustedPlugins, players_text
@@ -726,12 +727,14 @@ def cmd_play(args: argparse.Namespace) -> int:
         check_output_path(save)
     if args.max_hands is not None and args.max_hands < 1:
         raise CliError(f"--max-hands is 1 or more, not {args.max_hands}")
+    if args.think is not None and not 0 < args.think < math.inf:
+        raise CliError(f"--think is a number of seconds above 0, not {args.think}")
     if args.resume is not None:
         if args.bots or args.seed is not None or args.players is not None or args.house_rule or args.plugin:
             raise CliError("--resume goes on with the saved game's variant, seed and players: leave out "
                            "--bots, --seed, --players, --house-rule and --plugin")  # fmt: skip
         game = _resumed(args.resume)
-        _play_person_against(game, args.opponent, args.max_hands)
+        _play_person_against(game, args.opponent, args.max_hands, args.think)
     elif args.bots:
         variant = _load(args.name, _house_rules(args.house_rule), args.plugin)
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**63)
@@ -741,7 +744,11 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise CliError(f"--bots names {players} bots, one per seat, but {players_text(variant, players)}")
         labels = names * min(players, variant.max_players) if len(names) == 1 else names  # the count is checked later
         printer = TurnPrinter(_out, show_hands=True, labels=labels)
-        game = play_game(variant, seed, names, players, on_action=printer, max_hands=args.max_hands,
+        bots: Sequence[str | Bot] = names
+        seats_fit = variant.min_players <= players <= variant.max_players and len(names) in (1, players)
+        if args.think is not None and seats_fit:  # (else play_game says what is wrong, as without --think)
+            bots = _thinking(make_bots(names, players, seed), args.think)
+        game = play_game(variant, seed, bots, players, on_action=printer, max_hands=args.max_hands,
                          on_start=printer.start)  # fmt: skip
         printer.game_end(game)
     else:
@@ -749,7 +756,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**63)
         players = args.players if args.players is not None else variant.min_players
         game = variant.new_game(players=players, seed=seed)
-        _play_person_against(game, args.opponent, args.max_hands)
+        _play_person_against(game, args.opponent, args.max_hands, args.think)
     if save is not None:
         try:
             Path(save).write_text(game.to_json() + "\n", encoding="utf-8")
@@ -759,13 +766,22 @@ def cmd_play(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _play_person_against(game: Game, opponent_text: str, max_hands: int | None) -> None:
+def _thinking(bots: list[Bot], think: float) -> list[Bot]:
+    """``bots`` with each search bot's decisions capped at ``think`` seconds (``--think``)."""
+    for bot in bots:
+        if isinstance(bot, SearchBot):
+            bot.max_seconds = think
+    return bots
+
+
+def _play_person_against(game: Game, opponent_text: str, max_hands: int | None, think: float | None = None) -> None:
     """A person in seat 0 against one kind of bot in the others, then the end of the game shown."""
     opponent = _bot_names(opponent_text)
     if len(opponent) != 1:
         raise CliError("--opponent names one bot; use --bots for a game of bots only")
     players = game.num_players
-    bots: list[Bot | None] = list(make_bots(opponent, players, game.seed))
+    made = make_bots(opponent, players, game.seed)
+    bots: list[Bot | None] = list(made if think is None else _thinking(made, think))
     bots[0] = None
     labels = [""] + opponent * (players - 1)
     printer = TurnPrinter(_out, viewer=0, show_hands=False, labels=labels)
@@ -976,6 +992,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--players", type=int, metavar="N", help="number of players (default: the fewest allowed)")
     sub.add_argument("--save", metavar="FILE", help="write the game record (JSON) to FILE")
     sub.add_argument("--max-hands", type=int, metavar="N", help="stop after N hands")
+    sub.add_argument("--think", type=float, metavar="SECONDS",
+                     help="the longest a search bot thinks over a move (default: its fixed budget, however long "
+                          "that takes)")  # fmt: skip
     _plugin_option(sub)
     sub.set_defaults(run=cmd_play)
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 import rummykit
-from rummykit.bots import GreedyBot
+from rummykit.bots import GreedyBot, SearchBot
 from rummykit.cli import TurnPrinter, main, play_interactive
 from rummykit.engine import Game
 from rummykit.simulate import TIMING_FIELDS, bot_seed, make_bots, play_game
@@ -209,6 +209,31 @@ def test_bot_game_max_hands(capsys: pytest.CaptureFixture[str]) -> None:
     assert "-- Deal 3 ends" not in out
 
 
+def test_think_caps_the_search_bots_and_changes_nothing_below_the_cap(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = ["play", "gin", "--bots", "search,greedy", "--seed", "3", "--max-hands", "1"]
+    assert main(args) == 0
+    plain = capsys.readouterr().out
+    assert main([*args, "--think", "1e6"]) == 0  # a cap no move reaches: the same game
+    assert capsys.readouterr().out == plain
+
+    caps: set[object] = set()
+    choose = SearchBot.choose
+
+    def seen(bot: SearchBot, game: Game) -> Any:
+        caps.add(bot.max_seconds)
+        return choose(bot, game)
+
+    monkeypatch.setattr(SearchBot, "choose", seen)
+    assert main([*args, "--think", "2.5"]) == 0
+    assert caps == {2.5}
+    handed: list[Any] = []  # the bots a person plays against
+    monkeypatch.setattr("rummykit.cli.play_interactive", lambda game, seat, bots, *rest, **options: handed.extend(bots))
+    assert main(["play", "gin-3", "--opponent", "search", "--seed", "3", "--think", "0.5"]) == 0
+    assert handed[0] is None and [bot.max_seconds for bot in handed[1:]] == [0.5, 0.5]
+
+
 # -- replay ---------------------------------------------------------------------------------------------------
 
 
@@ -291,6 +316,9 @@ def test_unknown_variant_exits_2_with_a_hint() -> None:
         (["play", "nogame", "--bots", "greedy"], "no variant named 'nogame'. Known variants: "),
         (["simulate", "gim", "--games", "1"], "did you mean 'gin'"),
         (["simulate", "gin", "--games", "-1"], "--games"),
+        (["play", "gin", "--think", "0"], "--think is a number of seconds above 0, not 0.0"),
+        (["play", "gin", "--bots", "search,greedy", "--think", "inf"], "--think is a number of seconds above 0"),
+        (["play", "gin", "--bots", "search,greedy", "--players", "3", "--think", "1"], "gin is for 2 players, not 3"),
     ],
 )
 def test_mistakes_exit_2_with_a_message(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
 
@@ -166,6 +167,37 @@ def test_seconds_budget() -> None:
     game.resolve(SearchBot(1, seconds=0.01).choose(game))
 
 
+def test_max_seconds_caps_a_decision_and_changes_nothing_below_the_cap(monkeypatch: pytest.MonkeyPatch) -> None:
+    def play(**options: Any) -> object:
+        game = rummykit.load_variant("gin").new_game(seed=21, max_hands=1)
+        bots = [SearchBot(5, iterations=3, **options), GreedyBot(5)]
+        while not game.is_over:
+            game.apply(bots[game.deal.actor].choose(game))
+        return game.history
+
+    assert play(max_seconds=1e9) == play()  # a cap never reached: the seed's moves
+
+    # A clock that moves a second at every reading: a cap of 0.5 s leaves time for the first sample only
+    # (which always runs), 1.5 s for two.
+    ticks = iter(range(10**6))
+    monkeypatch.setattr("rummykit.bots.time.perf_counter", lambda: float(next(ticks)))
+    game = rummykit.load_variant("gin").new_game(seed=3)
+    while len(game.legal_actions()) < 3:
+        game.apply(GreedyBot(1).choose(game))
+    for cap, samples in ((0.5, 1), (1.5, 2), (None, 24)):
+        bot = SearchBot(1, max_seconds=cap, confirm=0)
+        taken: list[object] = []
+        sample = bot._sample
+
+        def counted(*args: Any, taken: list[object] = taken, sample: Callable[..., None] = sample) -> None:
+            taken.append(args)
+            sample(*args)
+
+        monkeypatch.setattr(bot, "_sample", counted)
+        game.resolve(bot.choose(game))
+        assert len(taken) == samples
+
+
 def benchmark(name: str) -> ModuleType:
     """A script of ``benchmarks/`` imported as a module (the folder is no package)."""
     folder = str(Path(__file__).resolve().parents[1] / "benchmarks")
@@ -270,6 +302,9 @@ def test_expected_deadwood_counts_outs() -> None:
         {"seconds": 0},
         {"seconds": -0.5},
         {"confirm": -1},
+        {"max_seconds": 0},
+        {"max_seconds": "2"},
+        {"max_seconds": float("nan")},
     ],
 )
 def test_search_bot_refuses_a_budget_that_is_no_budget(options: dict[str, object]) -> None:
