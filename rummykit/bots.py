@@ -297,8 +297,9 @@ class SearchBot:
     stops after ``rollout_moves`` moves and is then scored by :func:`~rummykit.search.hand_points`.
 
     ``max_seconds`` caps a decision's time on top of the budget, for a person waiting on the bot: sampling
-    and a close call's extra samples stop once it has gone (after at least one sample). The moves stay those
-    of the seed wherever the cap is not reached.
+    and a close call's extra samples stop once it has gone, between two rollouts, after one whole sample at
+    least (so a decision may run over by the time its first sample takes). The moves stay those of the
+    seed wherever the cap is not reached.
     """
 
     ITERATIONS = 24
@@ -344,25 +345,36 @@ class SearchBot:
         start = time.perf_counter()
         budget = self.seconds  # sample for this long instead of a count of samples
         cap = min(t for t in (budget, self.max_seconds, math.inf) if t is not None)
+        stop = None if cap == math.inf else start + cap
         for done in range(self.iterations if budget is None else 1 << 30):
-            if done and cap < math.inf and time.perf_counter() - start > cap:
+            if done and stop is not None and time.perf_counter() > stop:
                 break
-            self._sample(game, seat, candidates, range(len(candidates)), values)
+            self._sample(game, seat, candidates, range(len(candidates)), values, stop if done else None)
         leader = self.leader(values)
         if budget is None and leader:
             # A close call: the leader and the first choice alone, on more samples, settle it.
             for _ in range(self.confirm * self.iterations):
-                if cap < math.inf and time.perf_counter() - start > cap:
+                if stop is not None and time.perf_counter() > stop:
                     break
-                self._sample(game, seat, candidates, (0, leader), values)
+                self._sample(game, seat, candidates, (0, leader), values, stop)
         return candidates[self.pick(values)]
 
     def _sample(
-        self, game: Game, seat: int, candidates: list[Action], which: Sequence[int], values: list[list[float]]
+        self,
+        game: Game,
+        seat: int,
+        candidates: list[Action],
+        which: Sequence[int],
+        values: list[list[float]],
+        stop: float | None = None,
     ) -> None:
-        """One sampled position: a rollout of each candidate in ``which`` on it, appended to its values."""
+        """One sampled position: a rollout of each candidate in ``which`` on it, appended to its values; past
+        ``stop`` (a ``time.perf_counter`` time) no further candidate is played out. A sample cut short
+        leaves the candidates after it one value short, and comparisons use the samples both sides have."""
         world = determinize(game, seat, self.rng)
         for k, i in enumerate(which):
+            if k and stop is not None and time.perf_counter() > stop:
+                return
             sim = world.clone() if k < len(which) - 1 else world
             values[i].append(self.rollout(sim, candidates[i], seat))
 

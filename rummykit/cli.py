@@ -91,9 +91,23 @@ def _players_text(low: int, high: int) -> str:
     return f"{low} players" if low == high else f"{low}-{high} players"
 
 
+def _as_laid(melds: dict[str, Any], knocker: Any, layoffs: list[str]) -> dict[str, Any]:
+    """The settled melds with the knocker's as the knocker laid them: the result's melds hold the cards the
+    other player laid off on them (``4H on 0``), which are shown apart (``Laid off: 4H on [4C 4D 4S]``)."""
+    spread = melds.get(str(knocker)) if isinstance(knocker, int) else None
+    if not isinstance(spread, list) or not layoffs:
+        return melds
+    laid = [str(meld).split() for meld in spread]
+    for entry in layoffs:
+        card, _, index = entry.partition(" on ")
+        if index.isdigit() and int(index) < len(laid) and card in laid[int(index)]:
+            laid[int(index)].remove(card)
+    return {**melds, str(knocker): [" ".join(cards) for cards in laid]}
+
+
 def _layoff_text(entry: str, melds: dict[str, Any], knocker: Any) -> str:
-    """``4C on 0`` (a lay-off on the knocker's meld number 0) as ``4C on [4C 5C 6C 7C]``: the display
-    shows the melds, not their numbers."""
+    """``4C on 0`` (a lay-off on the knocker's meld number 0) as ``4C on [5C 6C 7C]``: the display shows
+    the melds (as the knocker laid them, :func:`_as_laid`), not their numbers."""
     card, _, index = entry.partition(" on ")
     spread = melds.get(str(knocker)) if isinstance(knocker, int) else None
     if index.isdigit() and isinstance(spread, list) and int(index) < len(spread):
@@ -117,8 +131,11 @@ class TurnPrinter:
         self.show_hands = show_hands
         self.labels = list(labels)
         """Per seat, a word shown after the name in the game header (the bot's name)."""
-        self.pause: Callable[[], None] | None = None
-        """Called after a hand's result, before the next deal is shown (to let a person read it)."""
+        self.pause: Callable[[], bool] | None = None
+        """Called after a hand's result, before the next deal is shown (to let a person read it); False: the
+        person leaves, and the next deal is not shown."""
+        self.stop_after: int | None = None
+        """The number of finished hands at which play stops (``--max-hands``): the deal dealt then is not shown."""
 
     # -- names --
 
@@ -137,7 +154,11 @@ class TurnPrinter:
         for seat in range(game.num_players):
             label = self.labels[seat] if seat < len(self.labels) else ""
             seats.append(self.name(game, seat) + (f" ({label})" if label else ""))
-        self.write(f"{variant.title} ({variant.name}){extra}, seed {game.seed}: {' vs '.join(seats)}")
+        sides: dict[int, list[str]] = {}
+        for seat, text in enumerate(seats):  # partners together: "You & Player 3 vs Player 2 & Player 4"
+            sides.setdefault(game.side_of(seat), []).append(text)
+        shown = " vs ".join(" & ".join(side) for side in sides.values())
+        self.write(f"{variant.title} ({variant.name}){extra}, seed {game.seed}: {shown}")
         self.deal_header(game, game.deal)
 
     def deal_header(self, game: Game, deal: Deal) -> None:
@@ -171,9 +192,10 @@ class TurnPrinter:
             self.write("  " + self.action_text(game, deal, mover, move))
         if deal.result is not None:
             self.hand_result(game, deal, deal.result)
-            if not game.is_over and game.deal is not deal:
-                if self.pause is not None:
-                    self.pause()
+            stopping = self.stop_after is not None and len(game.results) >= self.stop_after
+            if not game.is_over and game.deal is not deal and not stopping:
+                if self.pause is not None and not self.pause():
+                    return
                 self.deal_header(game, game.deal)
 
     def hand_result(self, game: Game, deal: Deal | None, result: HandResult) -> None:
@@ -197,6 +219,8 @@ class TurnPrinter:
         melds = details.get("melds")
         unmatched = details.get("unmatched")
         if isinstance(melds, dict) and isinstance(unmatched, dict):
+            layoffs = [str(x) for x in details.get("layoffs") or ()]
+            melds = _as_laid(melds, knocker, layoffs)
             deadwood = details.get("deadwood", [])
             for key in melds:
                 seat = int(key)
@@ -208,10 +232,8 @@ class TurnPrinter:
                 spread = " ".join(f"[{m}]" for m in melds[key]) or "no melds"
                 lines.append(f"   {self.name(game, seat)} ({', '.join(notes)}): {spread}; "
                              f"unmatched {_cards(unmatched.get(key, []))}")  # fmt: skip
-            if details.get("layoffs"):
-                lines.append(
-                    f"   Laid off: {', '.join(_layoff_text(str(x), melds, knocker) for x in details['layoffs'])}"
-                )
+            if layoffs:
+                lines.append(f"   Laid off: {', '.join(_layoff_text(x, melds, knocker) for x in layoffs)}")
         elif deal is not None and result.kind != "dead":
             texts = [_meld_text(table_entry(tm, game.variant.meld_search)) for tm in deal.table]
             melded, in_hand = details.get("melded"), details.get("in_hand")
@@ -380,13 +402,13 @@ def did_you_mean(game: Game, text: str) -> str | None:
     rest = list(words)
     while rest:  # the verb is the words before the first card
         try:
-            parse_card(rest[0])
+            _parse_cards_of(rest[0])
             break
         except CardError:
             verb.append(rest.pop(0).lower())
     typed = " ".join(verb)
-    if not typed or typed in kinds:
-        return None
+    if not typed or typed in kinds or any(typed.startswith(kind + " ") for kind in kinds):
+        return None  # a verb of the game, then something that is no card: the card is the problem
     match = difflib.get_close_matches(typed, kinds, n=1, cutoff=0.6)
     if not match:
         match = difflib.get_close_matches(verb[0], kinds, n=1, cutoff=0.6)
@@ -405,10 +427,16 @@ def rules_lines(variant: Variant) -> list[str]:
         facts.append(f"target {ruleset['target']}")
     if "knock_limit" in variant.rules:
         facts.append(f"knock limit {variant.rules['knock_limit']}")
-    facts.append(f"hand limit {ruleset.get('max_hands') or DEFAULT_MAX_HANDS}")
+    facts.append(f"a game stops after {ruleset.get('max_hands') or DEFAULT_MAX_HANDS} hands at most (a guard)")
     lines.append("   " + ", ".join(facts))
     lines.append(f"   The whole ruleset: rummykit show {variant.name}")
     return lines
+
+
+def _parse_cards_of(token: str) -> None:
+    """Raise CardError unless ``token`` is a card, or a wild card with what it stands for (``2H=TS``)."""
+    for part in token.split("=", 1):
+        parse_card(part)
 
 
 def _card_problem(game: Game, text: str) -> str | None:
@@ -424,7 +452,7 @@ def _card_problem(game: Game, text: str) -> str | None:
             rest = rest[:-2]
         for token in rest:
             try:
-                parse_card(token)
+                _parse_cards_of(token)
             except CardError as exc:
                 return f"{exc}. Type 'help' for the legal actions."
         return None
@@ -451,17 +479,25 @@ def play_interactive(
     printer = printer or TurnPrinter(write, viewer=human, show_hands=False)
     if printer.viewer is None:
         printer.viewer = human
+    leaving = False
     if pause:
 
-        def wait() -> None:
+        def wait() -> bool:
+            nonlocal leaving
             try:
-                read("(press Enter for the next deal) ")
+                leaving = read("(press Enter for the next deal) ").strip().lower() in QUIT_WORDS
             except (EOFError, KeyboardInterrupt):
-                pass  # the next prompt reads the end of input again and leaves the game
+                leaving = True
+            return not leaving
 
         printer.pause = wait
     printer.start(game)
     while not game.is_over:
+        if leaving:
+            write("You leave the game.")
+            return False
+        if printer.stop_after is not None and len(game.results) >= printer.stop_after:
+            return False  # --max-hands: the caller says where play stopped
         deal = game.deal
         seat = deal.actor
         if seat != human:
@@ -508,7 +544,15 @@ def play_interactive(
             except ValueError as exc:  # IllegalAction, or text that is no action
                 suggestion = did_you_mean(game, text)
                 problem = _card_problem(game, text) or str(exc)
-                write(f"Did you mean '{suggestion}'? ({problem})" if suggestion else problem)
+                if suggestion is None:
+                    write(problem)
+                    continue
+                try:
+                    game.resolve(suggestion)
+                except ValueError as refused:  # a verb of the game, not legal now: say why
+                    write(f"Did you mean '{suggestion}'? {refused}")
+                else:
+                    write(f"Did you mean '{suggestion}'? ({problem})")
                 continue
             break
         game.apply(action)
@@ -727,14 +771,13 @@ def cmd_play(args: argparse.Namespace) -> int:
         check_output_path(save)
     if args.max_hands is not None and args.max_hands < 1:
         raise CliError(f"--max-hands is 1 or more, not {args.max_hands}")
-    if args.think is not None and not 0 < args.think < math.inf:
-        raise CliError(f"--think is a number of seconds above 0, not {args.think}")
+    think = _think(args)
     if args.resume is not None:
         if args.bots or args.seed is not None or args.players is not None or args.house_rule or args.plugin:
             raise CliError("--resume goes on with the saved game's variant, seed and players: leave out "
                            "--bots, --seed, --players, --house-rule and --plugin")  # fmt: skip
         game = _resumed(args.resume)
-        _play_person_against(game, args.opponent, args.max_hands, args.think)
+        _play_person_against(game, args.opponent, args.max_hands, think)
     elif args.bots:
         variant = _load(args.name, _house_rules(args.house_rule), args.plugin)
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**63)
@@ -744,10 +787,11 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise CliError(f"--bots names {players} bots, one per seat, but {players_text(variant, players)}")
         labels = names * min(players, variant.max_players) if len(names) == 1 else names  # the count is checked later
         printer = TurnPrinter(_out, show_hands=True, labels=labels)
+        printer.stop_after = args.max_hands
         bots: Sequence[str | Bot] = names
         seats_fit = variant.min_players <= players <= variant.max_players and len(names) in (1, players)
-        if args.think is not None and seats_fit:  # (else play_game says what is wrong, as without --think)
-            bots = _thinking(make_bots(names, players, seed), args.think)
+        if think is not None and seats_fit:  # (else play_game says what is wrong, as without --think)
+            bots = _thinking(make_bots(names, players, seed), think)
         game = play_game(variant, seed, bots, players, on_action=printer, max_hands=args.max_hands,
                          on_start=printer.start)  # fmt: skip
         printer.game_end(game)
@@ -756,7 +800,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**63)
         players = args.players if args.players is not None else variant.min_players
         game = variant.new_game(players=players, seed=seed)
-        _play_person_against(game, args.opponent, args.max_hands, args.think)
+        _play_person_against(game, args.opponent, args.max_hands, think)
     if save is not None:
         try:
             Path(save).write_text(game.to_json() + "\n", encoding="utf-8")
@@ -764,6 +808,21 @@ def cmd_play(args: argparse.Namespace) -> int:
             raise CliError(f"cannot write {save}: {exc.strerror or exc}") from None
         _out(f"Saved the game to {save}")
     return EXIT_OK
+
+
+def _think(args: argparse.Namespace) -> float | None:
+    """``--think``'s seconds (None without it); CliError for a value that is no time, or with no search bot."""
+    if args.think is None:
+        return None
+    try:
+        seconds = float(args.think)
+    except ValueError:
+        seconds = math.nan
+    if not 0 < seconds < math.inf:
+        raise CliError(f"--think is a number of seconds above 0, not {args.think!r}")
+    if "search" not in _bot_names(args.bots or args.opponent):
+        raise CliError("--think caps the search bot's moves, and no search bot plays here (--opponent search)")
+    return seconds
 
 
 def _thinking(bots: list[Bot], think: float) -> list[Bot]:
@@ -793,16 +852,9 @@ def _play_person_against(game: Game, opponent_text: str, max_hands: int | None, 
 def _play_person(game: Game, bots: Sequence[Bot | None], printer: TurnPrinter, max_hands: int | None) -> bool:
     # Pause after each settlement only for a person at a terminal: piped input must never wait.
     pause = sys.stdin.isatty() and sys.stdout.isatty()
-    if max_hands is None:
-        return play_interactive(game, 0, bots, input, _out, printer, pause=pause)
-    stop_after = len(game.results) + max_hands
-
-    def read(prompt: str) -> str:
-        if len(game.results) >= stop_after:
-            raise EOFError
-        return input(prompt)
-
-    return play_interactive(game, 0, bots, read, _out, printer, pause=pause)
+    if max_hands is not None:
+        printer.stop_after = len(game.results) + max_hands
+    return play_interactive(game, 0, bots, input, _out, printer, pause=pause)
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
@@ -992,7 +1044,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--players", type=int, metavar="N", help="number of players (default: the fewest allowed)")
     sub.add_argument("--save", metavar="FILE", help="write the game record (JSON) to FILE")
     sub.add_argument("--max-hands", type=int, metavar="N", help="stop after N hands")
-    sub.add_argument("--think", type=float, metavar="SECONDS",
+    sub.add_argument("--think", metavar="SECONDS",
                      help="the longest a search bot thinks over a move (default: its fixed budget, however long "
                           "that takes)")  # fmt: skip
     _plugin_option(sub)

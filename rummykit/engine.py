@@ -585,7 +585,7 @@ class Game:
         names = ", ".join(sorted({str(a) for a in legal})[:12])
         more = "" if len(legal) <= 12 else f" (and {len(legal) - 12} more)"
         raise IllegalAction(
-            f"{_clip(str(wanted))} is not allowed: {_clip(reason or 'not a legal action now')}. "
+            f"{_clip(str(wanted))} is not allowed: {_clip(reason or 'not a legal action now', 300)}. "
             f"Legal now: {_clip(names, 400)}{more}"
         )
 

@@ -627,13 +627,23 @@ def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
     missing = [c for c in action.cards if c.face not in faces]
     if action.kind in ("discard", "knock", "meld", "layoff") and missing:
         return f"{' '.join(map(str, missing))} is not in your hand"
+    if action.kind == "discard" and deal.phase != "draw":
+        offer = next((a for a in deal.legal_actions() if a.kind == "offer"), None)
+        if offer is not None and not any(a.kind == "discard" for a in deal.legal_actions()):
+            card = action.cards[0] if action.cards else offer.cards[0]
+            return f"in this game a turn ends with an offer to the other players: 'offer {card}'"
     if not action.cards and action.kind in CARD_VERBS:
         example = next((a for a in deal.legal_actions() if a.kind == action.kind and a.cards), None)
         if example is not None:  # the verb is legal now: only its cards are missing
             return f"{CARD_VERBS[action.kind]}, as in '{example}'"
-        if action.kind in ("meld", "layoff") and deal.variant.melds_on_table and deal.phase != "draw":
-            form = "meld 7H 8H 9H" if action.kind == "meld" else "layoff 8C on 0"
-            return f"{CARD_VERBS[action.kind]}, as in '{form}'"
+        if action.kind == "meld" and deal.variant.melds_on_table and deal.phase != "draw":
+            return f"{CARD_VERBS['meld']}, as in 'meld 7H 8H 9H'"
+        if action.kind == "layoff" and deal.variant.melds_on_table and deal.phase != "draw":
+            if not deal.table:
+                return "there is no meld on the table to lay off on yet"
+            last = len(deal.table) - 1
+            numbers = "0" if not last else f"0 to {last}"
+            return f"{CARD_VERBS['layoff']} ({numbers}), as in 'layoff {deal.hands[deal.actor][0]} on {last}'"
     if action.kind == "draw":
         if deal.variant.discard_pile == "none" or deal.variant.draw_from_pile == "none":
             return "say 'draw stock' (this game draws only from the stock)"
@@ -648,9 +658,11 @@ def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
         if all(search.meld(cards, stands_for=meant if any(meant) else None) is not None for cards, meant in groups):
             return f"{action} is not one the rules allow now"
         bad = next(
-            cards for cards, meant in groups if search.meld(cards, stands_for=meant if any(meant) else None) is None
+            zip(cards, meant)
+            for cards, meant in groups
+            if search.meld(cards, stands_for=meant if any(meant) else None) is None
         )
-        return f"{' '.join(map(str, bad))} is not a valid meld"
+        return f"{' '.join(str(c) if m is None else f'{c}={m}' for c, m in bad)} is not a valid meld"
     if action.kind == "layoff" and action.target is not None and not 0 <= action.target < len(deal.table):
         return f"there is no table meld {action.target}"
     if action.kind == "draw stock" and not deal.stock:
@@ -659,6 +671,11 @@ def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
         return (
             f"first use {deal.taken}, the deepest card you took from the pile: meld it or lay it off "
             f"(with other cards if you like)"
+        )
+    if action.kind == "draw discard" and deal.phase == "draw" and not action.cards and deal.variant.must_use:
+        return (
+            "no card of the pile can be melded or laid off at once with your hand and the table, as a card "
+            "taken from the pile must be"
         )
     if action.kind == "draw discard" and deal.phase == "draw" and action.cards:
         if action.cards[0].face not in {c.face for c in deal.discard}:
@@ -1058,6 +1075,9 @@ def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> N
     variant = deal.variant
     phase = deal.phase
     words.hint = PHASE_HINTS.get(phase, phase)
+    if phase == "draw" and variant.draw_from_pile not in ("whole", "none") and deal.discard:
+        if not any(a.kind == "draw discard" for a in deal.legal_actions()):
+            words.hint = "draw a card (draw stock; the pile cannot be taken now)"
     if phase == "draw" and variant.draw_from_pile in ("whole", "none"):
         words.hint = "draw a card (draw stock)"
         if variant.draw_from_pile == "whole":

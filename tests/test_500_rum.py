@@ -402,9 +402,12 @@ def test_a_bare_verb_is_asked_for_its_cards(rum: rummykit.Variant) -> None:
     for typed, answer in (
         ("meld", "name its cards, as in 'meld 3C 3D 3H'"),
         ("discard", "name the card, as in 'discard "),
-        ("layoff", "name the card and the table meld, as in 'layoff 8C on 0'"),  # none is legal: the form
+        ("layoff", "there is no meld on the table to lay off on yet"),
     ):
         with pytest.raises(IllegalAction) as info:
             g.apply(typed)
         assert answer in str(info.value)
         assert g.to_json() == before
+    play(g, "meld 3C 3D 3H")
+    with pytest.raises(IllegalAction, match=r"name the card and the table meld \(0\), as in 'layoff .. on 0'"):
+        g.apply("layoff")

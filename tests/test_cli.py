@@ -207,6 +207,7 @@ def test_bot_game_max_hands(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out
     assert "== Stopped after 2 deals: the game is not over ==" in out
     assert "-- Deal 3 ends" not in out
+    assert "== Deal 3:" not in out  # the deal dealt when play stops is not shown
 
 
 def test_think_caps_the_search_bots_and_changes_nothing_below_the_cap(
@@ -316,8 +317,11 @@ def test_unknown_variant_exits_2_with_a_hint() -> None:
         (["play", "nogame", "--bots", "greedy"], "no variant named 'nogame'. Known variants: "),
         (["simulate", "gim", "--games", "1"], "did you mean 'gin'"),
         (["simulate", "gin", "--games", "-1"], "--games"),
-        (["play", "gin", "--think", "0"], "--think is a number of seconds above 0, not 0.0"),
+        (["play", "gin", "--think", "0"], "--think is a number of seconds above 0, not '0'"),
         (["play", "gin", "--bots", "search,greedy", "--think", "inf"], "--think is a number of seconds above 0"),
+        (["play", "gin", "--bots", "search,greedy", "--think", "abc"], "--think is a number of seconds above 0"),
+        (["play", "gin", "--bots", "greedy", "--think", "1"], "no search bot plays here (--opponent search)"),
+        (["play", "gin", "--think", "1"], "no search bot plays here"),
         (["play", "gin", "--bots", "search,greedy", "--players", "3", "--think", "1"], "gin is for 2 players, not 3"),
     ],
 )
@@ -462,3 +466,9 @@ def test_turn_printer_is_usable_on_its_own() -> None:
     assert lines[0] == "Gin Rummy (gin), seed 3: Player 1 (greedy) vs Player 2 (greedy)"
     assert lines[-1].startswith("Scores so far: ")
     assert not any(re.match(r"  Player \d  ", line) for line in lines)  # no hands at the deal's start
+
+
+def test_the_banner_shows_partners_together(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "gin-partnership", "--bots", "greedy", "--seed", "1", "--max-hands", "1"]) == 0
+    first = capsys.readouterr().out.splitlines()[0]
+    assert first.endswith(": Player 1 (greedy) & Player 3 (greedy) vs Player 2 (greedy) & Player 4 (greedy)")

@@ -199,7 +199,9 @@ def test_layoffs_name_the_meld_not_its_number() -> None:
     lines = TurnPrinter(lambda line: None).result_lines(game, None, game.results[0])
     assert "   Laid off: 4H on [TC TH TS]" not in lines  # the knocker is seat 1 here
     laid = [line for line in lines if line.startswith("   Laid off:")]
-    assert laid == ["   Laid off: 4H on [4C 4D 4H 4S]"]
+    assert laid == ["   Laid off: 4H on [4C 4D 4S]"]  # the meld as the knocker laid it
+    knocker = next(line for line in lines if "(knocker" in line)
+    assert "[4C 4D 4S]" in knocker and "4H" not in knocker  # the 4H was the other player's
 
 
 def test_the_legal_list_wraps_between_actions() -> None:
@@ -271,6 +273,25 @@ def test_did_you_mean_and_rules() -> None:
     assert game.history == [["pass"]]  # nothing typed changed the game (seat 1 passed before)
 
 
+def test_a_suggestion_that_is_not_legal_now_says_why() -> None:
+    game = rummykit.load_variant("gin").new_game(seed=3)
+    _, out = _human(game, ["discard 9Z", "discrd 2C", "knock 2Z"])
+    assert not any("Did you mean 'discard'?" in line or "Did you mean 'knock'?" in line for line in out), out
+    assert sum(line.startswith("'9Z' is not a card") or line.startswith("'2Z' is not a card") for line in out) == 2
+    # a verb of the game, mistyped, in a phase that does not allow it: the reason comes with the suggestion
+    assert any(line.startswith("Did you mean 'discard 2C'? discard 2C is not allowed: ") for line in out), out
+    assert game.history == [["pass"]]
+
+
+def test_skarney_says_a_turn_ends_with_an_offer() -> None:
+    game = rummykit.load_variant("skarney").new_game(seed=7)
+    while game.deal.actor != 0 or game.deal.phase == "draw" or not any(a.kind == "offer" for a in game.legal_actions()):
+        game.apply(GreedyBot(1).choose(game))
+    card = game.deal.hands[0][0]
+    with pytest.raises(rummykit.IllegalAction, match=f"a turn ends with an offer to the other players: 'offer {card}'"):
+        game.apply(f"discard {card}")
+
+
 def _greedy_reader(game: Game, log: list[str]) -> Callable[[str], str]:
     """A person who plays as the greedy bot, for two hands; each prompt goes to ``log`` as ``<prompt>``."""
     me = GreedyBot(seed=0)
@@ -298,6 +319,40 @@ def test_a_pause_after_each_settlement_when_asked() -> None:
     log = []
     play_interactive(game, 0, [None, bots[1]], _greedy_reader(game, log), log.append)
     assert len(game.results) >= 1 and not any("press Enter" in line for line in log)
+
+
+@pytest.mark.parametrize("answer", ["quit", "q", None])  # None: the end of input (Ctrl-D)
+def test_quit_at_the_pause_leaves_the_game(answer: str | None) -> None:
+    bots = list(make_bots(["greedy"], 2, 5))
+    game = rummykit.load_variant("gin").new_game(seed=5)
+    log: list[str] = []
+    greedy = _greedy_reader(game, log)
+
+    def read(prompt: str) -> str:
+        if prompt.startswith("(press Enter"):
+            log.append(f"<{prompt}>")
+            if answer is None:
+                raise EOFError
+            return answer
+        return greedy(prompt)
+
+    assert play_interactive(game, 0, [None, bots[1]], read, log.append, pause=True) is False
+    pause = log.index("<(press Enter for the next deal) >")
+    assert log[pause + 1 :] == ["You leave the game."]  # no next deal shown, no second question
+    assert len(game.results) == 1
+
+
+def test_max_hands_stops_before_the_next_deal_is_shown() -> None:
+    bots = list(make_bots(["greedy"], 2, 5))
+    game = rummykit.load_variant("gin").new_game(seed=5)
+    log: list[str] = []
+    printer = TurnPrinter(log.append, viewer=0, show_hands=False)
+    printer.stop_after = 1
+    assert play_interactive(game, 0, [None, bots[1]], _greedy_reader(game, log), log.append, printer) is False
+    assert len(game.results) == 1 and any(line.startswith("-- Deal 1 ends") for line in log)
+    assert not any(line.startswith("== Deal 2") for line in log)
+    after = log[next(i for i, line in enumerate(log) if line.startswith("-- Deal 1 ends")) :]
+    assert not [line for line in after if line.startswith("  ") and not line.startswith("   ")]  # no bot's move
 
 
 def _first_deal_moves(seed: int) -> list[str]:
