@@ -28,7 +28,7 @@ from .actions import action_words, position_words
 from .bots import BOTS, Bot, SearchBot
 from .cards import CardError, parse_card
 from .dispatch import PluginError
-from .engine import DEFAULT_MAX_HANDS, Action, Deal, Game, HandResult, UntrustedPlugins, players_text
+from .engine import DEFAULT_MAX_HANDS, Action, Deal, Game, HandResult, TableMeld, UntrustedPlugins, players_text
 from .ruleset import Problem, RulesetError, kernel_schema
 from .simulate import BACKENDS, ProgressBar, WorkerLost, make_bots, play_game, replay_record, simulate
 from .variant import Variant, house_rules_for, list_variants, load_variant, table_entry, validate
@@ -332,15 +332,29 @@ def describe_position(game: Game, seat: int, printer: TurnPrinter) -> list[str]:
         label = "seen" if game.variant.turn_end == "offer" else "picked up"
         seen = f" ({label}: {' '.join(known)})" if known else ""
         lines.append(f"   {printer.name(game, other)} holds {view['hand_sizes'][other]} cards{seen}")
-    for index, meld in enumerate(view["table"]):
-        lines.append(f"   Table meld {index}: {_meld_text(meld)} ({printer.name(game, meld['owner'])})")
+    for index, (meld, laid) in enumerate(zip(view["table"], game.deal.table)):
+        others: dict[int, list[str]] = {}  # cards laid off by another player, who scores them
+        for card in laid.meld.cards:
+            by = laid.credits.get(card.id, laid.owner)
+            if by != laid.owner:
+                others.setdefault(by, []).append(str(card))
+        also = "".join(f"; {' '.join(cards)} by {printer.name(game, by)}" for by, cards in others.items())
+        lines.append(f"   Table meld {index}: {_meld_text(meld)} ({printer.name(game, meld['owner'])}{also})")
     if view.get("knocker_unmatched"):
         lines.append(f"   Knocker's unmatched cards: {' '.join(view['knocker_unmatched'])}")
     lines.append(f"   Your hand: {' '.join(view['hand'])}")
     if view["hand"]:
-        lines.append(f"   Best arrangement: {game.variant.arrange(view['hand'])}")
+        lines.append(f"   Best arrangement: {_arrangement_text(game.variant, view['hand'])}")
     lines.append(f"   Scores: {printer.scores_text(game, view['scores'])}")
     return lines
+
+
+def _arrangement_text(variant: Variant, hand: list[str]) -> str:
+    """A hand's best arrangement as ``[7H 2C=8H 9H] deadwood 4S KD (14)``: wild cards with what they stand for."""
+    search = variant.meld_search
+    best = variant.arrange(hand)
+    melds = [f"[{_meld_text(table_entry(TableMeld(meld, 0), search))}]" for meld in best.melds]
+    return " ".join([*melds, f"deadwood {' '.join(map(str, best.deadwood)) or '-'} ({best.deadwood_value})"])
 
 
 def _meld_text(entry: dict[str, Any]) -> str:

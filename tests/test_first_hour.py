@@ -430,3 +430,29 @@ def test_a_game_of_a_fixed_number_of_hands_ends_by_its_rules_not_the_guard() -> 
     while not stopped.is_over:
         stopped.apply(bot.choose(stopped))
     assert (stopped.end_reason, len(stopped.results)) == ("max-hands", 1)
+
+
+def test_the_turn_view_shows_who_laid_off_and_what_wild_cards_stand_for() -> None:
+    game = rummykit.load_variant("500-rum").new_game(seed=3)
+    bots = [GreedyBot(1), GreedyBot(2)]
+
+    def laid_off_by_another() -> bool:
+        return any(tm.credits.get(c.id, tm.owner) != tm.owner for tm in game.deal.table for c in tm.meld.cards)
+
+    while not (laid_off_by_another() and game.deal.actor == 0):
+        game.apply(bots[game.deal.actor].choose(game))
+    lines = describe_position(game, 0, TurnPrinter(lambda line: None, viewer=0))
+    for tm, line in zip(game.deal.table, [line for line in lines if line.startswith("   Table meld")]):
+        others = [c for c in tm.meld.cards if tm.credits.get(c.id, tm.owner) != tm.owner]
+        credited = line.split(";", 1)[1] if ";" in line else ""
+        assert all(str(c) in credited.split() for c in others) and bool(credited) == bool(others), line
+    game = rummykit.load_variant("fortune").new_game(seed=2)
+    while True:
+        seat = game.deal.actor
+        best = game.variant.arrange(game.deal.hands[seat])
+        if any(game.variant.meld_search.is_wild(c) for m in best.melds for c in m.cards):
+            break
+        game.apply(bots[seat % 2].choose(game))
+    shown = next(line for line in describe_position(game, seat, TurnPrinter(lambda line: None, viewer=seat))
+                 if line.startswith("   Best arrangement"))  # fmt: skip
+    assert "=" in shown.split("deadwood")[0], shown  # a wild card in a meld: "2H=9H"
