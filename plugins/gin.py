@@ -203,8 +203,12 @@ def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
     ):
         return f"{deal.taken} was just taken from the discard pile and may not be discarded this turn"
     if action.kind == "knock" and deal.phase == "discard" and not action.cards:
-        if not any(a.kind == "knock" for a in deal.legal_actions()):
-            least = min(deal.variant.meld_search.discard_deadwoods(deal.hands[deal.current]))
+        legal = deal.legal_actions()
+        discardable = {a.cards[0].id for a in legal if a.kind == "discard"}  # not the card just taken
+        if discardable and not any(a.kind == "knock" for a in legal):
+            hand = deal.hands[deal.current]
+            after = deal.variant.meld_search.discard_deadwoods(hand)
+            least = min(d for card, d in zip(hand, after) if card.id in discardable)
             return f"after your best discard your deadwood is {least}; knocking needs {knock_limit(deal)} or less"
     if action.kind == "knock" and deal.phase == "discard":
         hand = [c for c in deal.hands[deal.current] if c.face != (action.cards[0].face if action.cards else -1)]
@@ -505,6 +509,13 @@ def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> N
     phase = deal.phase
     if phase in PHASE_HINTS:
         words.hint = PHASE_HINTS[phase]
+    elif phase == "draw" and deal.state.get("last_chance"):
+        words.hint = (
+            "the stock is down to its last cards: take the discard to knock or go gin with it (draw discard), "
+            "or pass and the hand is dead"
+            if any(a.kind == "draw discard" for a in deal.legal_actions())
+            else "the stock is down to its last cards and the discard would not let you knock: pass (the hand is dead)"
+        )
     elif phase == "discard" and seat == deal.actor and any(a.kind == "knock" for a in deal.legal_actions()):
         words.hint = "discard a card, or knock"
     words.facts.append(f"Knock limit: {knock_limit(deal)}")

@@ -298,8 +298,8 @@ class SearchBot:
 
     ``max_seconds`` caps a decision's time on top of the budget, for a person waiting on the bot: sampling
     and a close call's extra samples stop once it has gone, between two rollouts, after one whole sample at
-    least (so a decision may run over by the time its first sample takes). The moves stay those of the
-    seed wherever the cap is not reached.
+    least (so a decision may run over by the time its first sample takes). The moves are the seed's until a
+    decision is cut short; from there the bot's random draws, and so its later moves, differ.
     """
 
     ITERATIONS = 24

@@ -98,9 +98,12 @@ def find_ruleset(name: str) -> str:
         return names[key]
     if key in aliases:
         return aliases[key]
-    if name.endswith((".yaml", ".yml")) or "/" in name or _is_file(name):
+    if name.endswith((".yaml", ".yml")) or "/" in name or _is_file(name) or Path(name).is_dir():
         if _is_file(name):
             return str(Path(name))
+        if Path(name).is_dir():
+            example = f"{name.rstrip('/')}/my-gin.yaml"
+            raise KeyError(f"{name!r} is a folder; a ruleset is a YAML file in it (such as {example})")
         raise KeyError(f"no ruleset file {name!r}")
     known = sorted(list(names) + list(aliases))
     close = difflib.get_close_matches(key, known, n=3, cutoff=0.5)

@@ -30,7 +30,7 @@ from .cards import CardError, parse_card
 from .dispatch import PluginError
 from .engine import DEFAULT_MAX_HANDS, Action, Deal, Game, HandResult, TableMeld, UntrustedPlugins, players_text
 from .ruleset import Problem, RulesetError, kernel_schema
-from .simulate import BACKENDS, ProgressBar, WorkerLost, make_bots, play_game, replay_record, simulate
+from .simulate import BACKENDS, ProgressBar, WorkerLost, make_bots, play_game, processes, replay_record, simulate
 from .variant import Variant, house_rules_for, list_variants, load_variant, table_entry, validate
 
 __all__ = ["main", "TurnPrinter", "play_interactive", "describe_position"]
@@ -47,6 +47,8 @@ QUIT_WORDS = ("quit", "exit", "q")
 HELP_WORDS = ("help", "?", "h")
 HAND_WORDS = ("hand", "look", "show")
 RULES_WORDS = ("rules",)
+COMMAND_WORDS = (*QUIT_WORDS[:2], *HELP_WORDS[:1], *HAND_WORDS[:1], *RULES_WORDS)
+"""The prompt's own words a typo is matched against (``hlep``: ``help``)."""
 
 SHORT_FORMS = {
     "s": "draw stock",
@@ -154,10 +156,7 @@ class TurnPrinter:
         for seat in range(game.num_players):
             label = self.labels[seat] if seat < len(self.labels) else ""
             seats.append(self.name(game, seat) + (f" ({label})" if label else ""))
-        sides: dict[int, list[str]] = {}
-        for seat, text in enumerate(seats):  # partners together: "You & Player 3 vs Player 2 & Player 4"
-            sides.setdefault(game.side_of(seat), []).append(text)
-        shown = " vs ".join(" & ".join(side) for side in sides.values())
+        shown = " vs ".join(" & ".join(side) for side in _by_side(game, seats))  # "You & Player 3 vs ..."
         self.write(f"{variant.title} ({variant.name}){extra}, seed {game.seed}: {shown}")
         self.deal_header(game, game.deal)
 
@@ -246,7 +245,8 @@ class TurnPrinter:
                 elif isinstance(melded, list) and isinstance(in_hand, list):
                     bonus = details.get("bonus")
                     extra = f", bonus +{bonus[seat]}" if isinstance(bonus, list) and bonus[seat] else ""
-                    counted = f" (melded {melded[seat]}, in hand -{in_hand[seat]}{extra})"
+                    held_back = f"-{in_hand[seat]}" if in_hand[seat] else "0"
+                    counted = f" (melded {melded[seat]}, in hand {held_back}{extra})"
                 held = _cards(sorted(deal.hands[seat]))
                 lines.append(f"   {self.name(game, seat)}: {table}; in hand {held}{counted}")
         totals = [0] * game.num_players
@@ -280,20 +280,25 @@ class TurnPrinter:
             for seat, name, points in game.bonuses:
                 self.write(f"  {self.name(game, seat)}: {name} {points:+d}")
         self.write(f"Final scores: {self.scores_text(game, game.scores)}")
+        teams = _by_side(game, [self.name(game, s) for s in range(game.num_players)])
         if game.variant.partnerships:
             sides = game.side_scores()
-            self.write("Sides: " + ", ".join(
-                f"{' & '.join(self.name(game, s) for s in range(game.num_players) if game.side_of(s) == side)} {score}"
-                for side, score in enumerate(sides)))  # fmt: skip
+            self.write("Sides: " + ", ".join(f"{' & '.join(team)} {score}" for team, score in zip(teams, sides)))
         if game.winner is None:
             self.write("Nobody wins.")
             return
         if game.variant.partnerships:
-            side = game.side_of(game.winner)
-            team = [self.name(game, s) for s in range(game.num_players) if game.side_of(s) == side]
-            self.write(f"{' & '.join(team)} win.")
+            self.write(f"{' & '.join(teams[game.side_of(game.winner)])} win.")
         else:
             self.write(f"{self.name(game, game.winner)} win{'' if game.winner == self.viewer else 's'}.")
+
+
+def _by_side(game: Game, texts: Sequence[str]) -> list[list[str]]:
+    """Per side (in side order), the texts of its seats (``texts[seat]``): partners together."""
+    sides: list[list[str]] = [[] for _ in range(max(map(game.side_of, range(game.num_players))) + 1)]
+    for seat, text in enumerate(texts):
+        sides[game.side_of(seat)].append(text)
+    return sides
 
 
 def _moves_after(deal: Deal, action: Action) -> list[tuple[int, Action]]:
@@ -332,12 +337,11 @@ def describe_position(game: Game, seat: int, printer: TurnPrinter) -> list[str]:
         label = "seen" if game.variant.turn_end == "offer" else "picked up"
         seen = f" ({label}: {' '.join(known)})" if known else ""
         lines.append(f"   {printer.name(game, other)} holds {view['hand_sizes'][other]} cards{seen}")
-    for index, (meld, laid) in enumerate(zip(view["table"], game.deal.table)):
+    for index, meld in enumerate(view["table"]):
         others: dict[int, list[str]] = {}  # cards laid off by another player, who scores them
-        for card in laid.meld.cards:
-            by = laid.credits.get(card.id, laid.owner)
-            if by != laid.owner:
-                others.setdefault(by, []).append(str(card))
+        for card, by in zip(meld["cards"], meld.get("played_by") or ()):
+            if by != meld["owner"]:
+                others.setdefault(by, []).append(card)
         also = "".join(f"; {' '.join(cards)} by {printer.name(game, by)}" for by, cards in others.items())
         lines.append(f"   Table meld {index}: {_meld_text(meld)} ({printer.name(game, meld['owner'])}{also})")
     if view.get("knocker_unmatched"):
@@ -352,9 +356,7 @@ def describe_position(game: Game, seat: int, printer: TurnPrinter) -> list[str]:
 def _arrangement_text(variant: Variant, hand: list[str]) -> str:
     """A hand's best arrangement as ``[7H 2C=8H 9H] deadwood 4S KD (14)``: wild cards with what they stand for."""
     search = variant.meld_search
-    best = variant.arrange(hand)
-    melds = [f"[{_meld_text(table_entry(TableMeld(meld, 0), search))}]" for meld in best.melds]
-    return " ".join([*melds, f"deadwood {' '.join(map(str, best.deadwood)) or '-'} ({best.deadwood_value})"])
+    return variant.arrange(hand).text(lambda meld: _meld_text(table_entry(TableMeld(meld, 0), search)))
 
 
 def _meld_text(entry: dict[str, Any]) -> str:
@@ -408,9 +410,8 @@ def did_you_mean(game: Game, text: str) -> str | None:
     words = text.split()
     if not words:
         return None
-    commands = [*QUIT_WORDS[:2], *HELP_WORDS[:1], *HAND_WORDS[:1], *RULES_WORDS]
-    if len(words) == 1 and difflib.get_close_matches(words[0].lower(), commands, n=1, cutoff=0.75):
-        return difflib.get_close_matches(words[0].lower(), commands, n=1, cutoff=0.75)[0]
+    if len(words) == 1 and difflib.get_close_matches(words[0].lower(), COMMAND_WORDS, n=1, cutoff=0.75):
+        return difflib.get_close_matches(words[0].lower(), COMMAND_WORDS, n=1, cutoff=0.75)[0]
     kinds = sorted({a.kind for a in game.legal_actions()} | set(position_words(game.deal, game.deal.actor).verbs))
     verb: list[str] = []
     rest = list(words)
@@ -421,12 +422,14 @@ def did_you_mean(game: Game, text: str) -> str | None:
         except CardError:
             verb.append(rest.pop(0).lower())
     typed = " ".join(verb)
-    if not typed or typed in kinds or any(typed.startswith(kind + " ") for kind in kinds):
-        return None  # a verb of the game, then something that is no card: the card is the problem
+    if not typed or typed in kinds:
+        return None
     match = difflib.get_close_matches(typed, kinds, n=1, cutoff=0.6)
     if not match:
         match = difflib.get_close_matches(verb[0], kinds, n=1, cutoff=0.6)
-    return " ".join([match[0], *rest]) if match else None
+    if not match or len(match[0].split()) < len(verb):
+        return None  # words left over that are neither the verb nor cards ('discard 9Z'): no guess
+    return " ".join([match[0], *rest])
 
 
 def rules_lines(variant: Variant) -> list[str]:
@@ -441,7 +444,7 @@ def rules_lines(variant: Variant) -> list[str]:
         facts.append(f"target {ruleset['target']}")
     if "knock_limit" in variant.rules:
         facts.append(f"knock limit {variant.rules['knock_limit']}")
-    facts.append(f"a game stops after {ruleset.get('max_hands') or DEFAULT_MAX_HANDS} hands at most (a guard)")
+    facts.append(f"a game stops after {ruleset.get('max_hands') or DEFAULT_MAX_HANDS} hands at most")
     lines.append("   " + ", ".join(facts))
     lines.append(f"   The whole ruleset: rummykit show {variant.name}")
     return lines
@@ -561,6 +564,9 @@ def play_interactive(
                 if suggestion is None:
                     write(problem)
                     continue
+                if suggestion in COMMAND_WORDS:
+                    write(f"Did you mean '{suggestion}'?")
+                    continue
                 try:
                     game.resolve(suggestion)
                 except ValueError as refused:  # a verb of the game, not legal now: say why
@@ -590,9 +596,11 @@ def _load(name: str, house_rules: Sequence[str] = (), plugins: Sequence[str] | N
 
 
 def _bot_names(text: str) -> list[str]:
-    names = [n.strip().lower() for n in text.split(",") if n.strip()]
-    if not names:
+    names = [n.strip().lower() for n in text.split(",")]
+    if not any(names):
         raise CliError(f"--bots names no bot: name one for every seat, or one per seat ({', '.join(sorted(BOTS))})")
+    if not all(names):
+        raise CliError(f"--bots {text!r} has an empty name between its commas: name one bot per seat, or one for all")
     unknown = [n for n in names if n not in BOTS]
     if unknown:
         raise CliError(f"unknown bot {', '.join(map(repr, unknown))}: bots are {', '.join(sorted(BOTS))}")
@@ -778,7 +786,9 @@ def _resumed(path: str) -> Game:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    if (args.name is None) == (args.resume is None):
+    if args.name is not None and args.resume is not None:
+        raise CliError(f"--resume goes on with the saved game's variant: leave out the variant ({args.name})")
+    if args.name is None and args.resume is None:
         raise CliError("name a variant to play (rummykit play gin) or a saved game to go on with (--resume FILE)")
     save = args.save if args.save is not None else args.resume
     if save is not None:
@@ -905,8 +915,17 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return EXIT_OK
     extra = f" with {', '.join(variant.house_rules)}" if variant.house_rules else ""
     seats = [f"Player {seat + 1} ({bot})" for seat, bot in enumerate(result.bots)]
-    _out(f"{result.games} games of {variant.title} ({variant.name}){extra}, seed {result.seed}: {' vs '.join(seats)}")
-    _out("Wins:           " + ", ".join(f"{s} {w}" for s, w in zip(seats, result.wins)))
+    probe = variant.new_game(players=result.players, seed=0)  # who plays with whom
+    teams = _by_side(probe, seats)
+    shown = " vs ".join(" & ".join(team) for team in teams)
+    _out(f"{result.games} games of {variant.title} ({variant.name}){extra}, seed {result.seed}: {shown}")
+    if variant.partnerships:  # a game is won by a side: its wins are counted once, for the side
+        side_wins = [0] * len(teams)
+        for seat, wins in enumerate(result.wins):
+            side_wins[probe.side_of(seat)] += wins
+        _out("Wins:           " + ", ".join(f"{' & '.join(t)} {w}" for t, w in zip(teams, side_wins)))
+    else:
+        _out("Wins:           " + ", ".join(f"{s} {w}" for s, w in zip(seats, result.wins)))
     counts = sorted(result.hand_kinds.items(), key=lambda item: (-item[1], item[0]))
     kinds = ", ".join(f"{kind} {count}" for kind, count in counts)
     _out(f"Hands played:   {result.hands}" + (f" ({kinds})" if kinds else ""))
@@ -915,11 +934,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if result.max_hands_games:
         _out(f"Hand limit:     {result.max_hands_games} game{'s' * (result.max_hands_games != 1)} ended at the "
              "hand limit (max_hands) before their end")  # fmt: skip
-    jobs = args.jobs or (os.cpu_count() or 1)
     if args.backend == "ray":
         how = f"Ray, {args.jobs} task{'s' * (args.jobs != 1)} at a time" if args.jobs else "Ray"
     else:
-        how = f"{jobs} process{'es' * (jobs != 1)}"
+        used = processes(args.games, args.jobs)
+        how = f"{used} process{'es' * (used != 1)}"
     _out(f"Speed:          {data['games_per_second']:.1f} games/s, {data['hands_per_second']:.1f} hands/s, "
          f"{data['actions_per_second']:.0f} actions/s ({result.elapsed:.2f} s, {how})")  # fmt: skip
     return EXIT_OK
@@ -971,6 +990,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise CliError(f"cannot read {args.file}: {exc.strerror or exc}") from None
     printer = TurnPrinter(_out, show_hands=True)
+    try:
+        actions = json.loads(text).get("actions")
+    except (ValueError, AttributeError):
+        actions = None  # replay_record says what is wrong with it
+    if isinstance(actions, list) and actions and actions[-1] == []:
+        printer.stop_after = len(actions) - 1  # play stopped as that deal was dealt (--max-hands): as play showed it
     try:
         game = replay_record(
             text, on_action=printer, on_start=printer.start, plugins=args.plugin or (), trust_plugins=args.trust_plugins

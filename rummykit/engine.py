@@ -351,8 +351,7 @@ class Game:
         max_hands: int | None = None,
     ):
         self.variant = variant
-        if max_hands is not None and (isinstance(max_hands, bool) or not isinstance(max_hands, int) or max_hands < 1):
-            raise ValueError(f"max_hands is a whole number of hands, 1 or more, not {max_hands!r}")
+        check_max_hands(max_hands)
         self.max_hands_given = max_hands
         ruleset_limit = variant.ruleset.get("max_hands")
         self.max_hands: int = max_hands or ruleset_limit or DEFAULT_MAX_HANDS
@@ -902,7 +901,38 @@ def play_record(
         raise ValueError("record does not replay: the moves made by the rules differ from the record's")
     if record.get("scores") is not None and record["scores"] != game.scores:
         raise ValueError(f"record does not replay: scores {game.scores} differ from {record['scores']}")
+    _check_outcome(record, game)
     return game
+
+
+def _check_outcome(record: Mapping[str, Any], game: Game) -> None:
+    """ValueError unless the record's hand results and end reason (where it holds them) are the replayed
+    game's: a record is believed only as far as its actions go."""
+    saved = record.get("results")
+    if saved is not None:
+        replayed = json.loads(json.dumps([r.as_dict() for r in game.results]))  # as a record holds them
+        if not isinstance(saved, list) or len(saved) != len(replayed):
+            held = len(saved) if isinstance(saved, list) else _clip(repr(saved), 40)
+            raise ValueError(f"record does not replay: it holds {held} hand results, its actions make {len(replayed)}")
+        for number, (mine, theirs) in enumerate(zip(replayed, saved), start=1):
+            if mine == theirs:
+                continue
+            if not isinstance(theirs, dict):
+                raise ValueError(f"record does not replay: hand {number}'s result is {_clip(repr(theirs), 40)}")
+            key = next(k for k in sorted(mine.keys() | theirs.keys()) if mine.get(k) != theirs.get(k))
+            raise ValueError(
+                f"record does not replay: hand {number}'s result differs: its {key} is "
+                f"{_clip(repr(mine.get(key)), 60)} when replayed, {_clip(repr(theirs.get(key)), 60)} in the record"
+            )
+    if "end_reason" in record and record["end_reason"] != game.end_reason:
+        said = _clip(repr(record["end_reason"]), 40)
+        raise ValueError(f"record does not replay: the game ends by {game.end_reason!r}, the record says {said}")
+
+
+def check_max_hands(max_hands: object) -> None:
+    """ValueError unless ``max_hands`` is None or a whole number of hands, 1 or more."""
+    if max_hands is not None and (isinstance(max_hands, bool) or not isinstance(max_hands, int) or max_hands < 1):
+        raise ValueError(f"max_hands is a whole number of hands, 1 or more, not {_clip(repr(max_hands), 40)}")
 
 
 def players_text(variant: Variant, count: int) -> str:

@@ -133,7 +133,11 @@ class Arrangement:
         return tuple(card for meld in self.melds for card in meld.cards)
 
     def __str__(self) -> str:
-        parts = [f"[{meld}]" for meld in self.melds]
+        return self.text()
+
+    def text(self, meld_text: Callable[[Meld], str] = str) -> str:
+        """``[7H 8H 9H] deadwood 4S KD (14)``, each meld written by ``meld_text``."""
+        parts = [f"[{meld_text(meld)}]" for meld in self.melds]
         parts.append(f"deadwood {' '.join(map(str, self.deadwood)) or '-'} ({self.deadwood_value})")
         return " ".join(parts)
 

@@ -41,7 +41,7 @@ from typing import Any, TextIO
 
 from .bots import Bot, make_bot
 from .dispatch import PluginError
-from .engine import Action, Deal, Game, load_record, play_record, players_text
+from .engine import Action, Deal, Game, check_max_hands, load_record, play_record, players_text
 from .variant import ENTRY_POINT_GROUP, Variant, load_variant
 
 __all__ = [
@@ -128,6 +128,7 @@ def play_game(
     ``on_action`` after every action (see :data:`OnAction`). ``max_hands`` stops after that many hands
     even when the game is not over.
     """
+    check_max_hands(max_hands)  # (the game's own limit is another: this one only stops the loop below)
     variant = _as_variant(variant)
     seats = _seat_count(variant, bots, players)
     game = variant.new_game(players=players if players is not None else seats, seed=seed)  # checks the count first
@@ -326,6 +327,14 @@ def chunks(games: int, jobs: int, size: int = CHUNK_SIZE) -> list[range]:
     return [range(first, min(first + step, games)) for first in range(0, games, step)]
 
 
+def processes(games: int, jobs: int) -> int:
+    """How many processes :func:`simulate` plays ``games`` games in with ``jobs`` (0: one per CPU) on this
+    machine: no more than it has chunks of games, and one (this process) for a single chunk."""
+    jobs = jobs or os.cpu_count() or 1
+    ranges = chunks(games, jobs)
+    return 1 if jobs == 1 or len(ranges) <= 1 else min(jobs, len(ranges))
+
+
 class _RemotePluginError(Exception):
     """A :class:`PluginError` raised in a worker, in a form that pickles (the original may not)."""
 
@@ -518,6 +527,9 @@ def simulate(
     Raises ValueError for a bad count, backend or bot, and ImportError (naming the extra to install) for
     the Ray backend without Ray.
     """
+    for name, count in (("games", games), ("jobs", jobs)):
+        if isinstance(count, bool) or not isinstance(count, int):
+            raise TypeError(f"{name} is a whole number, not {count!r}")
     if games < 0:
         raise ValueError(f"the number of games is 0 or more, not {games}")
     if backend not in BACKENDS:
@@ -535,7 +547,7 @@ def simulate(
     else:
         jobs = jobs or os.cpu_count() or 1
         ranges = chunks(games, jobs)
-        if jobs == 1 or len(ranges) <= 1:
+        if processes(games, jobs) == 1:
             parts = _in_process(variant, ranges, seed, names, players)
         else:
             parts = _in_pool(VariantSpec.of(variant), ranges, seed, names, players, jobs)

@@ -609,6 +609,7 @@ def layoff_targets(deal: Deal, seat: int) -> list[int]:
 
 
 CARD_VERBS = {
+    "draw discard": "name the deepest card you take",
     "discard": "name the card",
     "knock": "name the card you discard",
     "offer": "name the card",
@@ -633,17 +634,17 @@ def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
             card = action.cards[0] if action.cards else offer.cards[0]
             return f"in this game a turn ends with an offer to the other players: 'offer {card}'"
     if not action.cards and action.kind in CARD_VERBS:
-        example = next((a for a in deal.legal_actions() if a.kind == action.kind and a.cards), None)
+        legal = deal.legal_actions()
+        example = next((a for a in legal if a.kind == action.kind and a.cards), None)
         if example is not None:  # the verb is legal now: only its cards are missing
             return f"{CARD_VERBS[action.kind]}, as in '{example}'"
-        if action.kind == "meld" and deal.variant.melds_on_table and deal.phase != "draw":
-            return f"{CARD_VERBS['meld']}, as in 'meld 7H 8H 9H'"
-        if action.kind == "layoff" and deal.variant.melds_on_table and deal.phase != "draw":
-            if not deal.table:
-                return "there is no meld on the table to lay off on yet"
-            last = len(deal.table) - 1
-            numbers = "0" if not last else f"0 to {last}"
-            return f"{CARD_VERBS['layoff']} ({numbers}), as in 'layoff {deal.hands[deal.actor][0]} on {last}'"
+        if deal.variant.melds_on_table and deal.phase == "play":  # (in the "use" phase, its reason below)
+            if action.kind == "meld":
+                return "your hand makes no meld the rules allow now"
+            if action.kind == "layoff":
+                if not layoff_targets(deal, deal.actor):
+                    return "there is no meld on the table you may lay off on yet"
+                return "no card of your hand fits a table meld you may add to"
     if action.kind == "draw":
         if deal.variant.discard_pile == "none" or deal.variant.draw_from_pile == "none":
             return "say 'draw stock' (this game draws only from the stock)"
@@ -665,6 +666,13 @@ def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
         return f"{' '.join(str(c) if m is None else f'{c}={m}' for c, m in bad)} is not a valid meld"
     if action.kind == "layoff" and action.target is not None and not 0 <= action.target < len(deal.table):
         return f"there is no table meld {action.target}"
+    if action.kind == "layoff" and action.target is not None and action.cards and deal.phase == "play":
+        meld = deal.table[action.target].meld
+        if action.target not in layoff_targets(deal, deal.actor):
+            own = "your side's" if deal.variant.partnerships else "your own"
+            return f"table meld {action.target} ({meld}) is not yours: in this game you add only to {own} melds"
+        if deal.variant.meld_search.extend(meld, list(action.cards)) is None:
+            return f"{' '.join(map(str, action.cards))} does not fit table meld {action.target} ({meld})"
     if action.kind == "draw stock" and not deal.stock:
         return "the stock is empty"
     if deal.phase == USE and deal.taken is not None:
@@ -672,7 +680,13 @@ def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
             f"first use {deal.taken}, the deepest card you took from the pile: meld it or lay it off "
             f"(with other cards if you like)"
         )
-    if action.kind == "draw discard" and deal.phase == "draw" and not action.cards and deal.variant.must_use:
+    if (
+        action.kind == "draw discard"
+        and deal.phase == "draw"
+        and not action.cards
+        and deal.variant.must_use
+        and not any(a.kind == "draw discard" for a in deal.legal_actions())
+    ):
         return (
             "no card of the pile can be melded or laid off at once with your hand and the table, as a card "
             "taken from the pile must be"
@@ -1076,7 +1090,8 @@ def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> N
     phase = deal.phase
     words.hint = PHASE_HINTS.get(phase, phase)
     if phase == "draw" and variant.draw_from_pile not in ("whole", "none") and deal.discard:
-        if not any(a.kind == "draw discard" for a in deal.legal_actions()):
+        kinds = {a.kind for a in deal.legal_actions()}
+        if kinds == {"draw stock"}:
             words.hint = "draw a card (draw stock; the pile cannot be taken now)"
     if phase == "draw" and variant.draw_from_pile in ("whole", "none"):
         words.hint = "draw a card (draw stock)"

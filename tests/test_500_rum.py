@@ -397,17 +397,36 @@ def test_legal_actions_stay_bounded_on_a_large_hand(rum: rummykit.Variant) -> No
 
 def test_a_bare_verb_is_asked_for_its_cards(rum: rummykit.Variant) -> None:
     g = rum.new_game(players=2, layout=deal(["2S 5D 9H", "3C 3D 3H KC 7S"], discard="8H", stock="QD JD"))
+    before = g.to_json()
+    with pytest.raises(IllegalAction, match="no card of the pile can be melded or laid off at once"):
+        g.apply("draw discard")  # 8H fits nothing, and a card taken must be used at once
     play(g, "draw stock")
     before = g.to_json()
     for typed, answer in (
         ("meld", "name its cards, as in 'meld 3C 3D 3H'"),
         ("discard", "name the card, as in 'discard "),
-        ("layoff", "there is no meld on the table to lay off on yet"),
+        ("layoff", "there is no meld on the table you may lay off on yet"),
     ):
         with pytest.raises(IllegalAction) as info:
             g.apply(typed)
         assert answer in str(info.value)
         assert g.to_json() == before
     play(g, "meld 3C 3D 3H")
-    with pytest.raises(IllegalAction, match=r"name the card and the table meld \(0\), as in 'layoff .. on 0'"):
-        g.apply("layoff")
+    with pytest.raises(IllegalAction, match="no card of your hand fits a table meld you may add to"):
+        g.apply("layoff")  # KC 7S QD fit no meld on the table
+    with pytest.raises(IllegalAction, match="your hand makes no meld the rules allow now"):
+        g.apply("meld")
+
+
+def test_a_bare_pile_draw_asks_for_the_deepest_card(rum: rummykit.Variant) -> None:
+    g = rum.new_game(players=2, layout=deal(["2S 5D 9H", "8S 8D 3C"], discard="8H 2C", stock="QD JD"))
+    assert "draw discard 8H" in texts(g)
+    with pytest.raises(IllegalAction, match="name the deepest card you take, as in 'draw discard 8H'"):
+        g.apply("draw discard")
+
+
+def test_a_layoff_that_does_not_fit_says_so(rum: rummykit.Variant) -> None:
+    g = rum.new_game(players=2, layout=deal(["2S 5D 9H", "3C 3D 3H KC 7S"], discard="8H", stock="QD JD"))
+    play(g, "draw stock", "meld 3C 3D 3H")
+    with pytest.raises(IllegalAction, match=r"KC does not fit table meld 0 \(3C 3D 3H\)"):
+        g.apply("layoff KC on 0")

@@ -314,6 +314,9 @@ def test_unknown_variant_exits_2_with_a_hint() -> None:
         (["play", "gin", "--bots", "greedy,clever"], "unknown bot 'clever'"),
         (["play", "gin", "--bots", "greedy,greedy,greedy"], "--bots names 3 bots, one per seat, but gin is for 2"),
         (["play", "gin", "--bots", " , "], "--bots names no bot"),
+        (["play", "gin", "--bots", ",greedy"], "has an empty name between its commas"),
+        (["play", "gin", "--resume", "g.json"], "--resume goes on with the saved game's variant: leave out"),
+        (["play", ".", "--bots", "greedy"], "'.' is a folder; a ruleset is a YAML file in it"),
         (["play", "nogame", "--bots", "greedy"], "no variant named 'nogame'. Known variants: "),
         (["simulate", "gim", "--games", "1"], "did you mean 'gin'"),
         (["simulate", "gin", "--games", "-1"], "--games"),
@@ -472,3 +475,24 @@ def test_the_banner_shows_partners_together(capsys: pytest.CaptureFixture[str]) 
     assert main(["play", "gin-partnership", "--bots", "greedy", "--seed", "1", "--max-hands", "1"]) == 0
     first = capsys.readouterr().out.splitlines()[0]
     assert first.endswith(": Player 1 (greedy) & Player 3 (greedy) vs Player 2 (greedy) & Player 4 (greedy)")
+
+
+def test_replay_of_a_stopped_game_shows_what_play_showed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    saved = tmp_path / "g.json"
+    assert main(["play", "gin", "--bots", "greedy", "--seed", "3", "--max-hands", "1", "--save", str(saved)]) == 0
+    played = capsys.readouterr().out
+    assert main(["replay", str(saved)]) == 0
+    replayed = capsys.readouterr().out
+    assert "== Deal 2" not in replayed and "== Stopped after 1 deal" in replayed
+    assert replayed.splitlines()[1:] == [line for line in played.splitlines()[1:] if not line.startswith("Saved")]
+
+
+def test_a_partnership_simulation_counts_wins_by_side(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "500-partnership", "--games", "3", "--seed", "1", "--jobs", "1"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].endswith("Player 1 (greedy) & Player 3 (greedy) vs Player 2 (greedy) & Player 4 (greedy)")
+    wins = re.fullmatch(
+        r"Wins: +Player 1 \(greedy\) & Player 3 \(greedy\) (\d+), Player 2 \(greedy\) & Player 4 \(greedy\) (\d+)",
+        lines[1],
+    )
+    assert wins is not None and int(wins[1]) + int(wins[2]) == 3, lines[1]

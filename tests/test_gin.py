@@ -14,7 +14,7 @@ import pytest
 
 import rummykit
 from rummykit import Game, IllegalAction
-from rummykit.bots import make_bot
+from rummykit.bots import GreedyBot, make_bot
 from rummykit.cards import parse_card
 
 MANUAL = {"rules": {"settlement": "manual"}}
@@ -863,3 +863,26 @@ def test_a_card_taken_from_the_pile_is_known_to_the_other_player_until_it_is_dis
     play(game, "draw stock", "discard KS", "draw stock", "discard 6C")
     assert game.observation(1)["known"] == {"0": []}
     assert "6C" not in game.observation(0)["hand"]
+
+
+def test_a_bare_knock_counts_only_the_cards_that_may_be_discarded() -> None:
+    # Seat 0 takes the upcard KS: the best discard would be KS itself (deadwood AD 2D = 3), but the card just
+    # taken may not be thrown, so the best is 2D (AD KS = 11) and no knock is legal.
+    game = new_game(("2C 3C 4C 5C 9S 9D 9C 9H AD 2D", "3S 4S 6S 7S 8S 8D 8H QH QD QC"), discard="KS", stock="TS JS")
+    play(game, "draw discard")
+    assert not [a for a in game.legal_actions() if a.kind == "knock"]
+    with pytest.raises(IllegalAction, match="after your best discard your deadwood is 11; knocking needs 10 or less"):
+        game.apply("knock")
+
+
+def test_the_last_chance_hint_says_what_is_legal() -> None:
+    from rummykit.actions import position_words
+
+    variant = rummykit.load_variant("gin", house_rules=["last-chance"])
+    game = variant.new_game(seed=41)
+    bots = [GreedyBot(1), GreedyBot(2)]
+    while not (game.deal.phase == "draw" and game.deal.state.get("last_chance")):
+        game.apply(bots[game.deal.actor].choose(game))
+    hint = position_words(game.deal, game.deal.actor).hint
+    assert "draw stock" not in hint and "stock is down to its last cards" in hint
+    assert ("draw discard" in hint) == any(a.kind == "draw discard" for a in game.legal_actions())

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +16,7 @@ import pytest
 
 import rummykit
 from rummykit import Action, Game, IllegalAction
+from rummykit.bots import GreedyBot
 from rummykit.cli import main
 from rummykit.dispatch import PluginError
 from rummykit.engine import UntrustedPlugins
@@ -522,3 +524,24 @@ def test_fuzz_random_and_garbage_actions_never_change_the_state_nor_lose_a_card(
             accepted += 1
             game.check_cards()
     assert refused > 100 and accepted > 100
+
+
+def test_a_record_whose_results_were_changed_is_refused() -> None:
+    game = rummykit.load_variant("gin").new_game(seed=3, max_hands=2)
+    bots = [GreedyBot(1), GreedyBot(2)]
+    while not game.is_over:
+        game.apply(bots[game.deal.actor].choose(game))
+    record = json.loads(game.to_json())
+    assert Game.from_json(json.dumps(record)).results == game.results  # as saved: it replays
+
+    def refused(change: Callable[[dict[str, Any]], None], message: str) -> None:
+        tampered = json.loads(json.dumps(record))
+        change(tampered)
+        with pytest.raises(ValueError, match=message):
+            Game.from_json(json.dumps(tampered))
+
+    winner = record["results"][0]["winner"]
+    refused(lambda r: r["results"][0]["scores"].__setitem__(winner, 99),
+            r"hand 1's result differs: its scores is \[")  # fmt: skip
+    refused(lambda r: r["results"].append(r["results"][0]), "it holds 3 hand results, its actions make 2")
+    refused(lambda r: r.__setitem__("end_reason", "target"), "the game ends by 'max-hands', the record says 'target'")

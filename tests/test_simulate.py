@@ -17,6 +17,7 @@ from rummykit.simulate import (
     game_seed,
     make_bots,
     play_game,
+    processes,
     replay_record,
     simulate,
     simulate_games,
@@ -116,6 +117,27 @@ def test_max_hands_stops_early(gin: rummykit.Variant) -> None:
     assert len(game.results) == 1
     assert not game.is_over
     assert game.history[:1] == play_game(gin, 3, ("greedy", "greedy")).history[:1]
+
+
+@pytest.mark.parametrize("bad", [0, -3, 1.5, True, "2"])
+def test_a_hand_limit_that_is_no_count_is_refused(gin: rummykit.Variant, bad: object) -> None:
+    with pytest.raises(ValueError, match="max_hands is a whole number of hands, 1 or more"):
+        play_game(gin, 3, ("greedy",), max_hands=bad)  # type: ignore[arg-type]
+
+
+def test_counts_that_are_no_whole_numbers_are_refused(gin: rummykit.Variant) -> None:
+    with pytest.raises(TypeError, match="games is a whole number, not '3'"):
+        simulate(gin, "3", 1)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="jobs is a whole number, not 1.5"):
+        simulate(gin, 3, 1, jobs=1.5)  # type: ignore[arg-type]
+    with pytest.raises(KeyError, match="no bot named 'nope'"):
+        simulate(gin, 2, 1, ("nope",))
+
+
+def test_processes_are_what_simulate_starts() -> None:
+    assert processes(5, 1000) == 5  # no more than the chunks of games
+    assert processes(1, 8) == 1 and processes(100, 1) == 1
+    assert processes(100, 2) == 2
 
 
 # -- simulate ----------------------------------------------------------------------------------------------
