@@ -46,6 +46,14 @@ def _is_file(path: str | Path) -> bool:
         return False
 
 
+def _is_folder(path: str) -> bool:
+    """Whether ``path`` is a folder; False for a name too long or otherwise impossible."""
+    try:
+        return Path(path).is_dir()
+    except (OSError, ValueError):
+        return False
+
+
 def _variant_files() -> list[Path]:
     folder = resources.files("rummykit.variants")
     return sorted(Path(str(p)) for p in folder.iterdir() if p.name.endswith((".yaml", ".yml")))
@@ -98,10 +106,10 @@ def find_ruleset(name: str) -> str:
         return names[key]
     if key in aliases:
         return aliases[key]
-    if name.endswith((".yaml", ".yml")) or "/" in name or _is_file(name) or Path(name).is_dir():
+    if name.endswith((".yaml", ".yml")) or "/" in name or _is_file(name) or _is_folder(name):
         if _is_file(name):
             return str(Path(name))
-        if Path(name).is_dir():
+        if _is_folder(name):
             example = f"{name.rstrip('/')}/my-gin.yaml"
             raise KeyError(f"{name!r} is a folder; a ruleset is a YAML file in it (such as {example})")
         raise KeyError(f"no ruleset file {name!r}")

@@ -774,10 +774,10 @@ def _resumed(path: str) -> Game:
         raise CliError(f"cannot read {path}: {exc.strerror or exc}") from None
     try:
         game = Game.from_json(text)
-    except (KeyError, TypeError, AttributeError, json.JSONDecodeError) as exc:
+    except (RulesetError, KeyError) as exc:  # the variant, house rules or options the record names
+        raise CliError(f"{path}: {exc.args[0] if isinstance(exc, KeyError) else exc}") from None
+    except (TypeError, AttributeError, json.JSONDecodeError) as exc:
         raise CliError(f"{path} is not a rummykit record: {exc}") from None
-    except RulesetError:
-        raise
     except ValueError as exc:
         raise CliError(f"{path}: {exc}") from None
     if game.is_over:
@@ -1005,8 +1005,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
             f"{args.file} was played with local plugins, code that replaying would run: {', '.join(exc.files)}; "
             "if you trust them, add --plugin FILE for each (or --trust-plugins to load the files the record names)"
         ) from None
-    except RulesetError:
-        raise
+    except (RulesetError, KeyError) as exc:  # the variant, house rules or options the record names
+        raise CliError(f"{args.file}: {exc.args[0] if isinstance(exc, KeyError) else exc}") from None
     except ValueError as exc:
         raise CliError(f"{args.file}: {exc}") from None
     printer.game_end(game)

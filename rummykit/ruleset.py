@@ -37,6 +37,8 @@ class Problem:
 
     def __str__(self) -> str:
         where = f"{self.file}:{self.line}:{self.column}" if self.line else self.file
+        if not self.path and not self.line:  # not about a file's node (a house rule or option given as data)
+            return f"{where}: {self.message}"
         return f"{where}: {self.path or '(document)'}: {self.message}"
 
     def as_dict(self) -> dict[str, Any]:
@@ -73,6 +75,8 @@ class Document:
             if path in self.positions:
                 return self.positions[path]
             path = path[:-1]
+        if not self.positions:  # not read from a file (options, a house rule given as data): no line to name
+            return (0, 0)
         return self.positions.get((), (1, 1))
 
     keys: dict[Path_, tuple[int, int]] = field(default_factory=dict)

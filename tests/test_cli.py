@@ -496,3 +496,23 @@ def test_a_partnership_simulation_counts_wins_by_side(capsys: pytest.CaptureFixt
         lines[1],
     )
     assert wins is not None and int(wins[1]) + int(wins[2]) == 3, lines[1]
+
+
+def test_a_record_naming_a_bad_variant_is_refused_naming_the_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    saved = tmp_path / "g.json"
+    assert main(["play", "gin", "--bots", "greedy", "--seed", "3", "--max-hands", "1", "--save", str(saved)]) == 0
+    record = json.loads(saved.read_text(encoding="utf-8"))
+    for key, value, message in (
+        ("options", {"target": "x"}, "options: target: expected a whole number"),
+        ("house_rules", ["nope"], "house rule 'nope': gin has no house rule 'nope'"),
+        ("variant", "nogame", "no variant named 'nogame'"),
+    ):
+        bad = tmp_path / f"bad-{key}.json"
+        bad.write_text(json.dumps({**record, key: value}), encoding="utf-8")
+        for command in (["replay", str(bad)], ["play", "--resume", str(bad)]):
+            capsys.readouterr()
+            assert main(command) == 2
+            err = capsys.readouterr().err
+            assert err.startswith(f"rummykit: {bad}: {message}") and "(document)" not in err, err
