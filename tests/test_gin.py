@@ -779,7 +779,7 @@ def test_auto_settlement_of_bot_knocks_equals_optimal_manual_settlement() -> Non
         if game.results[0].kind == "dead":
             continue
         record = json.loads(game.to_json())
-        record.update(options=MANUAL, actions=record["actions"][:1], scores=None)
+        record.update(options=MANUAL, actions=record["actions"][:1], scores=None, results=None, end_reason=None)
         manual = Game.from_json(json.dumps(record))
         assert manual.deal.phase == "knocker-melds"
         assert best_manual_score(manual) == game.results[0].scores, f"seed {seed}"
