@@ -9,6 +9,7 @@ import pytest
 
 import rummykit
 from rummykit import Game, IllegalAction
+from rummykit.actions import position_words
 from rummykit.bots import GreedyBot, RandomBot
 from rummykit.cards import Card, parse_card
 from rummykit.standard import MELD_ACTION_LIMIT
@@ -87,8 +88,9 @@ def test_a_pickup_whose_deepest_card_cannot_be_used_is_refused(rum: rummykit.Var
     g = rum.new_game(players=2, layout=deal(["2C 5D 9H", "3S 6S 8D"], discard="KD 7C 7S", dealer=0))
     assert g.current_player == 1
     before = (g.to_json(), [g.observation(s) for s in range(2)])
-    with pytest.raises(IllegalAction, match="melded or laid off at once"):
+    with pytest.raises(IllegalAction, match="melded or laid off at once") as info:
         g.apply("draw discard KD")
+    assert "nor any meld on the table. Legal now" in str(info.value)  # the whole reason, not cut short
     # Only the top card (7S) is no use either: taking only the top card must be used too.
     with pytest.raises(IllegalAction):
         g.apply("draw discard 7S")
@@ -400,6 +402,7 @@ def test_a_bare_verb_is_asked_for_its_cards(rum: rummykit.Variant) -> None:
     before = g.to_json()
     with pytest.raises(IllegalAction, match="no card of the pile can be melded or laid off at once"):
         g.apply("draw discard")  # 8H fits nothing, and a card taken must be used at once
+    assert position_words(g.deal, g.deal.actor).hint == "draw a card (draw stock; the pile cannot be taken now)"
     play(g, "draw stock")
     before = g.to_json()
     for typed, answer in (
@@ -430,3 +433,21 @@ def test_a_layoff_that_does_not_fit_says_so(rum: rummykit.Variant) -> None:
     play(g, "draw stock", "meld 3C 3D 3H")
     with pytest.raises(IllegalAction, match=r"KC does not fit table meld 0 \(3C 3D 3H\)"):
         g.apply("layoff KC on 0")
+
+
+def test_a_settlement_with_nothing_left_in_hand_says_0(capsys: pytest.CaptureFixture[str]) -> None:
+    from rummykit.cli import main
+
+    assert main(["play", "500-partnership", "--bots", "greedy", "--seed", "1", "--max-hands", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "in hand 0)" in out and "in hand -0" not in out
+
+
+def test_a_layoff_on_a_meld_not_yours_says_so() -> None:
+    own = rummykit.load_variant("500-rum", options={"table": {"layoff": "own"}})
+    g = own.new_game(players=2, layout=deal(["3S 5D 9H", "3C 3D 3H KC 7S"], discard="8H", stock="QD JD 2C"))
+    play(g, "draw stock", "meld 3C 3D 3H", "discard KC", "draw stock")
+    with pytest.raises(
+        IllegalAction, match=r"table meld 0 \(3C 3D 3H\) is not yours: in this game you add only to your own"
+    ):
+        g.apply("layoff 3S on 0")
