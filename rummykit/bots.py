@@ -342,10 +342,9 @@ class SearchBot:
             return candidates[0]
         seat = game.deal.actor
         values: list[list[float]] = [[] for _ in candidates]
-        start = time.perf_counter()
         budget = self.seconds  # sample for this long instead of a count of samples
-        cap = min(t for t in (budget, self.max_seconds, math.inf) if t is not None)
-        stop = None if cap == math.inf else start + cap
+        limits = [t for t in (budget, self.max_seconds) if t is not None]
+        stop = time.perf_counter() + min(limits) if limits else None
         for done in range(self.iterations if budget is None else 1 << 30):
             if done and stop is not None and time.perf_counter() > stop:
                 break

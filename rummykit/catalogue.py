@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -38,20 +39,19 @@ class VariantInfo:
     path: str
 
 
+def _path_kind(path: str | Path) -> str | None:
+    """``"file"`` or ``"folder"`` for what ``path`` names; None for nothing there, something else, or a name
+    too long or otherwise impossible (never an OSError)."""
+    try:
+        mode = Path(path).stat().st_mode
+    except (OSError, ValueError):  # no such path; ENAMETOOLONG; a NUL in the name
+        return None
+    return "file" if stat.S_ISREG(mode) else "folder" if stat.S_ISDIR(mode) else None
+
+
 def _is_file(path: str | Path) -> bool:
     """Whether ``path`` is a file; False (not an OSError) for a name too long or otherwise impossible."""
-    try:
-        return Path(path).is_file()
-    except (OSError, ValueError):  # ENAMETOOLONG; a NUL in the name
-        return False
-
-
-def _is_folder(path: str) -> bool:
-    """Whether ``path`` is a folder; False for a name too long or otherwise impossible."""
-    try:
-        return Path(path).is_dir()
-    except (OSError, ValueError):
-        return False
+    return _path_kind(path) == "file"
 
 
 def _variant_files() -> list[Path]:
@@ -106,10 +106,11 @@ def find_ruleset(name: str) -> str:
         return names[key]
     if key in aliases:
         return aliases[key]
-    if name.endswith((".yaml", ".yml")) or "/" in name or _is_file(name) or _is_folder(name):
-        if _is_file(name):
+    kind = _path_kind(name)
+    if name.endswith((".yaml", ".yml")) or "/" in name or kind is not None:
+        if kind == "file":
             return str(Path(name))
-        if _is_folder(name):
+        if kind == "folder":
             example = f"{name.rstrip('/')}/my-gin.yaml"
             raise KeyError(f"{name!r} is a folder; a ruleset is a YAML file in it (such as {example})")
         raise KeyError(f"no ruleset file {name!r}")

@@ -156,7 +156,7 @@ class TurnPrinter:
         for seat in range(game.num_players):
             label = self.labels[seat] if seat < len(self.labels) else ""
             seats.append(self.name(game, seat) + (f" ({label})" if label else ""))
-        shown = " vs ".join(" & ".join(side) for side in _by_side(game, seats))  # "You & Player 3 vs ..."
+        shown = " vs ".join(" & ".join(side) for side in _by_side(variant, seats))  # "You & Player 3 vs ..."
         self.write(f"{variant.title} ({variant.name}){extra}, seed {game.seed}: {shown}")
         self.deal_header(game, game.deal)
 
@@ -280,7 +280,7 @@ class TurnPrinter:
             for seat, name, points in game.bonuses:
                 self.write(f"  {self.name(game, seat)}: {name} {points:+d}")
         self.write(f"Final scores: {self.scores_text(game, game.scores)}")
-        teams = _by_side(game, [self.name(game, s) for s in range(game.num_players)])
+        teams = _by_side(game.variant, [self.name(game, s) for s in range(game.num_players)])
         if game.variant.partnerships:
             sides = game.side_scores()
             self.write("Sides: " + ", ".join(f"{' & '.join(team)} {score}" for team, score in zip(teams, sides)))
@@ -293,11 +293,11 @@ class TurnPrinter:
             self.write(f"{self.name(game, game.winner)} win{'' if game.winner == self.viewer else 's'}.")
 
 
-def _by_side(game: Game, texts: Sequence[str]) -> list[list[str]]:
+def _by_side(variant: Variant, texts: Sequence[str]) -> list[list[str]]:
     """Per side (in side order), the texts of its seats (``texts[seat]``): partners together."""
-    sides: list[list[str]] = [[] for _ in range(max(map(game.side_of, range(game.num_players))) + 1)]
+    sides: list[list[str]] = [[] for _ in range(max(map(variant.side_of, range(len(texts)))) + 1)]
     for seat, text in enumerate(texts):
-        sides[game.side_of(seat)].append(text)
+        sides[variant.side_of(seat)].append(text)
     return sides
 
 
@@ -767,6 +767,12 @@ def check_output_path(path: str, option: str = "--save") -> None:
         raise CliError(f"{option} {path}: cannot write there (permission denied)")
 
 
+def _record_refused(path: str, exc: KeyError | ValueError) -> CliError:
+    """The one line for a record at ``path`` that does not replay, or names a variant, house rule or option
+    that does not load (a KeyError's message without its quotes)."""
+    return CliError(f"{path}: {exc.args[0] if isinstance(exc, KeyError) else exc}")
+
+
 def _resumed(path: str) -> Game:
     try:
         text = Path(path).read_text(encoding="utf-8")
@@ -774,12 +780,10 @@ def _resumed(path: str) -> Game:
         raise CliError(f"cannot read {path}: {exc.strerror or exc}") from None
     try:
         game = Game.from_json(text)
-    except (RulesetError, KeyError) as exc:  # the variant, house rules or options the record names
-        raise CliError(f"{path}: {exc.args[0] if isinstance(exc, KeyError) else exc}") from None
     except (TypeError, AttributeError, json.JSONDecodeError) as exc:
         raise CliError(f"{path} is not a rummykit record: {exc}") from None
-    except ValueError as exc:
-        raise CliError(f"{path}: {exc}") from None
+    except (KeyError, ValueError) as exc:
+        raise _record_refused(path, exc) from None
     if game.is_over:
         raise CliError(f"{path}: that game is over (rummykit replay {path} shows it)")
     return game
@@ -915,14 +919,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return EXIT_OK
     extra = f" with {', '.join(variant.house_rules)}" if variant.house_rules else ""
     seats = [f"Player {seat + 1} ({bot})" for seat, bot in enumerate(result.bots)]
-    probe = variant.new_game(players=result.players, seed=0)  # who plays with whom
-    teams = _by_side(probe, seats)
+    teams = _by_side(variant, seats)
     shown = " vs ".join(" & ".join(team) for team in teams)
     _out(f"{result.games} games of {variant.title} ({variant.name}){extra}, seed {result.seed}: {shown}")
     if variant.partnerships:  # a game is won by a side: its wins are counted once, for the side
         side_wins = [0] * len(teams)
         for seat, wins in enumerate(result.wins):
-            side_wins[probe.side_of(seat)] += wins
+            side_wins[variant.side_of(seat)] += wins
         _out("Wins:           " + ", ".join(f"{' & '.join(t)} {w}" for t, w in zip(teams, side_wins)))
     else:
         _out("Wins:           " + ", ".join(f"{s} {w}" for s, w in zip(seats, result.wins)))
@@ -1005,10 +1008,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
             f"{args.file} was played with local plugins, code that replaying would run: {', '.join(exc.files)}; "
             "if you trust them, add --plugin FILE for each (or --trust-plugins to load the files the record names)"
         ) from None
-    except (RulesetError, KeyError) as exc:  # the variant, house rules or options the record names
-        raise CliError(f"{args.file}: {exc.args[0] if isinstance(exc, KeyError) else exc}") from None
-    except ValueError as exc:
-        raise CliError(f"{args.file}: {exc}") from None
+    except (KeyError, ValueError) as exc:
+        raise _record_refused(args.file, exc) from None
     printer.game_end(game)
     return EXIT_OK
 

@@ -513,12 +513,12 @@ class Game:
 
     def side_of(self, seat: int) -> int:
         """The partnership a seat belongs to (the seat itself in games without partners)."""
-        return seat % 2 if self.variant.partnerships else seat
+        return self.variant.side_of(seat)
 
     def side_scores(self) -> list[int]:
         if not self.variant.partnerships:
             return list(self.scores)
-        return [sum(self.scores[s] for s in range(self.num_players) if s % 2 == side) for side in range(2)]
+        return [sum(self.scores[s] for s in range(self.num_players) if self.side_of(s) == side) for side in range(2)]
 
     def score_of(self, seat: int) -> int:
         return self.side_scores()[self.side_of(seat)]
@@ -536,7 +536,7 @@ class Game:
         totals = self.hand_totals()
         if not self.variant.partnerships:
             return totals
-        return [sum(totals[s] for s in range(self.num_players) if s % 2 == side) for side in range(2)]
+        return [sum(totals[s] for s in range(self.num_players) if self.side_of(s) == side) for side in range(2)]
 
     # -- play --------------------------------------------------------------------------------------
 

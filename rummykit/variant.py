@@ -183,6 +183,11 @@ class Variant:
         """What ``card`` scores melded (``meld_values``, by default the same as ``card_values``)."""
         return self.meld_values[card.face]
 
+    def side_of(self, seat: int) -> int:
+        """The partnership ``seat`` belongs to: partners sit across (seats 0 and 2, 1 and 3); in games without
+        partners, the seat itself."""
+        return seat % 2 if self.partnerships else seat
+
     def deck_count(self, players: int) -> int:
         return per_players(self.ruleset, "decks", "count", players)
 
