@@ -523,7 +523,7 @@ def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> N
 
 
 @hookimpl
-def rummykit_observe(deal: Deal, seat: int, view: dict[str, Any]) -> None:
+def rummykit_observe(deal: Deal, seat: int | None, view: dict[str, Any]) -> None:
     view["knock_limit"] = knock_limit(deal)
     if deal.phase in ("knocker-melds", "opponent-melds"):
         knocker = deal.state["knocker"]

@@ -143,7 +143,7 @@ def rummykit_score_game(game: Game) -> list[tuple[int, str, int]]:
 
 
 @hookimpl
-def rummykit_observe(deal: Deal, seat: int, view: dict[str, Any]) -> None:
+def rummykit_observe(deal: Deal, seat: int | None, view: dict[str, Any]) -> None:
     game = deal.game
     round_index, done = round_state(game)
     view["round"] = round_index + 1

@@ -337,6 +337,6 @@ def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> N
 
 
 @hookimpl
-def rummykit_observe(deal: Deal, seat: int, view: dict[str, Any]) -> None:
+def rummykit_observe(deal: Deal, seat: int | None, view: dict[str, Any]) -> None:
     if ACES in deal.zones:
         view["aces_to_come"] = deal.state["aces_total"] - sum(map(len, deal.zones[ACES].cards))

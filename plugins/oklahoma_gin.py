@@ -88,7 +88,7 @@ def rummykit_score_hand(deal: Deal, kind: str) -> HandResult | None:
 
 
 @hookimpl
-def rummykit_observe(deal: Deal, seat: int, view: dict[str, Any]) -> None:
+def rummykit_observe(deal: Deal, seat: int | None, view: dict[str, Any]) -> None:
     card = deal.state.get("knock_card")
     view["knock_card"] = str(card) if card is not None else None
     view["score_multiplier"] = deal.state.get("multiplier", 1)

@@ -568,7 +568,7 @@ def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> N
 
 
 @hookimpl
-def rummykit_observe(deal: Deal, seat: int, view: dict[str, Any]) -> None:
+def rummykit_observe(deal: Deal, seat: int | None, view: dict[str, Any]) -> None:
     """Each side's contract, the hand number, the offers made (a card shown only to those who saw it) and
     who skips a draw (to those who know)."""
     view["hand_number"] = hand_number(deal)

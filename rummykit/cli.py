@@ -1017,12 +1017,29 @@ def cmd_replay(args: argparse.Namespace) -> int:
 # -- the parser and main ------------------------------------------------------------------------------------
 
 
+def _positive_minutes(text: str) -> float:
+    try:
+        minutes = float(text)
+    except ValueError:
+        minutes = -1.0
+    if not 0 < minutes <= 10_000_000:  # also refuses nan and inf
+        raise argparse.ArgumentTypeError(f"expected a number of minutes above 0, not {text[:20]!r}")
+    return minutes
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     try:
         from .web.app import serve
     except ImportError as exc:
         raise CliError(f"serve needs the 'web' extra: pip install 'rummykit[web]' ({exc})") from None
-    serve(args.host, args.port, rulesets=args.ruleset or (), plugins=args.plugin or ())
+    serve(
+        args.host,
+        args.port,
+        rulesets=args.ruleset or (),
+        plugins=args.plugin or (),
+        allow_hosts=args.allow_host or (),
+        idle_seconds=args.idle_minutes * 60,
+    )
     return EXIT_OK
 
 
@@ -1155,6 +1172,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
     sub.add_argument("--port", type=int, default=8000, metavar="N", help="port (default 8000)")
     sub.add_argument("--ruleset", action="append", metavar="FILE", help="also offer this ruleset file (repeatable)")
+    sub.add_argument("--allow-host", action="append", metavar="NAME",
+                     help="a name others reach this server by (repeatable); requests naming another host are "
+                          "refused (IP addresses and this machine's names are always accepted)")  # fmt: skip
+    sub.add_argument("--idle-minutes", type=_positive_minutes, default=60, metavar="M",
+                     help="drop a table no request has used for M minutes (default 60)")  # fmt: skip
     _plugin_option(sub)
     sub.set_defaults(run=cmd_serve)
     return parser

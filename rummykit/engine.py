@@ -227,13 +227,13 @@ class Deal:
             if self.seen:
                 self.seen.pop(card.id, None)
 
-    def sees(self, seat: int, card: Card, holder: int) -> bool:
-        """Whether ``seat`` knows that ``card`` is in ``holder``'s hand or zone."""
+    def sees(self, seat: int | None, card: Card, holder: int) -> bool:
+        """Whether ``seat`` (None: an onlooker) knows that ``card`` is in ``holder``'s hand or zone."""
         return seat == holder or card.id in self.known[holder] or seat in self.seen.get(card.id, ())
 
     # -- what a seat can see (observations and the RL encoder both read these) ------------------
 
-    def known_in_hand(self, seat: int, holder: int) -> list[Card]:
+    def known_in_hand(self, seat: int | None, holder: int) -> list[Card]:
         """The cards of ``holder``'s hand that ``seat`` knows are there (:meth:`sees`), in hand order."""
         hand = self.hands[holder]
         if seat == holder:
@@ -243,7 +243,7 @@ class Deal:
             return [c for c in hand if c.id in known] if known else []
         return [c for c in hand if self.sees(seat, c, holder)]
 
-    def zone_seen(self, seat: int, zone: Zone, owner: int) -> list[Card]:
+    def zone_seen(self, seat: int | None, zone: Zone, owner: int) -> list[Card]:
         """The cards of ``owner``'s part of ``zone`` that ``seat`` can see (by the zone's visibility)."""
         held = zone.cards[owner]
         if zone.visibility == "public" or (zone.visibility == "owner" and owner == seat):
@@ -251,7 +251,7 @@ class Deal:
         seen = self.seen
         return [c for c in held if seat in seen.get(c.id, ())] if seen else []
 
-    def offer_seen(self, seat: int) -> Card | None:
+    def offer_seen(self, seat: int | None) -> Card | None:
         """The card on offer if ``seat`` has seen it (its offerer and the seats asked so far), else None."""
         offer = self.offer
         if offer is None or not (seat == offer.offerer or seat in offer.order[: offer.asked]):
@@ -682,8 +682,9 @@ class Game:
             memo[id(finished)] = finished
         return copy.deepcopy(self, memo)
 
-    def observation(self, seat: int) -> dict[str, Any]:
-        """What ``seat`` can see now, as plain data: its own hand, never another's hidden cards."""
+    def observation(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` can see now, as plain data: its own hand, never another's hidden cards. ``None`` is an
+        onlooker, who sees only what every player sees (no hand, no legal actions)."""
         return self.variant.observe(self, seat)
 
     # -- records ------------------------------------------------------------------------------------

@@ -178,5 +178,6 @@ def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> N
 
 
 @hookspec
-def rummykit_observe(deal: Deal, seat: int, view: dict[str, Any]) -> None:
-    """Add to (or hide from) ``view``, what ``seat`` may see of the current hand."""
+def rummykit_observe(deal: Deal, seat: int | None, view: dict[str, Any]) -> None:
+    """Add to (or hide from) ``view``, what ``seat`` may see of the current hand. ``seat`` is None for an
+    onlooker (the web table's spectators), who may see only what every player sees."""

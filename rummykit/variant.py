@@ -296,7 +296,7 @@ class Variant:
     def _jokers(self) -> int:
         return max(self.joker_count(seats) for seats in range(self.min_players, self.max_players + 1))
 
-    def observe(self, game: Game, seat: int) -> dict[str, Any]:
+    def observe(self, game: Game, seat: int | None) -> dict[str, Any]:
         deal = game.deal
         pile = self.discard_pile
         view: dict[str, Any] = {
@@ -307,7 +307,7 @@ class Variant:
             "phase": deal.phase,
             "current_player": game.current_player,
             "turn_of": deal.current,
-            "hand": [str(c) for c in sorted(deal.hands[seat])],
+            "hand": [] if seat is None else [str(c) for c in sorted(deal.hands[seat])],
             "hand_sizes": [len(h) for h in deal.hands],
             "stock_size": len(deal.stock),
             "discard_top": None if (top := deal.pile_top_seen()) is None else str(top),

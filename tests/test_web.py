@@ -75,6 +75,12 @@ def new_table(client: TestClient, **body: Any) -> dict[str, Any]:
     return response.json()  # type: ignore[no-any-return]
 
 
+def auth(created: dict[str, Any], seat: int | None = None) -> dict[str, str]:
+    """The header that shows ``seat``'s token (None: the owner's), from the table's creation answer."""
+    token = created["owner"] if seat is None else created["tokens"][str(seat)]
+    return {"Authorization": f"Bearer {token}"}
+
+
 # -- the API --------------------------------------------------------------------------------------------
 
 
@@ -95,22 +101,26 @@ def test_a_table_shows_what_its_seat_may_see(client: TestClient) -> None:
     assert len(view["hand"]) in (10, 11)
     assert state["current_player"] == 0 and state["legal_actions"]
     assert state["arrangement"]["deadwood_value"] >= 0
-    other = client.get(f"/api/tables/{state['id']}?seat=1").json()
-    assert other["observation"]["hand"] != view["hand"]
-    assert other["legal_actions"] == []  # not seat 1's turn
+    assert client.get(f"/api/tables/{state['id']}?seat=1").status_code == 403  # the bot's hand is not shown
+    two = new_table(client, bots=[None, None])
+    other = client.get(f"/api/tables/{two['id']}?seat=1", headers=auth(two, 1)).json()
+    assert other["observation"]["hand"] != two["observation"]["hand"]
+    assert two["current_player"] == 1 and other["legal_actions"] and two["legal_actions"] == []  # seat 1 acts
     onlooker = client.get(f"/api/tables/{state['id']}").json()
     assert "hand" not in onlooker["observation"] and onlooker["legal_actions"] == []
     assert json.dumps(view["hand"]) not in json.dumps(onlooker)
 
 
 def test_a_person_plays_a_whole_game_against_a_bot_and_the_record_replays(client: TestClient) -> None:
-    state = new_table(client, max_hands=2)
+    state = created = new_table(client, max_hands=2)
     rng = random.Random(2)
     moves = 0
     while not state["is_over"]:
         assert state["current_player"] == 0  # the bot has moved already
         response = client.post(
-            f"/api/tables/{state['id']}/moves", json={"seat": 0, "action": rng.choice(state["legal_actions"])}
+            f"/api/tables/{state['id']}/moves",
+            json={"seat": 0, "action": rng.choice(state["legal_actions"])},
+            headers=auth(created, 0),
         )
         assert response.status_code == 200, response.text
         state = response.json()
@@ -123,12 +133,14 @@ def test_a_person_plays_a_whole_game_against_a_bot_and_the_record_replays(client
 
 def test_an_illegal_move_is_refused_with_the_engines_reason_and_changes_nothing(client: TestClient) -> None:
     state = new_table(client)
-    before = client.get(f"/api/tables/{state['id']}/record").text
-    response = client.post(f"/api/tables/{state['id']}/moves", json={"seat": 0, "action": "knock 2Z"})
+    game = client.app.state.tables.get(state["id"]).game  # type: ignore[attr-defined]
+    before = game.to_json()
+    url = f"/api/tables/{state['id']}/moves"
+    response = client.post(url, json={"seat": 0, "action": "knock 2Z"}, headers=auth(state, 0))
     assert response.status_code == 422 and "'2Z' is not a card" in response.json()["error"]
-    response = client.post(f"/api/tables/{state['id']}/moves", json={"seat": 0, "action": "discard AS"})
+    response = client.post(url, json={"seat": 0, "action": "discard AS"}, headers=auth(state, 0))
     assert response.status_code == 422 and "not allowed" in response.json()["error"]
-    assert client.get(f"/api/tables/{state['id']}/record").text == before
+    assert game.to_json() == before
 
 
 @pytest.mark.parametrize(
@@ -140,14 +152,15 @@ def test_an_illegal_move_is_refused_with_the_engines_reason_and_changes_nothing(
         ({"seat": True, "action": "draw stock"}, 400, "'seat' must be a whole number"),
         ({"seat": 0, "action": ["draw", "stock"]}, 400, "'action' must be text, not a list"),
         ({"seat": 0}, 400, "a move is"),
+        ({"action": "draw stock"}, 200, ""),  # the token says which seat moves
         ({"seat": 0, "action": "x" * 5000}, 422, "characters"),
     ],
 )
 def test_a_bad_move_gets_a_clear_4xx(client: TestClient, body: dict[str, Any], status: int, words: str) -> None:
     state = new_table(client)
-    response = client.post(f"/api/tables/{state['id']}/moves", json=body)
+    response = client.post(f"/api/tables/{state['id']}/moves", json=body, headers=auth(state, 0))
     assert response.status_code == status, response.text
-    assert words in response.json()["error"]
+    assert words in response.json().get("error", "")
 
 
 def test_a_move_for_a_seat_whose_turn_it_is_not_is_refused() -> None:
@@ -155,7 +168,9 @@ def test_a_move_for_a_seat_whose_turn_it_is_not_is_refused() -> None:
         state = new_table(two_people, bots=[None, None])
         acting = state["current_player"]
         response = two_people.post(
-            f"/api/tables/{state['id']}/moves", json={"seat": 1 - acting, "action": "draw stock"}
+            f"/api/tables/{state['id']}/moves",
+            json={"seat": 1 - acting, "action": "draw stock"},
+            headers=auth(state, 1 - acting),
         )
         assert response.status_code == 409 and "not seat" in response.json()["error"]
 
@@ -208,7 +223,9 @@ def test_malformed_and_hostile_requests_get_clear_4xx(client: TestClient) -> Non
     assert client.post(f"/api/tables/{state['id']}/step", json={"by": 1}).status_code == 409
     assert client.get("/api/nothing").status_code == 404
     # None of it disturbed the table.
-    assert client.get(f"/api/tables/{state['id']}?seat=0").json()["legal_actions"] == state["legal_actions"]
+    assert client.get(f"/api/tables/{state['id']}?seat=0", headers=auth(state, 0)).json()["legal_actions"] == (
+        state["legal_actions"]
+    )
 
 
 def test_the_table_limit_drops_finished_tables_first_then_refuses() -> None:
@@ -216,12 +233,31 @@ def test_the_table_limit_drops_finished_tables_first_then_refuses() -> None:
         done = new_table(small, bots=["greedy", "greedy"], max_hands=1)
         assert done["is_over"] and done["seat"] is None
         first = new_table(small)
-        second = new_table(small)  # the finished table makes room
-        assert small.get(f"/api/tables/{done['id']}").status_code == 404
+        second = new_table(small)  # the finished table makes room, and whoever asks for it is told why
+        gone = small.get(f"/api/tables/{done['id']}")
+        assert gone.status_code == 410 and "the server was full" in gone.json()["error"]
+        assert small.get(f"/api/tables/{'0' * 32}").status_code == 404
         response = small.post("/api/tables", json={"variant": "gin"})
         assert response.status_code == 503 and "tables in play" in response.json()["error"]
-        assert small.delete(f"/api/tables/{first['id']}").status_code == 200
+        assert "the next in 3600 seconds" in response.json()["error"]
+        assert small.delete(f"/api/tables/{first['id']}").status_code == 403  # only its creator deletes it
+        assert small.delete(f"/api/tables/{first['id']}", headers=auth(first)).status_code == 200
         assert new_table(small)["id"] not in (first["id"], second["id"])
+
+
+def test_idle_tables_expire_after_the_documented_time() -> None:
+    now = [1000.0]
+    app = create_app(max_tables=2, idle_seconds=600)
+    app.state.tables.clock = lambda: now[0]
+    with TestClient(app) as small:
+        old, kept = new_table(small), new_table(small)
+        now[0] += 400
+        assert small.get(f"/api/tables/{kept['id']}").status_code == 200  # a request keeps a table alive
+        assert small.post("/api/tables", json={"variant": "gin"}).status_code == 503  # both still in play
+        now[0] += 201
+        gone = small.get(f"/api/tables/{old['id']}")
+        assert gone.status_code == 410 and "no request used it for 600 seconds" in gone.json()["error"]
+        assert new_table(small)["id"] and small.get(f"/api/tables/{kept['id']}").status_code == 200
 
 
 def test_a_record_replays_step_by_step(client: TestClient) -> None:
@@ -233,12 +269,14 @@ def test_a_record_replays_step_by_step(client: TestClient) -> None:
     total = replay["replay"]["total"]
     assert replay["replay"]["step"] == 0 and total > 10 and len(replay["hands"][0]) == 10
     url = f"/api/tables/{replay['id']}/step"
-    assert client.post(url, json={"by": 3}).json()["replay"]["step"] == 3
-    assert client.post(url, json={"by": -1}).json()["replay"]["step"] == 2
-    end = client.post(url, json={"to": total}).json()
+    assert client.post(url, json={"by": 3}).status_code == 403  # only its creator steps it
+    owner = auth(replay)
+    assert client.post(url, json={"by": 3}, headers=owner).json()["replay"]["step"] == 3
+    assert client.post(url, json={"by": -1}, headers=owner).json()["replay"]["step"] == 2
+    end = client.post(url, json={"to": total}, headers=owner).json()
     assert end["is_over"] and end["scores"] == played["scores"] and end["results"][0]["lines"]
-    assert client.post(url, json={"to": total + 1}).status_code == 400
-    assert client.post(url, json={"by": 1, "to": 1}).status_code == 400
+    assert client.post(url, json={"to": total + 1}, headers=owner).status_code == 400
+    assert client.post(url, json={"by": 1, "to": 1}, headers=owner).status_code == 400
     moves = client.post(f"/api/tables/{replay['id']}/moves", json={"seat": 0, "action": "pass"})
     assert moves.status_code == 409
     # A record naming a file, or a plugin, is not loaded.
@@ -260,7 +298,7 @@ def test_500_rum_meld_and_layoff_with_wild_cards_shown(client: TestClient) -> No
     state = new_table(client, variant="500-rum", layout=RUM_LAYOUT)
     url = f"/api/tables/{state['id']}/moves"
     for text in ("draw stock", "meld 7H 7S 7D", "layoff 7C on 0"):
-        response = client.post(url, json={"seat": 0, "action": text})
+        response = client.post(url, json={"seat": 0, "action": text}, headers=auth(state, 0))
         assert response.status_code == 200, response.text
     meld = response.json()["observation"]["table"][0]
     assert sorted(meld["cards"]) == ["7C", "7D", "7H", "7S"] and meld["owner"] == 0
@@ -270,7 +308,9 @@ def test_500_rum_meld_and_layoff_with_wild_cards_shown(client: TestClient) -> No
 def test_fortune_takes_the_whole_pile(client: TestClient) -> None:
     state = new_table(client, variant="fortune", layout=FORTUNE_LAYOUT)
     assert "take pile with 7H 7S" in state["legal_actions"]
-    response = client.post(f"/api/tables/{state['id']}/moves", json={"seat": 0, "action": "take pile with 7H 7S"})
+    response = client.post(
+        f"/api/tables/{state['id']}/moves", json={"seat": 0, "action": "take pile with 7H 7S"}, headers=auth(state, 0)
+    )
     assert response.status_code == 200, response.text
     assert "QS" in response.json()["observation"]["hand"]
 
@@ -301,11 +341,13 @@ def test_a_ruleset_file_and_plugin_from_the_command_line_are_offered_and_played(
         names = [v["name"] for v in toy_client.get("/api/variants").json()["variants"]]
         assert "toy-rummy" in names and "gin" in names
         assert toy_client.post("/api/tables", json={"variant": str(toy / "toy.yaml")}).status_code == 400
-        state = new_table(toy_client, variant="toy-rummy", players=3, bots=[None, "greedy", "random"])
+        state = created = new_table(toy_client, variant="toy-rummy", players=3, bots=[None, "greedy", "random"])
         rng = random.Random(4)
         while not state["is_over"]:
             response = toy_client.post(
-                f"/api/tables/{state['id']}/moves", json={"seat": 0, "action": rng.choice(state["legal_actions"])}
+                f"/api/tables/{state['id']}/moves",
+                json={"seat": 0, "action": rng.choice(state["legal_actions"])},
+                headers=auth(created, 0),
             )
             assert response.status_code == 200, response.text
             state = response.json()
@@ -373,9 +415,12 @@ def running(app: Any) -> Iterator[str]:
     thread.join(10)
 
 
-def call(base: str, method: str, path: str, body: Any = None) -> tuple[int, Any]:
+def call(base: str, method: str, path: str, body: Any = None, token: str | None = None) -> tuple[int, Any]:
     data = None if body is None else json.dumps(body).encode()
-    request = Request(base + path, data=data, method=method, headers={"Content-Type": "application/json"})
+    headers = {"Content-Type": "application/json"}
+    if token is not None:
+        headers["Authorization"] = f"Bearer {token}"
+    request = Request(base + path, data=data, method=method, headers=headers)
     try:
         with urlopen(request, timeout=60) as response:
             return response.status, json.loads(response.read())
@@ -393,9 +438,10 @@ def test_50_bot_tables_at_once_through_http(server: str) -> None:
                                                              "bots": [None, "greedy"]})  # fmt: skip
         assert status == 201, state
         rng = random.Random(number)
+        token = state["tokens"]["0"]
         while not state["is_over"]:
             status, state = call(server, "POST", f"/api/tables/{state['id']}/moves",
-                                 {"seat": 0, "action": rng.choice(state["legal_actions"])})  # fmt: skip
+                                 {"seat": 0, "action": rng.choice(state["legal_actions"])}, token)  # fmt: skip
             assert status == 200, state
         with urlopen(f"{server}/api/tables/{state['id']}/record", timeout=60) as response:
             return state["scores"], response.read().decode()
@@ -442,7 +488,8 @@ def open_table(page: Any, server: str, body: dict[str, Any]) -> None:
     """Create the table through the API (for a layout), then open it in the page by its address."""
     status, state = call(server, "POST", "/api/tables", body)
     assert status == 201, state
-    page.goto(f"{server}/#{state['id']}")
+    seats = "".join(f"&seat{seat}={token}" for seat, token in state["tokens"].items())
+    page.goto(f"{server}/#t={state['id']}&owner={state['owner']}{seats}")
     page.wait_for_selector("body[data-ready='1']")
     page.wait_for_selector("#hand .card")
 
@@ -540,12 +587,16 @@ def test_browser_shows_what_a_wild_card_stands_for(page: Any, server: str) -> No
 def test_every_variant_plays_a_hand_through_the_api(client: TestClient, variant: str) -> None:
     info = next(v for v in client.get("/api/variants").json()["variants"] if v["name"] == variant)
     players = info["max_players"]
-    state = new_table(client, variant=variant, players=players, max_hands=1, bots=[None] + ["greedy"] * (players - 1))
+    state = created = new_table(
+        client, variant=variant, players=players, max_hands=1, bots=[None] + ["greedy"] * (players - 1)
+    )
     rng = random.Random(3)
     while not state["is_over"]:
         assert state["legal_actions"], state
         text = rng.choice(state["legal_actions"])
-        response = client.post(f"/api/tables/{state['id']}/moves", json={"seat": 0, "action": text})
+        response = client.post(
+            f"/api/tables/{state['id']}/moves", json={"seat": 0, "action": text}, headers=auth(created, 0)
+        )
         assert response.status_code == 200, response.text
         state = response.json()
     assert state["results"][0]["lines"] and len(state["scores"]) == players

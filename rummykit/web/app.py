@@ -7,27 +7,34 @@ ruleset files given on the command line, house rules only from those the variant
 
 from __future__ import annotations
 
+import ipaddress
 import json
+import os
 import secrets
 import socket
+import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+import anyio.to_thread
+from anyio import CapacityLimiter
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
-from starlette.middleware.trustedhost import TrustedHostMiddleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..actions import Action, IllegalAction, action_words
 from ..bots import BOTS, Bot, make_bot
@@ -39,12 +46,20 @@ from ..engine import TableMeld as _TableMeld
 from ..ruleset import RulesetError
 from ..variant import Variant, house_rules_for, load_variant, table_entry
 
-__all__ = ["create_app", "serve", "WebError", "Tables", "MAX_BODY", "MAX_TABLES"]
+__all__ = ["create_app", "serve", "WebError", "Tables", "MAX_BODY", "MAX_TABLES", "IDLE_SECONDS"]
 
 MAX_BODY = 256 * 1024
 """Request bodies longer than this are refused (413): a game record of a long game fits many times over."""
 MAX_TABLES = 500
-"""Tables kept at once; when full, finished tables go first, else new tables are refused (503)."""
+"""Tables kept at once; when full, the finished table used least recently is dropped, else new tables are
+refused (503) until an idle table expires."""
+IDLE_SECONDS = 3600.0
+"""A table that no request has read or played for this long is dropped."""
+DROPPED_KEPT = 10_000
+"""How many dropped tables the server remembers, to answer 410 (and why) instead of 404."""
+HEAVY_REQUESTS = 2
+"""Requests that may run the engine at once (making tables, moves and bots, replays); the others wait their
+turn, so that reading a table's state is never stuck behind them."""
 MAX_BOT_MOVES = 200_000
 """Bot moves made for one request at most (a whole bots-only game takes far fewer)."""
 LOG_LENGTH = 300
@@ -75,6 +90,21 @@ class Table:
     lock: threading.Lock = field(default_factory=threading.Lock)
     used: float = field(default_factory=time.monotonic)
     replay: Replay | None = None
+    owner: str = field(default_factory=lambda: secrets.token_urlsafe(16))
+    """The creator's token: deletes the table and steps a replay."""
+    tokens: dict[int, str] = field(default_factory=dict)
+    """Per person seat, the token that shows that seat's view and plays for it (the seat's secret)."""
+
+    def seat_of_token(self, token: str) -> int | None:
+        """The seat whose token ``token`` is, or None."""
+        found = None
+        for seat, secret in self.tokens.items():  # compare_digest: no timing hint of how much matched
+            if secrets.compare_digest(secret, token):
+                found = seat
+        return found
+
+    def is_owner(self, token: str | None) -> bool:
+        return token is not None and secrets.compare_digest(self.owner, token)
 
 
 @dataclass
@@ -182,10 +212,13 @@ async def _body(request: Request) -> dict[str, Any]:
     if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
         raise WebError(413, f"the request body is over {MAX_BODY} bytes")
     data = bytearray()
-    async for chunk in request.stream():
-        data += chunk
-        if len(data) > MAX_BODY:
-            raise WebError(413, f"the request body is over {MAX_BODY} bytes")
+    try:
+        async for chunk in request.stream():
+            data += chunk
+            if len(data) > MAX_BODY:
+                raise WebError(413, f"the request body is over {MAX_BODY} bytes")
+    except ClientDisconnect:
+        raise WebError(400, "the client went away before its request body ended") from None
     if not data:
         return {}
     try:
@@ -203,9 +236,20 @@ async def _body(request: Request) -> dict[str, Any]:
 class Tables:
     """Every table the server keeps, and the variants it offers."""
 
-    def __init__(self, rulesets: Sequence[str] = (), plugins: Sequence[str] = (), max_tables: int = MAX_TABLES):
+    def __init__(
+        self,
+        rulesets: Sequence[str] = (),
+        plugins: Sequence[str] = (),
+        max_tables: int = MAX_TABLES,
+        idle_seconds: float = IDLE_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ):
         self.plugins = [str(Path(p).resolve()) for p in plugins]
         self.max_tables = max_tables
+        self.idle_seconds = idle_seconds
+        self.clock = clock
+        self.dropped: OrderedDict[str, str] = OrderedDict()
+        """Ids of tables dropped lately, with why (the newest last)."""
         self.sources: dict[str, str] = {info.name: info.name for info in list_variants()}
         self.aliases: dict[str, str] = {alias: info.name for info in list_variants() for alias in info.aliases}
         """A record names its variant as it was loaded: by an alias, maybe."""
@@ -263,27 +307,58 @@ class Tables:
 
     # -- tables --
 
+    def _drop(self, table_id: str, why: str) -> None:
+        """Forget a table, remembering why (under ``self.lock``)."""
+        del self.tables[table_id]
+        self.dropped[table_id] = why
+        while len(self.dropped) > DROPPED_KEPT:
+            self.dropped.popitem(last=False)
+
+    def expire(self) -> None:
+        """Drop every table idle for longer than :attr:`idle_seconds` (under ``self.lock``)."""
+        now = self.clock()
+        for key, table in list(self.tables.items()):
+            if now - table.used > self.idle_seconds:
+                self._drop(key, f"no request used it for {self.idle_seconds:g} seconds")
+
     def add(self, table: Table) -> None:
+        """Keep ``table``; when the server is full, the finished table (or replay) used least recently is
+        dropped to make room, and failing that the new table is refused (503)."""
+        table.used = self.clock()
         with self.lock:
+            self.expire()
             if len(self.tables) >= self.max_tables:
                 finished = sorted((t.used, key) for key, t in self.tables.items() if t.game.is_over or t.replay)
                 if not finished:
-                    raise WebError(503, f"the server holds {self.max_tables} tables in play; try again later")
-                del self.tables[finished[0][1]]
+                    now = self.clock()
+                    wait = min(self.idle_seconds - (now - t.used) for t in self.tables.values())
+                    raise WebError(
+                        503,
+                        f"the server holds {self.max_tables} tables in play; a table idle for "
+                        f"{self.idle_seconds:g} seconds is dropped, the next in {max(wait, 0):.0f} seconds",
+                    )
+                self._drop(finished[0][1], "the server was full and it was the finished table used least lately")
             self.tables[table.id] = table
 
     def get(self, table_id: str) -> Table:
         with self.lock:
+            self.expire()
             table = self.tables.get(table_id)
+            why = self.dropped.get(table_id) if table is None else None
+        if why is not None:
+            raise WebError(410, f"table {table_id[:40]!r} was dropped: {why}")
         if table is None:
             raise WebError(404, f"no table {table_id[:40]!r}")
-        table.used = time.monotonic()
+        table.used = self.clock()
         return table
 
-    def remove(self, table_id: str) -> None:
+    def remove(self, table_id: str, token: str | None) -> None:
+        table = self.get(table_id)
+        if not table.is_owner(token):
+            raise WebError(403, "only the table's creator deletes it: send its owner token (Authorization: Bearer)")
         with self.lock:
-            if self.tables.pop(table_id, None) is None:
-                raise WebError(404, f"no table {table_id[:40]!r}")
+            if table_id in self.tables:
+                self._drop(table_id, "its creator deleted it")
 
     def create(self, body: dict[str, Any]) -> Table:
         variant = self.variant(body.get("variant"), body.get("house_rules", []))
@@ -313,28 +388,36 @@ class Tables:
             raise WebError(400, str(exc)[:500]) from None
         bot_seed = game.seed
         table = Table(
-            id=secrets.token_hex(8),
+            id=secrets.token_hex(16),
             game=game,
             bots=list(bots_given),
             players=[None if b is None else make_bot(b, seed=bot_seed + s) for s, b in enumerate(bots_given)],
         )
+        table.tokens = {s: secrets.token_urlsafe(16) for s, b in enumerate(bots_given) if b is None}
         with table.lock:
             _run_bots(table)
         self.add(table)
         return table
 
-    def move(self, table: Table, body: dict[str, Any]) -> None:
+    def move(self, table: Table, body: dict[str, Any], token: str | None) -> int:
+        """Play ``body``'s action for the seat whose token ``token`` is; returns that seat."""
         seat = _field(body, "seat", int, None)
         text = _field(body, "action", str, None)
-        if seat is None or text is None:
-            raise WebError(400, 'a move is {"seat": N, "action": "ACTION TEXT"}')
+        if text is None:
+            raise WebError(400, 'a move is {"action": "ACTION TEXT"}, sent with the seat\'s token')
         if table.replay is not None:
             raise WebError(409, "this table replays a record: step it instead")
         game = table.game
-        if not 0 <= seat < game.num_players:
+        if seat is not None and not 0 <= seat < game.num_players:
             raise WebError(400, f"'seat' must be from 0 to {game.num_players - 1}, not {seat}")
-        if table.bots[seat] is not None:
+        if seat is not None and table.bots[seat] is not None:
             raise WebError(403, f"seat {seat} is played by the {table.bots[seat]} bot")
+        holder = None if token is None else table.seat_of_token(token)
+        if holder is None:
+            raise WebError(403, "a move needs the token of the seat that plays it (Authorization: Bearer TOKEN)")
+        if seat is not None and seat != holder:
+            raise WebError(403, f"that token is seat {holder}'s, not seat {seat}'s")
+        seat = holder
         with table.lock:
             if game.is_over:
                 raise WebError(409, "the game is over")
@@ -348,6 +431,7 @@ class Tables:
             except TypeError as exc:
                 raise WebError(400, str(exc)) from None
             _run_bots(table)
+        return seat
 
     def replay(self, body: dict[str, Any]) -> Table:
         given = body.get("record")
@@ -375,7 +459,7 @@ class Tables:
             raise WebError(400, str(exc)[:500]) from None
         moves = [m for deal in record["actions"] for m in deal if not m.startswith(AUTO_PREFIX)]
         replay = Replay(record, variant, moves)
-        table = Table(id=secrets.token_hex(8), game=self._replayed(replay), bots=[], players=[], replay=replay)
+        table = Table(id=secrets.token_hex(16), game=self._replayed(replay), bots=[], players=[], replay=replay)
         table.bots = [None] * table.game.num_players
         table.players = [None] * table.game.num_players
         self.add(table)
@@ -388,10 +472,12 @@ class Tables:
             players=record["players"], seed=record["seed"], layout=record.get("deal"), max_hands=record.get("max_hands")
         )
 
-    def step(self, table: Table, body: dict[str, Any]) -> None:
+    def step(self, table: Table, body: dict[str, Any], token: str | None) -> None:
         replay = table.replay
         if replay is None:
             raise WebError(409, "only a replay steps")
+        if not table.is_owner(token):
+            raise WebError(403, "only the replay's creator steps it: send its owner token (Authorization: Bearer)")
         by = _int(body, "by", -100_000, 100_000, None)
         to = _int(body, "to", 0, len(replay.moves), None)
         if (by is None) == (to is None):
@@ -421,12 +507,9 @@ def state(table: Table, seat: int | None) -> dict[str, Any]:
     """The table as ``seat`` sees it (None: an onlooker who sees no hand)."""
     game = table.game
     variant = game.variant
-    view = game.observation(seat if seat is not None else 0)
+    view = game.observation(seat)
     if seat is None:
         view.pop("hand", None)
-        view.pop("legal_actions", None)
-        view["known"] = {}
-        view["seat"] = None
     hand = view.get("hand", [])
     arrangement = None
     if hand:
@@ -446,7 +529,8 @@ def state(table: Table, seat: int | None) -> dict[str, Any]:
         "names": game.names,
         "bots": table.bots,
         "seat": seat,
-        "seed": game.seed,
+        # The seed deals every card: it is shown only once nothing is hidden any more.
+        "seed": game.seed if game.is_over or table.replay is not None else None,
         "current_player": game.current_player,
         "legal_actions": view.pop("legal_actions", []) if seat is not None and table.replay is None else [],
         "observation": view,
@@ -490,35 +574,65 @@ def create_app(
     plugins: Sequence[str] = (),
     max_tables: int = MAX_TABLES,
     hosts: Sequence[str] | None = None,
+    idle_seconds: float = IDLE_SECONDS,
 ) -> Starlette:
     """The ASGI application: the API under ``/api`` and the page at ``/``. ``rulesets`` (files) and
     ``plugins`` (Python files) are what the command line gave; a request can name nothing else. ``hosts``,
-    when given, are the only names a request's Host header may give (a page of another site that renames
-    itself to 127.0.0.1, "DNS rebinding", is refused)."""
-    tables = Tables(rulesets, plugins, max_tables)
+    when given, are the only names a request's Host header (and a browser's Origin) may give (a page of
+    another site that renames itself to 127.0.0.1, "DNS rebinding", is refused); an IP address is always
+    accepted there, since a renamed page carries its own name. A table idle for ``idle_seconds`` is dropped."""
+    tables = Tables(rulesets, plugins, max_tables, idle_seconds)
+    heavy = CapacityLimiter(HEAVY_REQUESTS)
 
-    def seat_of(request: Request, table: Table) -> int | None:
+    async def engine(function: Callable[..., Any], *args: Any) -> Any:
+        """Run engine work in a worker thread, at most :data:`HEAVY_REQUESTS` at once."""
+        return await anyio.to_thread.run_sync(partial(function, *args), limiter=heavy)
+
+    def viewer(request: Request, table: Table) -> int | None:
+        """The seat whose view ``request`` may have: the seat of its token, else an onlooker's (None)."""
         text = request.query_params.get("seat")
-        if text is None or text == "":
-            return None
-        if not text.isdigit() or not 0 <= int(text) < table.game.num_players:
-            raise WebError(400, f"'seat' must be from 0 to {table.game.num_players - 1}, not {text[:20]!r}")
-        return int(text)
+        asked = None
+        if text is not None and text != "":
+            # ASCII digits only: int() also reads other scripts' digits, and a huge number costs time.
+            if not (text.isascii() and text.isdigit() and len(text) <= 4) or int(text) >= table.game.num_players:
+                raise WebError(400, f"'seat' must be from 0 to {table.game.num_players - 1}, not {text[:20]!r}")
+            asked = int(text)
+        if table.replay is not None:
+            return asked  # a replay is a finished game: every hand is shown to everyone
+        token = bearer(request)
+        seat = None if token is None else table.seat_of_token(token)
+        if token is not None and seat is None and not table.is_owner(token):
+            raise WebError(403, "that token is not one of this table's")
+        if asked is not None and asked != seat:
+            if table.bots[asked] is not None:
+                raise WebError(403, f"seat {asked} is the {table.bots[asked]} bot's: its hand is not shown")
+            raise WebError(403, f"seat {asked}'s view needs that seat's token (Authorization: Bearer TOKEN)")
+        return seat
 
     async def variants(request: Request) -> Response:
         return JSONResponse({"variants": await run_in_threadpool(tables.catalogue), "bots": sorted(BOTS)})
 
     async def create(request: Request) -> Response:
         body = await _body(request)
-        table = await run_in_threadpool(tables.create, body)
-        seats = [s for s, b in enumerate(table.bots) if b is None]
-        return JSONResponse(await run_in_threadpool(locked_state, table, seats[0] if seats else None), status_code=201)
+        table = await engine(tables.create, body)
+        seats = sorted(table.tokens)
+        data = await run_in_threadpool(locked_state, table, seats[0] if seats else None)
+        return JSONResponse({**data, **secrets_of(table)}, status_code=201)
+
+    def secrets_of(table: Table) -> dict[str, Any]:
+        """What only a table's creator is told: its owner token and every person seat's token."""
+        return {"owner": table.owner, "tokens": {str(seat): token for seat, token in table.tokens.items()}}
 
     async def listing(request: Request) -> Response:
         with tables.lock:
             items = list(tables.tables.values())
+        # Counts only: a table's id is the key to its page, not listed to strangers.
         return JSONResponse(
-            {"tables": [{"id": t.id, "variant": t.game.variant.name, "is_over": t.game.is_over} for t in items]}
+            {
+                "tables": len(items),
+                "in_play": sum(1 for t in items if not t.game.is_over and t.replay is None),
+                "max_tables": tables.max_tables,
+            }
         )
 
     def locked_state(table: Table, seat: int | None) -> dict[str, Any]:
@@ -527,38 +641,41 @@ def create_app(
 
     async def show(request: Request) -> Response:
         table = tables.get(request.path_params["table_id"])
-        seat = seat_of(request, table)
+        seat = viewer(request, table)
         return JSONResponse(await run_in_threadpool(locked_state, table, seat))
 
     async def delete(request: Request) -> Response:
-        tables.remove(request.path_params["table_id"])
+        tables.remove(request.path_params["table_id"], bearer(request))
         return JSONResponse({"deleted": request.path_params["table_id"]})
 
     async def move(request: Request) -> Response:
         table = tables.get(request.path_params["table_id"])
         body = await _body(request)
-        await run_in_threadpool(tables.move, table, body)
-        return JSONResponse(await run_in_threadpool(locked_state, table, body["seat"]))
+        seat = await engine(tables.move, table, body, bearer(request))
+        return JSONResponse(await run_in_threadpool(locked_state, table, seat))
 
     async def record(request: Request) -> Response:
         table = tables.get(request.path_params["table_id"])
 
         def locked_record() -> str:
             with table.lock:
+                if not table.game.is_over and table.replay is None:
+                    raise WebError(409, "a game's record is given once the game is over: it holds the seed")
                 return table.game.to_json()
 
         return Response(await run_in_threadpool(locked_record), media_type="application/json")
 
     async def replay(request: Request) -> Response:
         body = await _body(request)
-        table = await run_in_threadpool(tables.replay, body)
-        return JSONResponse(await run_in_threadpool(locked_state, table, None), status_code=201)
+        table = await engine(tables.replay, body)
+        data = await run_in_threadpool(locked_state, table, None)
+        return JSONResponse({**data, **secrets_of(table)}, status_code=201)
 
     async def step(request: Request) -> Response:
         table = tables.get(request.path_params["table_id"])
         body = await _body(request)
-        await run_in_threadpool(tables.step, table, body)
-        seat = seat_of(request, table)
+        seat = viewer(request, table)
+        await engine(tables.step, table, body, bearer(request))
         return JSONResponse(await run_in_threadpool(locked_state, table, seat))
 
     async def web_error(request: Request, exc: Exception) -> Response:
@@ -585,7 +702,7 @@ def create_app(
         Route("/api/tables/{table_id}/step", step, methods=["POST"]),
         Mount("/", StaticFiles(directory=static, html=True)),
     ]
-    middleware = [Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts))] if hosts is not None else []
+    middleware = [Middleware(HostCheck, names=list(hosts))] if hosts is not None else []
     app = Starlette(
         routes=routes,
         middleware=middleware,
@@ -595,14 +712,83 @@ def create_app(
     return app
 
 
+def bearer(request: Request) -> str | None:
+    """The token of an ``Authorization: Bearer TOKEN`` header, or None."""
+    scheme, _, token = request.headers.get("authorization", "").partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        return None
+    if not token.isascii() or len(token) > 100:
+        raise WebError(403, "that token is not one of this table's")
+    return token
+
+
+def _host_name(value: str) -> str:
+    """The name in a Host header (``example.org:8000``, ``[::1]:80``) without its port, lowercased."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        return value[1 : value.find("]")] if "]" in value else value
+    return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
+
+
+def _is_address(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+class HostCheck:
+    """Refuse (400) a request whose Host header, or (403) a browser request whose Origin, names a host that is
+    not one of ``names`` nor an IP address: what "DNS rebinding" would send."""
+
+    def __init__(self, app: ASGIApp, names: Sequence[str]):
+        self.app = app
+        self.names = {_host_name(n) for n in names}
+
+    def allowed(self, name: str) -> bool:
+        return name in self.names or _is_address(name)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        headers = Headers(scope=scope)
+        host = headers.get("host", "")
+        origin = headers.get("origin")
+        if not self.allowed(_host_name(host)):
+            refusal = JSONResponse({"error": "the request's Host is not a name this server answers to"}, 400)
+        elif origin is not None and origin.split("://", 1)[-1].lower() != host.lower():
+            # A browser names the page a request comes from: only this server's own pages may call its API.
+            refusal = JSONResponse({"error": "requests from another site's page are refused"}, 403)
+        else:
+            await self.app(scope, receive, send)
+            return
+        await refusal(scope, receive, send)
+
+
+def allowed_hosts(host: str, extra: Sequence[str] = ()) -> list[str]:
+    """The names a server bound to ``host`` answers to: that address, this machine's own names, and ``extra``
+    (``--allow-host``)."""
+    names = [host, "localhost", *extra]
+    if host in ("0.0.0.0", "::", ""):
+        names += [socket.gethostname(), socket.getfqdn()]
+    return names
+
+
 def serve(
     host: str = "127.0.0.1",
     port: int = 8000,
     rulesets: Sequence[str] = (),
     plugins: Sequence[str] = (),
     announce: Any = None,
+    allow_hosts: Sequence[str] = (),
+    idle_seconds: float = IDLE_SECONDS,
 ) -> None:
-    """Run the server until interrupted, announcing its address first."""
+    """Run the server until interrupted (Ctrl-C stops it at once), announcing its address first, and a warning
+    when ``host`` lets other machines in. ``allow_hosts`` are names besides this machine's that the server
+    answers to (the name others reach it by)."""
     import uvicorn
 
     try:  # say so in one line rather than after the address is announced
@@ -611,12 +797,31 @@ def serve(
             probe.bind((host, port))
     except OSError as exc:
         raise ValueError(f"cannot listen on {host} port {port}: {exc.strerror or exc}") from None
-    anywhere = host in ("0.0.0.0", "::", "")
-    app = create_app(rulesets, plugins, hosts=None if anywhere else [host, "localhost", "127.0.0.1", "[::1]"])
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning")
+    app = create_app(rulesets, plugins, hosts=allowed_hosts(host, allow_hosts), idle_seconds=idle_seconds)
+    # A request still running when Ctrl-C comes is abandoned after a second, not waited for.
+    config = uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=1)
     server = uvicorn.Server(config)
     shown = f"[{host}]" if ":" in host else host
     if announce is None:
         announce = partial(print, flush=True)  # seen at once even when the output is a pipe
     announce(f"rummykit serves on http://{shown}:{port}/ (Ctrl-C stops it)")
+    if not _is_loopback(host):
+        announce(
+            f"warning: {host} lets other machines reach this server; anyone who can reach it may open tables, "
+            "and a table's id and seat tokens are all that keep others out of it"
+        )
     server.run()
+    if any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.main_thread()):
+        # An engine request still runs in a worker thread, which Python would wait for at exit.
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(0)
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False

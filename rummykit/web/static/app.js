@@ -6,6 +6,8 @@ const SUITS = { C: "♣", D: "♦", H: "♥", S: "♠" };
 let catalogue = null; // {variants: [...], bots: [...]}
 let table = null; // the state last received
 let viewSeat = null; // the seat the page shows (a person's seat)
+let tokens = {}; // seat -> its token: the secret that shows the seat's hand and plays for it
+let owner = null; // the table creator's token: steps a replay
 let shownResults = 0; // finished hands whose settlement has been shown
 let selected = []; // indexes into the hand of the selected cards
 
@@ -21,17 +23,18 @@ function el(tag, attrs = {}, ...children) {
   return node;
 }
 
-async function api(method, path, body) {
+async function api(method, path, body, token) {
   document.body.dataset.busy = "1"; // a request is under way (tests wait for it to end)
   try {
-    return await request(method, path, body);
+    return await request(method, path, body, token);
   } finally {
     delete document.body.dataset.busy;
   }
 }
 
-async function request(method, path, body) {
+async function request(method, path, body, token) {
   const options = { method, headers: {} };
+  if (token) options.headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) {
     options.headers["Content-Type"] = "application/json";
     options.body = JSON.stringify(body);
@@ -173,14 +176,34 @@ function humanSeats(state) {
   return state.bots.map((b, s) => (b === null ? s : null)).filter((s) => s !== null);
 }
 
+// The page's address keeps the table and the tokens it holds after "#" (never sent to the server):
+// #t=ID&owner=TOKEN&seat0=TOKEN&seat2=TOKEN. A link with only some seats' tokens is a way to join them.
+function linkFor(id) {
+  const params = new URLSearchParams({ t: id });
+  if (owner) params.set("owner", owner);
+  for (const [seat, token] of Object.entries(tokens)) params.set(`seat${seat}`, token);
+  return params.toString();
+}
+
+function readLink(hash) {
+  const params = new URLSearchParams(hash);
+  const found = {};
+  for (const [key, value] of params) if (/^seat\d+$/.test(key)) found[Number(key.slice(4))] = value;
+  return { id: params.get("t"), owner: params.get("owner"), tokens: found };
+}
+
 async function open(state, seen = 0) {
   shownResults = seen;
   selected = [];
-  const humans = humanSeats(state);
+  if (state.tokens) {
+    tokens = Object.fromEntries(Object.entries(state.tokens).map(([seat, token]) => [Number(seat), token]));
+    owner = state.owner;
+  }
+  const humans = humanSeats(state).filter((s) => s in tokens);
   viewSeat = state.replay ? null : (humans.includes(state.current_player) ? state.current_player : humans[0] ?? null);
-  if (viewSeat !== state.seat && viewSeat !== null) state = await api("GET", `/api/tables/${state.id}?seat=${viewSeat}`);
+  if (viewSeat !== state.seat && viewSeat !== null) state = await api("GET", `/api/tables/${state.id}`, undefined, tokens[viewSeat]);
   const url = new URL(location.href);
-  url.hash = state.id;
+  url.hash = linkFor(state.id);
   history.replaceState(null, "", url);
   $("setup").hidden = true;
   $("table").hidden = false;
@@ -189,8 +212,7 @@ async function open(state, seen = 0) {
 }
 
 async function refresh() {
-  const query = viewSeat === null ? "" : `?seat=${viewSeat}`;
-  show(await api("GET", `/api/tables/${table.id}${query}`));
+  show(await api("GET", `/api/tables/${table.id}`, undefined, viewSeat === null ? undefined : tokens[viewSeat]));
 }
 
 function name(state, seat) {
@@ -201,7 +223,9 @@ function show(state) {
   table = state;
   const obs = state.observation;
   $("title").textContent = `${state.title}${state.house_rules.length ? " + " + state.house_rules.join(", ") : ""}` +
-    ` — deal ${obs.deal}, seed ${state.seed}`;
+    ` — deal ${obs.deal}${state.seed === null ? "" : `, seed ${state.seed}`}`;
+  // The record holds the seed, from which every hidden card follows: it is given once the game is over.
+  $("record-link").hidden = !(state.is_over || state.replay);
   $("record-link").href = `/api/tables/${state.id}/record`;
   showOpponents(state);
   showPiles(state);
@@ -371,7 +395,7 @@ async function meld() {
 async function move(text) {
   if (viewSeat === null) return;
   try {
-    const state = await api("POST", `/api/tables/${table.id}/moves`, { seat: viewSeat, action: text });
+    const state = await api("POST", `/api/tables/${table.id}/moves`, { seat: viewSeat, action: text }, tokens[viewSeat]);
     selected = [];
     showError("");
     const humans = humanSeats(state);
@@ -442,7 +466,7 @@ function showSettlement(state) {
 
 async function step(body) {
   try {
-    show(await api("POST", `/api/tables/${table.id}/step`, body));
+    show(await api("POST", `/api/tables/${table.id}/step`, body, owner));
   } catch (error) {
     showError(error.message);
   }
@@ -456,6 +480,7 @@ function wire() {
   $("next-deal").addEventListener("click", () => { $("settlement").hidden = true; });
   $("new-game").addEventListener("click", () => {
     $("table").hidden = true; $("setup").hidden = false; $("new-game").hidden = true; $("settlement").hidden = true;
+    tokens = {}; owner = null;
     history.replaceState(null, "", location.pathname);
   });
   $("replay-start").addEventListener("click", () => step({ to: 0 }));
@@ -467,12 +492,18 @@ function wire() {
 window.addEventListener("DOMContentLoaded", async () => {
   wire();
   await loadCatalogue();
-  const id = location.hash.slice(1);
-  if (/^[0-9a-f]{16}$/.test(id)) {
+  const link = readLink(location.hash.slice(1));
+  if (link.id && /^[0-9a-f]{32}$/.test(link.id)) {
+    tokens = link.tokens;
+    owner = link.owner;
+    const first = Object.keys(tokens).map(Number).sort((a, b) => a - b)[0];
     try {
-      const state = await api("GET", `/api/tables/${id}`);
+      const state = await api("GET", `/api/tables/${link.id}`, undefined, first === undefined ? undefined : tokens[first]);
       await open(state, state.results.length);
-    } catch (error) { /* the table is gone: stay on the setup */ }
+    } catch (error) { // the table is gone (the reason says why): stay on the setup
+      $("notice").textContent = error.message;
+      $("notice").hidden = false;
+    }
   }
   document.body.dataset.ready = "1";
 });
