@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import ipaddress
 import json
+import logging
 import os
 import secrets
 import socket
@@ -798,9 +799,15 @@ def serve(
     except OSError as exc:
         raise ValueError(f"cannot listen on {host} port {port}: {exc.strerror or exc}") from None
     app = create_app(rulesets, plugins, hosts=allowed_hosts(host, allow_hosts), idle_seconds=idle_seconds)
-    # A request still running when Ctrl-C comes is abandoned after a second, not waited for.
-    config = uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=1)
-    server = uvicorn.Server(config)
+
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            super().handle_exit(sig, frame)
+            self.force_exit = True  # Ctrl-C stops at once: open connections are not waited for
+            # The requests it cuts short are no errors: their cancellation is not logged as tracebacks.
+            logging.getLogger("uvicorn.error").setLevel(logging.CRITICAL)
+
+    server = Server(uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=0.5))
     shown = f"[{host}]" if ":" in host else host
     if announce is None:
         announce = partial(print, flush=True)  # seen at once even when the output is a pipe
@@ -810,9 +817,12 @@ def serve(
             f"warning: {host} lets other machines reach this server; anyone who can reach it may open tables, "
             "and a table's id and seat tokens are all that keep others out of it"
         )
-    server.run()
+    try:
+        server.run()
+    except KeyboardInterrupt:  # uvicorn raises the Ctrl-C it caught again once it has stopped
+        pass
     if any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.main_thread()):
-        # An engine request still runs in a worker thread, which Python would wait for at exit.
+        # A request still runs in a worker thread, which Python would wait for at exit: it is abandoned.
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(0)

@@ -1,0 +1,174 @@
+"""`rummykit serve` as a process under hostile and careless use: heavy requests do not starve plain ones,
+Ctrl-C stops it at once, its Host check stays on when it listens on every address, odd query strings and
+clients that leave mid-request get a clear 400 and no logged traceback."""
+
+from __future__ import annotations
+
+import json
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+from urllib.error import HTTPError
+from urllib.request import Request, urlopen
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("uvicorn")
+
+pytestmark = pytest.mark.xdist_group("web")
+
+# A record asking for a game the engine could not list moves of in any time (20 decks, 100 jokers, 100-card
+# hands, 2s, 3s and jokers wild): 388 bytes that once kept the server busy for minutes.
+WORST_RECORD = {
+    "format": 1,
+    "variant": "fortune",
+    "house_rules": [],
+    "options": {"decks": {"count": 20, "jokers": 100}, "deal": {"hand_size": 100}, "melds": {"wild": ["2", "3", "JK"]}},
+    "plugins": [],
+    "players": ["a", "b"],
+    "seed": 1,
+    "max_hands": None,
+    "deal": None,
+    "actions": [["draw stock"]],
+    "results": [],
+    "scores": [0, 0],
+    "end_reason": None,
+}
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@contextmanager
+def serving(*args: str) -> Iterator[tuple[subprocess.Popen[str], int]]:
+    """``rummykit serve`` in a process of its own, on a free port, once it answers."""
+    port = free_port()
+    command = [sys.executable, "-c", "import sys; from rummykit.cli import main; sys.exit(main())"]
+    process = subprocess.Popen(
+        [*command, "serve", "--port", str(port), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urlopen(Request(f"http://127.0.0.1:{port}/api/tables"), timeout=5):
+                    break
+            except OSError:
+                assert process.poll() is None, process.communicate()
+                assert time.monotonic() < deadline, "rummykit serve did not answer"
+                time.sleep(0.1)
+        yield process, port
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.communicate(timeout=30)
+
+
+def call(port: int, method: str, path: str, body: Any = None, headers: dict[str, str] | None = None) -> tuple[int, Any]:
+    data = None if body is None else json.dumps(body).encode()
+    request = Request(f"http://127.0.0.1:{port}{path}", data=data, method=method,
+                      headers={"Content-Type": "application/json", **(headers or {})})  # fmt: skip
+    try:
+        with urlopen(request, timeout=300) as response:
+            return response.status, json.loads(response.read())
+    except HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+def call_quietly(port: int, method: str, path: str, body: Any) -> None:
+    """:func:`call` in a thread whose server may be stopped under it."""
+    try:
+        call(port, method, path, body)
+    except (OSError, ValueError):
+        pass
+
+
+def timed_get(port: int, path: str) -> float:
+    started = time.monotonic()
+    with urlopen(f"http://127.0.0.1:{port}{path}", timeout=30) as response:
+        response.read()
+    return time.monotonic() - started
+
+
+def test_heavy_requests_do_not_starve_a_plain_one_and_ctrl_c_stops_the_server_at_once() -> None:
+    with serving() as (process, port):
+        started = time.monotonic()
+        status, refused = call(port, "POST", "/api/replays", {"record": WORST_RECORD})
+        assert status == 400 and time.monotonic() - started < 5, refused
+        # Four whole games of greedy bots, each played inside its request; and the worst record again.
+        heavy = [{"variant": "skarney", "players": 4, "bots": ["greedy"] * 4, "seed": s} for s in range(4)]
+        workers = [
+            threading.Thread(target=call, args=(port, "POST", "/api/tables", body), daemon=True) for body in heavy
+        ]
+        workers.append(threading.Thread(target=call, args=(port, "POST", "/api/replays", {"record": WORST_RECORD})))
+        for worker in workers:
+            worker.start()
+        time.sleep(1.0)
+        assert any(worker.is_alive() for worker in workers[:4]), "the heavy requests ended too soon to test anything"
+        waits = [timed_get(port, path) for path in ("/api/variants", "/api/tables", "/", "/api/variants") * 3]
+        assert max(waits) < 1.0, waits
+        assert any(worker.is_alive() for worker in workers[:4])
+        process.send_signal(signal.SIGINT)
+        stopped = time.monotonic()
+        process.wait(10)
+        assert time.monotonic() - stopped < 2.0
+        out, err = process.communicate()
+        assert "Traceback" not in err, err
+
+
+def test_listening_on_every_address_warns_and_keeps_the_host_check() -> None:
+    with serving("--host", "0.0.0.0", "--allow-host", "cards.example") as (process, port):
+        for host, expected in (("evil.example", 400), ("cards.example", 200), ("127.0.0.1", 200),
+                               (socket.gethostname(), 200), ("10.1.2.3", 200)):  # fmt: skip
+            request = Request(f"http://127.0.0.1:{port}/api/tables", headers={"Host": f"{host}:{port}"})
+            try:
+                with urlopen(request, timeout=10) as response:
+                    status = response.status
+            except HTTPError as exc:
+                status = exc.code
+            assert status == expected, host
+        # Another site's page may not post to it, even addressed by its IP address.
+        status, _ = call(port, "POST", "/api/tables", {"variant": "gin"}, {"Origin": "http://evil.example"})
+        assert status == 403
+        status, _ = call(port, "POST", "/api/tables", {"variant": "gin"}, {"Origin": f"http://127.0.0.1:{port}"})
+        assert status == 201
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=10)
+    lines = out.splitlines()
+    assert lines[0].startswith(f"rummykit serves on http://0.0.0.0:{port}/")
+    assert lines[1].startswith("warning: 0.0.0.0 lets other machines reach this server")
+
+
+def test_odd_seats_in_the_query_and_a_client_that_leaves_mid_body() -> None:
+    with serving() as (process, port):
+        status, table = call(port, "POST", "/api/tables", {"variant": "gin", "seed": 1})
+        assert status == 201
+        for seat in ("%C2%B2", "9" * 5000, "%D9%A1", "1.0", "+1"):  # '²', 5,000 digits, Arabic-Indic one
+            try:
+                with urlopen(f"http://127.0.0.1:{port}/api/tables/{table['id']}?seat={seat}", timeout=10):
+                    status = 200
+            except HTTPError as exc:
+                status = exc.code
+                assert "'seat' must be from 0 to 1" in json.loads(exc.read())["error"]
+            assert status == 400, seat
+        for _ in range(3):  # a body promised and not sent
+            with socket.create_connection(("127.0.0.1", port)) as raw:
+                raw.sendall(
+                    b"POST /api/tables HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                    b'Content-Length: 1000\r\n\r\n{"variant": '
+                )
+                time.sleep(0.2)
+        assert timed_get(port, "/api/variants") < 5
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=10)
+    assert "Traceback" not in err and "Exception" not in err, err
