@@ -807,7 +807,7 @@ def serve(
             # The requests it cuts short are no errors: their cancellation is not logged as tracebacks.
             logging.getLogger("uvicorn.error").setLevel(logging.CRITICAL)
 
-    server = Server(uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=0.5))
+    server = Server(uvicorn.Config(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=1))
     shown = f"[{host}]" if ":" in host else host
     if announce is None:
         announce = partial(print, flush=True)  # seen at once even when the output is a pipe
