@@ -27,10 +27,15 @@ pytestmark = pytest.mark.xdist_group("web")
 # A record asking for a game the engine could not list moves of in any time (20 decks, 100 jokers, 100-card
 # hands, 2s, 3s and jokers wild): 388 bytes that once kept the server busy for minutes.
 WORST_RECORD = {
-    "format": 1,
+    "format": "rummykit-record/1",
     "variant": "fortune",
     "house_rules": [],
-    "options": {"decks": {"count": 20, "jokers": 100}, "deal": {"hand_size": 100}, "melds": {"wild": ["2", "3", "JK"]}},
+    "options": {
+        "decks": {"count": 20, "jokers": 100},
+        "deal": {"hand_size": 100},
+        "melds": {"wild": ["2", "3", "JK"]},
+        "card_values": {"JK": 50},
+    },
     "plugins": [],
     "players": ["a", "b"],
     "seed": 1,
