@@ -24,6 +24,7 @@ from .cards import Card, CardError, build_deck, parse_card
 from .melds import Meld
 
 if TYPE_CHECKING:
+    from .dispatch import GameBroken
     from .variant import Variant
 
 __all__ = [
@@ -316,12 +317,15 @@ class Deal:
         return count
 
     def legal_actions(self) -> list[Action]:
-        if self.result is not None:
-            return []
         if self._legal is None:
+            self.game._intact()  # a broken game empties this cache: checked here, off the hot path
+            if self.result is not None:
+                return []
             actions: list[Action] = []
             self.variant.hook.rummykit_legal_actions(deal=self, actions=actions)
             self._legal = actions
+        elif self.result is not None:
+            return []
         return self._legal
 
     def allows(self, action: Action) -> bool:
@@ -544,10 +548,12 @@ class Game:
     def current_player(self) -> int | None:
         """The seat that must act now (the seat whose turn it is, or one answering an offer), or None when
         the game is over."""
+        self._intact()
         return None if self.is_over else self.deal.actor
 
     def legal_actions(self) -> list[Action]:
         """Every action the current player may take now."""
+        self._intact()
         if self.is_over:
             return []
         return self.deal.legal_actions()
@@ -558,6 +564,8 @@ class Game:
         ``legal_actions()`` may list only a bounded subset (meld actions are capped on a large hand); an
         action that is not listed is put to the ``rummykit_check_action`` hook, which accepts any legal one.
         """
+        if self._broken is not None:
+            self._intact()
         if self.is_over:
             raise IllegalAction("the game is over")
         legal = self.deal.legal_actions()
@@ -593,15 +601,17 @@ class Game:
 
         Raises :class:`IllegalAction` (a ValueError) for an action that is not legal now and TypeError for
         something that is no action; :class:`~rummykit.dispatch.PluginError` when a plugin fails while
-        carrying it out, or loses or creates a card. Either way the game is left exactly as it was."""
+        carrying it out, or loses or creates a card. Either way the game is left exactly as it was, except
+        when the plugin fails again while the game is put back: then :class:`~rummykit.dispatch.GameBroken`
+        (a PluginError) says so, and every later action and query of the game raises it."""
         chosen = self.resolve(action)
         deal = self.deal
         hands_before, done = len(self.results), len(deal.log)
         try:
             self._carry_out(chosen)
             self._automatic_moves()
-        except Exception:
-            self._roll_back(deal, hands_before, done)
+        except Exception as failure:
+            self._roll_back(deal, hands_before, done, failure)
             raise
 
     def _carry_out(self, chosen: Action, automatic: bool = False) -> None:
@@ -628,10 +638,36 @@ class Game:
         error = AssertionError(f"after {_clip(str(action))} the deal holds {held} cards; the deck has {len(self.deck)}")
         raise PluginError(plugins, "rummykit_apply_action", error)
 
-    def _roll_back(self, deal: Deal, hands_before: int, done: int) -> None:
-        """Put the game back as it was before a failed action: the deal dealt again from the random
-        generator's state it started with, and the first ``done`` actions of its log played again (the moves
-        the rules made by themselves among them, as they were made)."""
+    _broken: GameBroken | None = None
+    """Set when a failed action could not be undone (:meth:`_roll_back`): every later action and query
+    raises it again."""
+
+    def _intact(self) -> None:
+        """Raise :class:`~rummykit.dispatch.GameBroken` when a failed action could not be undone."""
+        broken = self._broken
+        if broken is not None:
+            raise type(broken)(broken.plugin, broken.hook, broken.error, broken.again)
+
+    def _roll_back(self, deal: Deal, hands_before: int, done: int, failure: Exception) -> None:
+        """Put the game back as it was before a failed action, or mark it broken when that fails too.
+
+        A snapshot per action would cost more than the action (plugins keep nested state), so nothing is
+        copied while actions succeed; a failure is undone by dealing the deal again from the random
+        generator's state it started with and replaying the first ``done`` actions of its log."""
+        try:
+            self._replay_deal(deal, hands_before, done)
+        except Exception as again:
+            from .dispatch import GameBroken, PluginError
+
+            plugins = ", ".join(self.variant.plugin_names) or "rummykit.standard"
+            first = failure if isinstance(failure, PluginError) else PluginError(plugins, "apply", failure)
+            self._broken = GameBroken(first.plugin, first.hook, first.error, again)
+            deal._legal = self.deal._legal = None  # so that Deal.legal_actions asks _intact
+            raise self._broken from failure
+
+    def _replay_deal(self, deal: Deal, hands_before: int, done: int) -> None:
+        """Deal ``deal`` again and play the first ``done`` actions of its log again (the moves the rules made
+        by themselves among them, as they were made)."""
         log = deal.log[:done]
         automatic = (
             {i for i in self._automatic[hands_before] if i < done} if hands_before < len(self._automatic) else set()
@@ -670,6 +706,7 @@ class Game:
         Applying actions to the copy leaves this game unchanged; both go on identically from the same
         actions. For search bots and vectorised environments. Games also pickle (the variant is saved by
         name, house rules, options and plugin files, and loaded again)."""
+        self._intact()
         memo: dict[int, Any] = {id(self.variant): self.variant}
         # What never changes is shared rather than walked: the random generator's state (a shallow copy
         # sets it whole, where a deep one copies its 625 numbers one by one), the deal's starting state, and
@@ -685,12 +722,14 @@ class Game:
     def observation(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` can see now, as plain data: its own hand, never another's hidden cards. ``None`` is an
         onlooker, who sees only what every player sees (no hand, no legal actions)."""
+        self._intact()
         return self.variant.observe(self, seat)
 
     # -- records ------------------------------------------------------------------------------------
 
     def to_json(self) -> str:
         """A JSON record from which :meth:`from_json` replays this game to the identical state."""
+        self._intact()
         record = {
             "format": RECORD_FORMAT,
             "variant": self.variant.source_name,
@@ -722,6 +761,7 @@ class Game:
 
     def check_cards(self) -> None:
         """Raise AssertionError unless every card of the deck is in exactly one place."""
+        self._intact()
         if self.is_over:
             return
         found = Counter(c.id for c in self.deal.all_cards())
