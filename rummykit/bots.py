@@ -35,7 +35,10 @@ __all__ = ["Bot", "RandomBot", "GreedyBot", "OutsBot", "SearchBot", "BOTS", "mak
 class Bot(Protocol):
     """Anything with ``choose(game) -> Action`` for the game's current player."""
 
-    def choose(self, game: Game) -> Action: ...
+    def choose(self, game: Game) -> Action:
+        """The action this bot takes for ``game``'s current player: one of ``game.legal_actions()``, or any
+        action the game accepts."""
+        ...
 
 
 class RandomBot:
@@ -45,6 +48,7 @@ class RandomBot:
         self.rng = random.Random(seed)
 
     def choose(self, game: Game) -> Action:
+        """Any legal action, each as likely."""
         return self.rng.choice(game.legal_actions())
 
 
@@ -62,6 +66,7 @@ class GreedyBot:
     """Table games: pick-ups of more cards than this from the pile are not considered."""
 
     def choose(self, game: Game) -> Action:
+        """The greedy choice for the current player (see the class's description)."""
         actions = game.legal_actions()
         deal = game.deal
         search = game.variant.meld_search
@@ -248,6 +253,8 @@ class OutsBot(GreedyBot):
     what a draw from the stock is expected to leave. The search bot's first choice."""
 
     def choose(self, game: Game) -> Action:
+        """The greedy choice, except that in games keeping melds in hand a discard or a pile draw is weighed
+        by the outs it leaves (see the class's description)."""
         action = super().choose(game)
         if game.variant.melds_on_table or action.kind not in ("discard", "draw discard"):
             return action
@@ -333,6 +340,8 @@ class SearchBot:
         self.rollout_bot = GreedyBot(self.rng.getrandbits(64))
 
     def choose(self, game: Game) -> Action:
+        """The candidate action whose sampled play-outs score best (see the class's description); the only
+        legal action at once."""
         actions = game.legal_actions()
         if len(actions) == 1:
             return actions[0]

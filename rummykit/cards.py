@@ -97,6 +97,7 @@ class Card:
 
     @property
     def is_joker(self) -> bool:
+        """Whether this card is a joker (``JK``)."""
         return self.suit == 4
 
     def __str__(self) -> str:

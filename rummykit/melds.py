@@ -130,6 +130,7 @@ class Arrangement:
 
     @property
     def melded(self) -> tuple[Card, ...]:
+        """Every card of the arrangement's melds, meld by meld."""
         return tuple(card for meld in self.melds for card in meld.cards)
 
     def __str__(self) -> str:
@@ -471,6 +472,7 @@ class MeldSearch:
     # -- validation ------------------------------------------------------------------------------
 
     def is_wild(self, card: Card) -> bool:
+        """Whether ``card`` is wild under these rules (its rank or the card itself is named wild)."""
         return card.face in self.rules.wild_faces
 
     def meld(

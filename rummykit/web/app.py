@@ -265,6 +265,7 @@ class Tables:
     # -- variants --
 
     def catalogue(self) -> list[dict[str, Any]]:
+        """Every variant offered, with its player counts and house rules (``GET /api/variants``)."""
         if self._catalogue is None:
             entries = []
             for name, source in sorted(self.sources.items()):
@@ -287,6 +288,7 @@ class Tables:
         return self._catalogue
 
     def variant(self, name: Any, house_rules: Any) -> Variant:
+        """The offered variant ``name`` (or an alias) with ``house_rules``; WebError 400 for anything else."""
         if isinstance(name, str) and name in self.aliases:
             name = self.aliases[name]
         if not isinstance(name, str) or name not in self.sources:
@@ -342,6 +344,7 @@ class Tables:
             self.tables[table.id] = table
 
     def get(self, table_id: str) -> Table:
+        """The table ``table_id``, marked as used now; WebError 410 (and why) when it was dropped, else 404."""
         with self.lock:
             self.expire()
             table = self.tables.get(table_id)
@@ -354,6 +357,7 @@ class Tables:
         return table
 
     def remove(self, table_id: str, token: str | None) -> None:
+        """Drop the table ``table_id`` for its creator (``token`` is the owner token; WebError 403 if not)."""
         table = self.get(table_id)
         if not table.is_owner(token):
             raise WebError(403, "only the table's creator deletes it: send its owner token (Authorization: Bearer)")
@@ -362,6 +366,7 @@ class Tables:
                 self._drop(table_id, "its creator deleted it")
 
     def create(self, body: dict[str, Any]) -> Table:
+        """A new table from a request body (``POST /api/tables``), its bots moved until a person must act."""
         variant = self.variant(body.get("variant"), body.get("house_rules", []))
         players = _int(body, "players", variant.min_players, variant.max_players, variant.min_players)
         assert players is not None
@@ -435,6 +440,7 @@ class Tables:
         return seat
 
     def replay(self, body: dict[str, Any]) -> Table:
+        """A replay table of a record (``POST /api/replays``), checked by replaying it whole first."""
         given = body.get("record")
         if isinstance(given, dict):
             text = json.dumps(given)
@@ -474,6 +480,7 @@ class Tables:
         )
 
     def step(self, table: Table, body: dict[str, Any], token: str | None) -> None:
+        """Move a replay table ``by`` moves or ``to`` a move, for its creator (``token``: the owner token)."""
         replay = table.replay
         if replay is None:
             raise WebError(409, "only a replay steps")
@@ -749,6 +756,7 @@ class HostCheck:
         self.names = {_host_name(n) for n in names}
 
     def allowed(self, name: str) -> bool:
+        """Whether a request may name the host ``name`` (one of the names, or an IP address)."""
         return name in self.names or _is_address(name)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
