@@ -28,9 +28,20 @@ from .actions import action_words, position_words
 from .bots import BOTS, Bot, SearchBot
 from .cards import CardError, parse_card
 from .dispatch import PluginError
-from .engine import DEFAULT_MAX_HANDS, Action, Deal, Game, HandResult, TableMeld, UntrustedPlugins, players_text
+from .engine import (
+    DEFAULT_MAX_HANDS,
+    Action,
+    Deal,
+    Game,
+    HandResult,
+    TableMeld,
+    UntrustedPlugins,
+    load_record,
+    play_record,
+    players_text,
+)
 from .ruleset import Problem, RulesetError, kernel_schema
-from .simulate import BACKENDS, ProgressBar, WorkerLost, make_bots, play_game, processes, replay_record, simulate
+from .simulate import BACKENDS, ProgressBar, WorkerLost, make_bots, play_game, processes, simulate
 from .variant import Variant, house_rules_for, list_variants, load_variant, table_entry, validate
 
 __all__ = ["main", "TurnPrinter", "play_interactive", "describe_position"]
@@ -80,6 +91,20 @@ _KIND_WORDS = {
 
 class CliError(Exception):
     """A mistake on the command line: printed to stderr, exit status 2."""
+
+
+def printable(text: str) -> str:
+    """``text`` with every character a terminal would act on (ESC, carriage return, line ends, other control
+    and format characters) written as a Python escape (``\\x1b``, ``\\r\\n``): names and titles from a
+    record or a ruleset show as text, and cannot colour the output, clear the screen or forge a line."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+def _lines_printable(text: str) -> str:
+    """``text`` with its line ends kept and everything else :func:`printable`: the last guard of the output."""
+    return "\n".join(map(printable, text.split("\n")))
 
 
 # -- text of games ------------------------------------------------------------------------------------
@@ -142,7 +167,8 @@ class TurnPrinter:
     # -- names --
 
     def name(self, game: Game, seat: int) -> str:
-        return "You" if seat == self.viewer else game.names[seat]
+        """The seat's name as shown: ``You`` for the viewer, else its name from the game, :func:`printable`."""
+        return "You" if seat == self.viewer else printable(game.names[seat])
 
     def scores_text(self, game: Game, scores: Sequence[int]) -> str:
         return ", ".join(f"{self.name(game, seat)} {score}" for seat, score in enumerate(scores))
@@ -151,13 +177,13 @@ class TurnPrinter:
 
     def start(self, game: Game) -> None:
         variant = game.variant
-        extra = f" with {', '.join(variant.house_rules)}" if variant.house_rules else ""
+        extra = f" with {printable(', '.join(variant.house_rules))}" if variant.house_rules else ""
         seats = []
         for seat in range(game.num_players):
             label = self.labels[seat] if seat < len(self.labels) else ""
             seats.append(self.name(game, seat) + (f" ({label})" if label else ""))
         shown = " vs ".join(" & ".join(side) for side in _by_side(variant, seats))  # "You & Player 3 vs ..."
-        self.write(f"{variant.title} ({variant.name}){extra}, seed {game.seed}: {shown}")
+        self.write(f"{printable(variant.title)} ({variant.name}){extra}, seed {game.seed}: {shown}")
         self.deal_header(game, game.deal)
 
     def deal_header(self, game: Game, deal: Deal) -> None:
@@ -174,7 +200,7 @@ class TurnPrinter:
         if view.get("discard_top"):
             parts.append(f"{'Upcard' if deal.turn == 0 else 'Discard'}: {view['discard_top']}")
         parts.append(f"Stock: {view['stock_size']} cards")
-        parts += position_words(deal, deal.seats[0]).facts
+        parts += map(printable, position_words(deal, deal.seats[0]).facts)
         self.write("  " + "   ".join(parts))
 
     def action_text(self, game: Game, deal: Deal, seat: int, action: Action) -> str:
@@ -183,7 +209,10 @@ class TurnPrinter:
         words = action_words(deal, seat, action, self.viewer)
         if words is None:
             return f"{self.name(game, seat)}: {action}"
-        return f"You {words.you}" if seat == self.viewer else f"{game.names[seat]} {words.they}"
+        # A plugin's words may hold other seats' names as they are: escaped as well.
+        if seat == self.viewer:
+            return f"You {printable(words.you)}"
+        return f"{self.name(game, seat)} {printable(words.they)}"
 
     def __call__(self, game: Game, deal: Deal, seat: int, action: Action) -> None:
         self.write("  " + self.action_text(game, deal, seat, action))
@@ -255,7 +284,9 @@ class TurnPrinter:
                 totals[seat] += points
         bonuses = details.get("bonuses")
         if isinstance(bonuses, list) and bonuses:  # [[seat, name, points], ...] (Skarney's hand and shutout bonuses)
-            lines.append("   Bonuses: " + ", ".join(f"{self.name(game, b[0])} {b[1]} {b[2]:+d}" for b in bonuses))
+            lines.append(
+                "   Bonuses: " + ", ".join(f"{self.name(game, b[0])} {printable(str(b[1]))} {b[2]:+d}" for b in bonuses)
+            )
         lines.append(f"   Scores: {self.scores_text(game, totals)}")
         if game.variant.partnerships:
             sides = [sum(totals[s] for s in range(game.num_players) if game.side_of(s) == side) for side in (0, 1)]
@@ -278,7 +309,7 @@ class TurnPrinter:
         if game.bonuses:
             self.write("Bonuses:")
             for seat, name, points in game.bonuses:
-                self.write(f"  {self.name(game, seat)}: {name} {points:+d}")
+                self.write(f"  {self.name(game, seat)}: {printable(name)} {points:+d}")
         self.write(f"Final scores: {self.scores_text(game, game.scores)}")
         teams = _by_side(game.variant, [self.name(game, s) for s in range(game.num_players)])
         if game.variant.partnerships:
@@ -319,7 +350,7 @@ def describe_position(game: Game, seat: int, printer: TurnPrinter) -> list[str]:
     view = game.observation(seat)
     deal = game.deal
     words = position_words(deal, seat)
-    lines = ["", f"-- Your turn (deal {view['deal']}): {words.hint}"]
+    lines = ["", f"-- Your turn (deal {view['deal']}): {printable(words.hint)}"]
     top = view.get("discard_top")
     parts = [f"{'Upcard' if deal.turn == 0 else 'Discard'}: {top}" if top else "Discard pile: empty"]
     if "discard" in view and len(view["discard"]) > 1:
@@ -327,7 +358,7 @@ def describe_position(game: Game, seat: int, printer: TurnPrinter) -> list[str]:
     if game.variant.discard_pile == "none":
         parts = []  # no open pile to show (Skarney, Iceberg)
     parts.append(f"Stock: {view['stock_size']} cards")
-    parts += words.facts
+    parts += map(printable, words.facts)
     lines.append("   " + "   ".join(parts))
     for other in deal.seats:
         if other == seat:
@@ -434,10 +465,10 @@ def did_you_mean(game: Game, text: str) -> str | None:
 
 def rules_lines(variant: Variant) -> list[str]:
     """What ``rules`` shows in a game: the variant's summary, its house rules and main values."""
-    lines = [f"{variant.title} ({variant.name})"]
-    lines += ["   " + line for line in textwrap.wrap(variant.summary or "", width=96)]
+    lines = [f"{printable(variant.title)} ({variant.name})"]
+    lines += ["   " + line for line in textwrap.wrap(printable(variant.summary or ""), width=96)]
     if variant.house_rules:
-        lines.append(f"   House rules: {', '.join(variant.house_rules)}")
+        lines.append(f"   House rules: {printable(', '.join(variant.house_rules))}")
     ruleset = variant.ruleset
     facts = []
     if ruleset.get("target") is not None:
@@ -584,6 +615,11 @@ def play_interactive(
 
 
 def _out(text: str) -> None:
+    print(_lines_printable(text))
+
+
+def _out_json(text: str) -> None:
+    """JSON as it is: JSON escapes its own control characters (an escape added here would break it)."""
     print(text)
 
 
@@ -612,9 +648,10 @@ def cmd_list(args: argparse.Namespace) -> int:
     width = max((len(info.name) for info in infos), default=4)
     for info in infos:
         aliases = f"; aliases: {', '.join(info.aliases)}" if info.aliases else ""
-        _out(f"{info.name:<{width}}  {info.title} ({_players_text(info.min_players, info.max_players)}{aliases})")
+        _out(f"{info.name:<{width}}  {printable(info.title)} "
+             f"({_players_text(info.min_players, info.max_players)}{aliases})")  # fmt: skip
         if info.summary:
-            for line in textwrap.wrap(info.summary, width=110 - width):
+            for line in textwrap.wrap(printable(info.summary), width=110 - width):
                 _out(f"{'':<{width}}  {line}")
     return EXIT_OK
 
@@ -638,7 +675,7 @@ _RulesetDumper.add_representer(list, _flow_list)
 def cmd_show(args: argparse.Namespace) -> int:
     chosen = _house_rules(args.house_rule)
     variant = _load(args.name, chosen, args.plugin)
-    _out(f"# {variant.title} ({variant.name})" + (f" with {', '.join(chosen)}" if chosen else ""))
+    _out(f"# {printable(variant.title)} ({variant.name})" + (f" with {printable(', '.join(chosen))}" if chosen else ""))
     if args.origin:
         for line in origin_lines(variant):
             _out(line)
@@ -659,9 +696,9 @@ def cmd_show(args: argparse.Namespace) -> int:
         summary = str(spec.get("summary", ""))
         conflicts = spec.get("conflicts") or []
         if conflicts:
-            summary += f" [not with: {', '.join(conflicts)}]"
-        lines = textwrap.wrap(summary, width=max(40, 112 - width)) or [""]
-        _out(f"{mark} {name:<{width}}  {lines[0]}")
+            summary += f" [not with: {', '.join(map(str, conflicts))}]"
+        lines = textwrap.wrap(printable(summary), width=max(40, 112 - width)) or [""]
+        _out(f"{mark} {printable(name):<{width}}  {lines[0]}")
         for line in lines[1:]:
             _out(f"  {'':<{width}}  {line}")
     return EXIT_OK
@@ -718,7 +755,7 @@ def cmd_schema(args: argparse.Namespace) -> int:
             if result:
                 rules["properties"].update(result.get("properties", {}))
         schema["properties"]["rules"] = {**schema["properties"]["rules"], **rules}
-    _out(json.dumps(schema, indent=2, ensure_ascii=False))
+    _out_json(json.dumps(schema, indent=2, ensure_ascii=False))
     return EXIT_OK
 
 
@@ -750,7 +787,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
             if not problems:
                 _out(f"{path}: OK")
     if args.json:
-        _out(json.dumps(report, indent=1))
+        _out_json(json.dumps(report, indent=1))
     return EXIT_OK if all(item["valid"] for item in report) else EXIT_INVALID
 
 
@@ -770,7 +807,7 @@ def check_output_path(path: str, option: str = "--save") -> None:
 def _record_refused(path: str, exc: KeyError | ValueError) -> CliError:
     """The one line for a record at ``path`` that does not replay, or names a variant, house rule or option
     that does not load (a KeyError's message without its quotes)."""
-    return CliError(f"{path}: {exc.args[0] if isinstance(exc, KeyError) else exc}")
+    return CliError(f"{path}: {printable(str(exc.args[0] if isinstance(exc, KeyError) and exc.args else exc))}")
 
 
 def _resumed(path: str) -> Game:
@@ -917,11 +954,11 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.json:
         _out(json.dumps(data))
         return EXIT_OK
-    extra = f" with {', '.join(variant.house_rules)}" if variant.house_rules else ""
+    extra = f" with {printable(', '.join(variant.house_rules))}" if variant.house_rules else ""
     seats = [f"Player {seat + 1} ({bot})" for seat, bot in enumerate(result.bots)]
     teams = _by_side(variant, seats)
     shown = " vs ".join(" & ".join(team) for team in teams)
-    _out(f"{result.games} games of {variant.title} ({variant.name}){extra}, seed {result.seed}: {shown}")
+    _out(f"{result.games} games of {printable(variant.title)} ({variant.name}){extra}, seed {result.seed}: {shown}")
     if variant.partnerships:  # a game is won by a side: its wins are counted once, for the side
         side_wins = [0] * len(teams)
         for seat, wins in enumerate(result.wins):
@@ -994,19 +1031,17 @@ def cmd_replay(args: argparse.Namespace) -> int:
         raise CliError(f"cannot read {args.file}: {exc.strerror or exc}") from None
     printer = TurnPrinter(_out, show_hands=True)
     try:
-        actions = json.loads(text).get("actions")
-    except (ValueError, AttributeError):
-        actions = None  # replay_record says what is wrong with it
-    if isinstance(actions, list) and actions and actions[-1] == []:
-        printer.stop_after = len(actions) - 1  # play stopped as that deal was dealt (--max-hands): as play showed it
-    try:
-        game = replay_record(
-            text, on_action=printer, on_start=printer.start, plugins=args.plugin or (), trust_plugins=args.trust_plugins
-        )
+        record, variant = load_record(text, args.plugin or (), args.trust_plugins)  # the one parse, guarded
+        play_record(record, variant)  # checked whole first: nothing is shown of a record that does not replay
+        actions = record["actions"]
+        if actions and actions[-1] == []:
+            printer.stop_after = len(actions) - 1  # play stopped as that deal was dealt (--max-hands), as play showed
+        game = play_record(record, variant, on_start=printer.start, on_action=printer)
     except UntrustedPlugins as exc:
         raise CliError(
-            f"{args.file} was played with local plugins, code that replaying would run: {', '.join(exc.files)}; "
-            "if you trust them, add --plugin FILE for each (or --trust-plugins to load the files the record names)"
+            f"{args.file} was played with local plugins, code that replaying would run: "
+            f"{printable(', '.join(exc.files))}; if you trust them, add --plugin FILE for each (or --trust-plugins "
+            "to load the files the record names)"
         ) from None
     except (KeyError, ValueError) as exc:
         raise _record_refused(args.file, exc) from None
@@ -1205,13 +1240,13 @@ def _problem_text(problem: Problem) -> str:
             str(file.relative_to(Path.cwd())), problem.line, problem.column, problem.path, problem.message
         )
     if not problem.line and not problem.path:
-        return f"{problem.file}: {problem.message}"
-    return str(problem)
+        return printable(f"{problem.file}: {problem.message}")
+    return printable(str(problem))
 
 
 def _error(lines: Sequence[str]) -> int:
     for line in lines:
-        print(f"rummykit: {line}", file=sys.stderr)
+        print(f"rummykit: {_lines_printable(line)}", file=sys.stderr)
     return EXIT_USAGE
 
 

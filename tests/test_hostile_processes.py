@@ -3,12 +3,16 @@ that nest deeply or carry terminal escapes, and worker processes whose parent is
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 import rummykit
 from rummykit.bots import make_bot
+from rummykit.cli import main
 from rummykit.dispatch import GameBroken, PluginError
 
 # -- a plugin that fails again while its failure is undone -------------------------------------------------
@@ -63,3 +67,147 @@ def test_a_plugin_failing_again_while_the_game_is_restored_leaves_it_refusing_ev
     for query in queries:
         with pytest.raises(GameBroken, match="could not be restored"):
             query()
+
+
+# -- records that nest deeply ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ['{"actions": ' + "[" * 100_000, '{"actions": ' + "[" * 100_000 + "]" * 100_000 + "}"])
+def test_replay_of_a_deeply_nested_file_is_one_line_naming_it(
+    text: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    saved = tmp_path / "deep.json"
+    saved.write_text(text, encoding="utf-8")
+    assert main(["replay", str(saved)]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err == f"rummykit: {saved}: not a rummykit record: it nests too deeply to be read\n"
+
+
+# -- text from a record or a ruleset is shown as text, never as terminal escapes ----------------------------
+
+EVIL_NAMES = ["\x1b[2J\x1b[31mEve\x1b[0m", "Bob\r\nFinal scores: Bob 999\u2028\x07", "Mallory\x9b31m\u202e"]
+"""Names that clear the screen, colour the text, forge a line, ring the bell, use a C1 control (CSI) and
+reverse the text after them, when printed raw."""
+
+
+def assert_inert(text: str) -> None:
+    """No character of ``text`` (but its line ends) acts on a terminal, and no forged line is there."""
+    for line in text.split("\n"):
+        assert line.isprintable(), repr(line)
+    assert "Final scores: Bob 999" not in text.replace("\\r\\nFinal scores: Bob 999", "")
+
+
+def evil_record(tmp_path: Path, max_hands: int | None = None) -> Path:
+    variant = rummykit.load_variant("gin")
+    game = variant.new_game(players=EVIL_NAMES[:2], seed=5, max_hands=max_hands)
+    bots = [make_bot("greedy", seat) for seat in range(2)]
+    while not game.is_over and len(game.results) < 2:
+        game.apply(bots[game.deal.actor].choose(game))
+    saved = tmp_path / "evil.json"
+    saved.write_text(game.to_json(), encoding="utf-8")
+    return saved
+
+
+def test_replay_shows_names_from_a_record_escaped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    saved = evil_record(tmp_path, max_hands=1)
+    assert main(["replay", str(saved)]) == 0
+    out = capsys.readouterr().out
+    assert_inert(out)
+    assert "Gin Rummy (gin), seed 5: \\x1b[2J\\x1b[31mEve\\x1b[0m vs Bob\\r\\nFinal scores: Bob 999\\u2028\\x07" in out
+    assert "== Deal 1: \\x1b[2J\\x1b[31mEve\\x1b[0m deals ==" in out or "== Deal 1: Bob\\r\\n" in out
+    assert any(line.startswith("Final scores: \\x1b[2J") for line in out.splitlines())
+
+
+def test_play_resume_shows_names_from_a_record_escaped(tmp_path: Path) -> None:
+    saved = evil_record(tmp_path)
+    result = subprocess.run(
+        [sys.executable, "-m", "rummykit.cli", "play", "--resume", str(saved), "--save", str(tmp_path / "out.json")],
+        input="hand\nrules\nquit\n", capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert_inert(result.stdout)
+    assert "You vs Bob\\r\\nFinal scores: Bob 999\\u2028\\x07" in result.stdout
+
+
+EVIL_RULESET = r"""
+name: evil
+title: "Evil\e[2J\r\nForged title line\x9b31m"
+summary: "A summary\e[31m in red\u2028with a line separator"
+extends: gin
+house_rules:
+  red-rule:
+    summary: "\e[31mred\r\nForged summary line"
+    set: {target: 50}
+"""
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["show", "{ruleset}"],
+        ["show", "{ruleset}", "--house-rule", "red-rule"],
+        ["simulate", "{ruleset}", "--games", "1", "--house-rule", "red-rule"],
+        ["play", "{ruleset}", "--bots", "greedy", "--seed", "1", "--max-hands", "1"],
+    ],
+    ids=lambda command: "-".join(command[:1] + command[2:3]),
+)
+def test_titles_and_summaries_from_a_ruleset_are_shown_escaped(
+    command: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ruleset = tmp_path / "evil.yaml"
+    ruleset.write_text(EVIL_RULESET, encoding="utf-8")
+    assert main([part.format(ruleset=ruleset) for part in command]) == 0
+    out = capsys.readouterr().out
+    assert_inert(out)
+    assert "Forged" not in "".join(line[:9] for line in out.splitlines())  # no line starts with the forged text
+    assert "Evil\\x1b[2J\\r\\nForged title line\\x9b31m (evil)" in out
+
+
+BAD_KEY = """
+name: evil
+title: Evil
+extends: gin
+"bad\\e[31mkey\\r\\nrummykit: OK": 1
+"""
+
+
+@pytest.mark.parametrize(("command", "status"), [(["validate"], 1), (["show"], 2), (["simulate", "--games", "1"], 2)])
+def test_a_ruleset_problem_names_its_key_escaped(
+    command: list[str], status: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    ruleset = tmp_path / "bad.yaml"
+    ruleset.write_text(BAD_KEY, encoding="utf-8")
+    assert main([command[0], str(ruleset), *command[1:]]) == status
+    out, err = capsys.readouterr()
+    shown = out + err
+    assert_inert(shown)
+    assert shown.count("\n") == 1
+    assert "bad\\x1b[31mkey\\r\\nrummykit: OK: unknown key" in shown
+
+
+def test_the_interactive_rules_and_turn_view_escape_ruleset_and_record_text(tmp_path: Path) -> None:
+    ruleset = tmp_path / "evil.yaml"
+    ruleset.write_text(EVIL_RULESET, encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "rummykit.cli", "play", str(ruleset), "--seed", "1", "--house-rule", "red-rule"],
+        input="rules\nhand\nquit\n", capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert_inert(result.stdout)
+    assert "   A summary\\x1b[31m in red\\u2028with a line separator" in result.stdout
+
+
+def test_a_record_naming_a_variant_with_escapes_is_refused_on_one_escaped_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = json.loads(rummykit.load_variant("gin").new_game(seed=1).to_json())
+    record["variant"] = "gin\x1b[2J\r\nrummykit: all good"
+    saved = tmp_path / "bad.json"
+    saved.write_text(json.dumps(record), encoding="utf-8")
+    for command in (["replay", str(saved)], ["play", "--resume", str(saved)]):
+        assert main(command) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err.count("\n") == 1 and err.startswith(f"rummykit: {saved}: "), err
+        assert_inert(err)
+        assert "\\x1b[2J\\r\\nrummykit: all good" in err
