@@ -503,6 +503,10 @@ def rummykit_check_action(deal: Deal, action: Action) -> Action | None:
     melds are capped)."""
     if action.kind == TAKE_PILE_WITH:
         return _check_pile_take(deal, action)
+    if action.kind == "draw discard" and not action.cards and deal.phase == "draw":
+        # Where the deepest card must be named, a bare 'draw discard' means the only card that may be taken.
+        draws = [a for a in deal.legal_actions() if a.kind == "draw discard"]
+        return draws[0] if len(draws) == 1 else None
     if deal.phase not in ("play", USE) or action.kind not in ("meld", "layoff") or not action.cards:
         return None
     seat = deal.current
@@ -645,6 +649,12 @@ def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
                 if not layoff_targets(deal, deal.actor):
                     return "there is no meld on the table you may lay off on yet"
                 return "no card of your hand fits a table meld you may add to"
+    if action.kind in ("take pile", TAKE_PILE_WITH):
+        reason = _why_not_take_pile(deal, action)
+        if reason is not None:
+            return reason
+    if action.kind in ("meld", "layoff", "swap") and deal.phase == "draw":
+        return "draw a card first: melds and lay-offs come after the draw"
     if action.kind == "draw":
         if deal.variant.discard_pile == "none" or deal.variant.draw_from_pile == "none":
             return "say 'draw stock' (this game draws only from the stock)"
@@ -701,6 +711,33 @@ def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
             )
     if action.kind == "end" and deal.phase == "draw" and deal.stock:
         return "the hand may be ended only when the stock is empty"
+    return None
+
+
+def _why_not_take_pile(deal: Deal, action: Action) -> str | None:
+    """Why ``take pile`` (``with`` cards, or ``on`` a meld) is refused now, or None to say nothing special."""
+    variant = deal.variant
+    if variant.draw_from_pile != "whole":
+        return "in this game the pile is never taken whole"
+    if deal.phase != "draw":
+        return "you have drawn already this turn"
+    if not deal.discard or deal.discard[-1].id in deal.face_down:
+        return "there is no pile to take"
+    top = deal.discard[-1]
+    takes = [a for a in deal.legal_actions() if a.kind in ("take pile", TAKE_PILE_WITH)]
+    if variant.must_use != "top":
+        return None
+    if action.kind == "take pile" and action.target is None:
+        if takes:
+            return f"first meld the top card, {top}, with cards from your hand, as in '{takes[0]}'"
+        return f"the pile's top card, {top}, makes no meld with your cards, so the pile cannot be taken now"
+    if action.kind == TAKE_PILE_WITH:
+        missing = [c for c in action.cards if c.face not in {h.face for h in deal.hands[deal.current]}]
+        if missing:
+            return f"{' '.join(map(str, missing))} is not in your hand"
+        if len(action.cards) < 2:
+            return f"the top card, {top}, must be melded with at least two cards from your hand"
+        return f"{' '.join(map(str, action.cards))} and the top card, {top}, make no valid meld"
     return None
 
 
@@ -1093,11 +1130,18 @@ def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> N
         kinds = {a.kind for a in deal.legal_actions()}
         if kinds == {"draw stock"}:
             words.hint = "draw a card (draw stock; the pile cannot be taken now)"
+    if phase == "draw" and variant.draw_from_pile == "any" and deal.discard:
+        draws = [a for a in deal.legal_actions() if a.kind == "draw discard"]
+        if len(draws) > 1:
+            words.hint = "draw a card (draw stock, or draw discard CARD: that card and every card above it)"
     if phase == "draw" and variant.draw_from_pile in ("whole", "none"):
         words.hint = "draw a card (draw stock)"
-        if variant.draw_from_pile == "whole":
+        takes = [a for a in deal.legal_actions() if a.kind in ("take pile", TAKE_PILE_WITH)]
+        if variant.draw_from_pile == "whole" and takes:
             top = "meld its top card first: take pile with ..." if variant.must_use == "top" else "take pile"
             words.hint += f", or take the whole pile ({top})"
+        elif variant.draw_from_pile == "whole" and deal.discard:
+            words.hint += "; the pile cannot be taken now"
     if phase == "play":
         end = variant.turn_end
         last = "discard" if end == "discard" else "offer a card" if end == "offer" else "end the turn"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from typing import Any
 
@@ -422,10 +423,19 @@ def test_a_bare_verb_is_asked_for_its_cards(rum: rummykit.Variant) -> None:
 
 
 def test_a_bare_pile_draw_asks_for_the_deepest_card(rum: rummykit.Variant) -> None:
-    g = rum.new_game(players=2, layout=deal(["2S 5D 9H", "8S 8D 3C"], discard="8H 2C", stock="QD JD"))
-    assert "draw discard 8H" in texts(g)
+    g = rum.new_game(players=2, layout=deal(["4S 5D 9H", "8S 8D 2S 2D"], discard="8H 2C", stock="QD JD"))
+    assert {"draw discard 8H", "draw discard 2C"} <= set(texts(g))
+    assert "draw discard CARD: that card and every card above it" in position_words(g.deal, 1).hint
     with pytest.raises(IllegalAction, match="name the deepest card you take, as in 'draw discard 8H'"):
         g.apply("draw discard")
+
+
+def test_a_bare_pile_draw_takes_the_only_card_that_may_be_taken(rum: rummykit.Variant) -> None:
+    g = rum.new_game(players=2, layout=deal(["2S 5D 9H", "8S 8D 3C"], discard="8H 2C", stock="QD JD"))
+    assert [t for t in texts(g) if t.startswith("draw discard")] == ["draw discard 8H"]
+    assert position_words(g.deal, 1).hint == "draw a card (draw stock, draw discard)"
+    g.apply("draw discard")
+    assert json.loads(g.to_json())["actions"][0] == ["draw discard 8H"]  # recorded as the card it took
 
 
 def test_a_layoff_that_does_not_fit_says_so(rum: rummykit.Variant) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 from typing import Any
 
 import pytest
@@ -11,6 +12,7 @@ from conftest import snapshot  # one snapshot: what an illegal action must leave
 
 import rummykit
 from rummykit import Game, IllegalAction
+from rummykit.actions import position_words
 from rummykit.bots import GreedyBot, RandomBot
 from rummykit.cards import Card, parse_card
 
@@ -450,3 +452,32 @@ def test_greedy_bots_play_whole_games(name: str, players: int) -> None:
                 _check(game)
         assert game.end_reason == "target"
         assert game.scores == [sum(r.scores[s] for r in game.results) for s in range(players)]
+
+
+def test_the_draw_hint_and_refused_pile_takes_say_why() -> None:
+    fortune = rummykit.load_variant("fortune")
+    hands = ["7H 7S 4D 9S JH KC 3S 5D QD 8H AC", "AS 3C 5C 9D TH JC KD 4S 6H 8S TC"]
+    g = fortune.new_game(layout=layout(hands, discard="QS 7D", stock="KH", dealer=1))
+    assert position_words(g.deal, 0).hint.endswith(
+        "or take the whole pile (meld its top card first: take pile with ...)"
+    )
+    for text, reason in (
+        ("take pile", "first meld the top card, 7D, with cards from your hand, as in 'take pile with 7H 7S'"),
+        ("take pile with QD", "the top card, 7D, must be melded with at least two cards from your hand"),
+        ("take pile with QD 8H", "QD 8H and the top card, 7D, make no valid meld"),
+        ("take pile with 2C 3C", "2C 3C is not in your hand"),
+        ("meld 7H 7S QD", "draw a card first"),
+    ):
+        before = snapshot(g)
+        with pytest.raises(IllegalAction, match=re.escape(reason)):
+            g.apply(text)
+        assert snapshot(g) == before
+    g.apply("draw stock")
+    with pytest.raises(IllegalAction, match="you have drawn already this turn"):
+        g.apply("take pile with 7H 7S")
+    # A pile whose top card melds with nothing in hand: the hint does not offer it.
+    g = fortune.new_game(layout=layout(hands, discard="QS 6C", stock="KH", dealer=1))
+    assert [str(a) for a in g.legal_actions()] == ["draw stock"]
+    assert position_words(g.deal, 0).hint == "draw a card (draw stock); the pile cannot be taken now"
+    with pytest.raises(IllegalAction, match="the pile's top card, 6C, makes no meld with your cards"):
+        g.apply("take pile")
