@@ -1,4 +1,4 @@
-"""Partnership Gin for four (000, "Playing with 3 or 4 players").
+"""Partnership Gin for four (docs/gin.md, "Rules decisions for Partnership Gin").
 
 Partners sit opposite (seats 0 and 2 against 1 and 3). Each round every player plays a separate
 two-hand game of Gin against one opponent, opponents alternating each round: 0 v 1 and 2 v 3, then

@@ -1,4 +1,4 @@
-"""Gin Rummy for three (000, "Playing with 3 or 4 players"): the dealer deals to the other two and sits out.
+"""Gin Rummy for three: the dealer deals to the other two and sits out (docs/gin.md, Gin for three).
 
 Used with the ``gin`` plugin (``plugins: [gin, gin-3]``). The gin plugin's dealer rule already names the
 loser of each hand as the next dealer, so the next hand is played between the previous winner and the

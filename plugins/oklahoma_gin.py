@@ -1,7 +1,8 @@
 """Oklahoma Gin: Gin Rummy in which the first upcard sets the knock limit and a spade doubles the deal.
 
-Used with the ``gin`` plugin (``plugins: [gin, oklahoma-gin]``), which does everything else. Sources: 000
-(Oklahoma Gin, with its "some play" variations) and 004 (the ace means gin only).
+Used with the ``gin`` plugin (``plugins: [gin, oklahoma-gin]``), which does everything else. Rules and their
+sources: docs/gin.md, "Oklahoma Gin" and "Rules decisions for Oklahoma Gin" (the "some play" variations
+are house rules).
 
 - The value of the first upcard (ace 1, pictures 10) is the most deadwood one may knock with this deal.
 - A spade upcard doubles the deal's whole score, gin and undercut bonuses included.
@@ -33,7 +34,7 @@ RULES_SCHEMA: dict[str, Any] = {
 }
 
 EXTRA_BOXES = {"undercut": 1, "gin": 2, "big-gin": 2}
-"""Extra boxes (000, "some play") by how the hand ended; doubled under a spade upcard."""
+"""Extra boxes (house rule extra-boxes, "some play") by how the hand ended; doubled under a spade upcard."""
 
 
 @hookimpl

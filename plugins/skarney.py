@@ -1,4 +1,4 @@
-"""Skarney and Skarney Singles (John Scarne), as seed 000 and the rules decisions ("Skarney") describe them.
+"""Skarney and Skarney Singles (John Scarne), as docs/skarney.md and its rules decisions describe them.
 
 The ruleset carries the turn: draw one card from the stock (there is no discard pile), then melds and
 lay-offs on the table, then an offer (``turn.end: offer``) of one card to the left-hand opponent and then to
