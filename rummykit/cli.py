@@ -10,15 +10,18 @@ with 1 when a plugin's hook raises (the message names the plugin and the hook).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import difflib
 import json
 import math
 import os
 import random
 import re
+import signal
 import sys
 import textwrap
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -922,6 +925,47 @@ def _play_person(game: Game, bots: Sequence[Bot | None], printer: TurnPrinter, m
     return play_interactive(game, 0, bots, input, _out, printer, pause=pause)
 
 
+class _Stopped(Exception):
+    """A run of many games stopped before its end: the one line to print and the exit status."""
+
+    def __init__(self, line: str, status: int):
+        super().__init__(line)
+        self.status = status
+
+
+class _Terminated(BaseException):
+    """Raised in the main thread by SIGTERM, so that the run unwinds (and stops its workers) as for ^C."""
+
+
+EXIT_TERMINATED = 128 + signal.SIGTERM
+
+
+@contextlib.contextmanager
+def _stoppable(what: str, bar: ProgressBar | None) -> Iterator[None]:
+    """Around ``simulate`` and ``compare``: ^C, SIGTERM and a worker process that dies each stop the run at
+    once, its workers with it, with one line (``rummykit: simulation interrupted``) and no traceback."""
+    handler: Any = None
+    if threading.current_thread() is threading.main_thread():
+
+        def terminated(signum: int, frame: Any) -> None:
+            raise _Terminated
+
+        handler = signal.signal(signal.SIGTERM, terminated)
+    try:
+        yield
+    except WorkerLost as exc:
+        raise _Stopped(str(exc), EXIT_PLUGIN) from None
+    except KeyboardInterrupt:
+        raise _Stopped(f"{what} interrupted", 130) from None
+    except _Terminated:
+        raise _Stopped(f"{what} terminated", EXIT_TERMINATED) from None
+    finally:
+        if handler is not None:
+            signal.signal(signal.SIGTERM, handler)
+        if bar is not None:
+            bar.close()
+
+
 def cmd_simulate(args: argparse.Namespace) -> int:
     variant = _load(args.name, _house_rules(args.house_rule), args.plugin)
     if args.games < 0:
@@ -933,23 +977,13 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     names = _bot_names(args.bots)
     bar = None if args.quiet or args.json else ProgressBar.for_terminal(sys.stderr)
     try:
-        result = simulate(variant, args.games, args.seed, names, args.players, jobs=args.jobs, backend=args.backend,
-                          progress=bar, ray_address=args.ray_address)  # fmt: skip
+        with _stoppable("simulation", bar):
+            result = simulate(variant, args.games, args.seed, names, args.players, jobs=args.jobs,
+                              backend=args.backend, progress=bar, ray_address=args.ray_address)  # fmt: skip
     except ImportError as exc:  # the Ray backend without Ray
         raise CliError(str(exc)) from None
     except ConnectionError as exc:  # no Ray cluster at --ray-address
         raise CliError(f"cannot connect to Ray: {exc}") from None
-    except WorkerLost as exc:
-        print(f"rummykit: {exc}", file=sys.stderr)
-        return EXIT_PLUGIN
-    except KeyboardInterrupt:
-        if bar is not None:
-            bar.close()
-        print("rummykit: simulation interrupted", file=sys.stderr)
-        return 130
-    finally:
-        if bar is not None:
-            bar.close()
     data = result.as_dict()
     if args.json:
         _out(json.dumps(data))
@@ -1003,16 +1037,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
     names = _bot_names(args.bots)
     bar = None if args.quiet else ProgressBar.for_terminal(sys.stderr)
     try:
-        result = compare(configs, args.games, args.seed, names, args.players, jobs=args.jobs or (os.cpu_count() or 1),
-                         progress=bar)  # fmt: skip
+        with _stoppable("comparison", bar):
+            result = compare(configs, args.games, args.seed, names, args.players,
+                             jobs=args.jobs or (os.cpu_count() or 1), progress=bar)  # fmt: skip
     except ValueError as exc:  # a player count the variant does not allow
         raise CliError(str(exc)) from None
-    except KeyboardInterrupt:
-        print("rummykit: comparison interrupted", file=sys.stderr)
-        return 130
-    finally:
-        if bar is not None:
-            bar.close()
     if args.json:
         _out(json.dumps(result.summary()))
     else:
@@ -1259,6 +1288,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return run(args)
     except CliError as exc:
         return _error([str(exc)])
+    except _Stopped as exc:
+        _error([str(exc)])
+        return exc.status
     except RulesetError as exc:
         return _error([_problem_text(p) for p in exc.problems] or [str(exc)])
     except PluginError as exc:  # a plugin's hook raised: name the plugin and the hook, no traceback

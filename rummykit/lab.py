@@ -25,14 +25,12 @@ import json
 import math
 import statistics
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from contextlib import nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .engine import Game
-from .simulate import chunks, game_seed, play_game
+from .simulate import _pool_map, chunks, game_seed, play_game
 from .variant import Variant, load_variant
 
 __all__ = ["Config", "Measure", "Comparison", "compare", "parse_config", "measure_game", "write_report"]
@@ -323,20 +321,23 @@ def compare(
     total = games * len(chosen)
     done = 0
     parts = chunks(games, max(jobs, 1))
-    # One pool of workers serves every configuration (started once); chunks are added up in game order.
-    with ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else nullcontext() as pool:
-        for config in chosen:
-            measured: list[dict[str, Any]] = []
-            if pool is None:
-                pending: Iterable[Any] = (_play_chunk(config, part, seed, tuple(bots), players) for part in parts)
-            else:
-                pending = [pool.submit(_play_chunk, config, part, seed, tuple(bots), players) for part in parts]
-            for part, found in zip(parts, pending):
-                measured += found if pool is None else found.result()
-                done += len(part)
-                if progress is not None:
-                    progress(done, total)
-            result.per_game.append(measured)
+    tasks = [(config, part, seed, tuple(bots), players) for config in chosen for part in parts]
+    # One pool of workers serves every configuration (simulate's: ^C, a lost worker and a killed parent are
+    # handled alike); chunks finish in any order and are put back in game order.
+    finished: Iterable[tuple[int, list[dict[str, Any]]]]
+    if jobs > 1 and len(tasks) > 1:
+        finished = _pool_map(_play_chunk, tasks, jobs)
+    else:
+        finished = ((number, _play_chunk(*task)) for number, task in enumerate(tasks))
+    measured: dict[int, list[dict[str, Any]]] = {}
+    for number, found in finished:
+        measured[number] = found
+        done += len(tasks[number][1])
+        if progress is not None:
+            progress(done, total)
+    for index in range(len(chosen)):
+        numbers = range(index * len(parts), (index + 1) * len(parts))
+        result.per_game.append([game for number in numbers for game in measured[number]])
     return result
 
 

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 from types import ModuleType
-from typing import Any, TextIO
+from typing import Any, TextIO, TypeVar
 
 from .bots import Bot, make_bot
 from .dispatch import PluginError
@@ -380,10 +380,41 @@ def _pool_context() -> Any:
 
 def _ignore_interrupts() -> None:
     """Workers leave ^C to the parent, which stops handing out chunks (no traceback from every worker).
-    They start with SIGINT blocked (see :func:`_in_pool`), so a ^C while they start is ignored too."""
+    They start with SIGINT blocked (see :func:`_pool_map`), so a ^C while they start is ignored too."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent(lifeline: Any) -> None:
+    """Make this worker process end when the process that started the pool ends, however it ends (SIGKILL
+    included), rather than play on as an orphan holding the fork server and the resource tracker up.
+
+    ``lifeline`` is the read end of a pipe whose only write end the pool's process holds: its end of file
+    means that process is gone. A thread waits for it, since a worker's parent is the fork server, not
+    that process. On Linux the kernel also kills the worker when its own parent dies."""
+    _ignore_interrupts()
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):  # no usable libc: the thread below still watches
+            pass
+
+    def watch() -> None:
+        try:
+            while True:
+                lifeline.recv_bytes()  # nothing is ever sent: this returns only by end of file
+        except (EOFError, OSError):
+            pass
+        os._exit(1)
+
+    threading.Thread(target=watch, name="rummykit-lifeline", daemon=True).start()
 
 
 class WorkerLost(RuntimeError):
@@ -399,18 +430,37 @@ def _blocking_interrupts(block: bool) -> bool:
     return True
 
 
-def _in_pool(
-    spec: VariantSpec, ranges: Sequence[range], seed: int, bots: tuple[str, ...], players: int | None, jobs: int
-) -> Parts:
+Result = TypeVar("Result")
+
+
+def _in_worker(function: Callable[..., Result], *args: Any) -> Result:
+    """``function(*args)`` in a worker, with a plugin's error made into one that pickles."""
+    try:
+        return function(*args)
+    except PluginError as exc:
+        raise _RemotePluginError(exc.plugin, exc.hook, str(exc)) from None
+
+
+def _pool_map(
+    function: Callable[..., Result], tasks: Sequence[tuple[Any, ...]], jobs: int
+) -> Iterator[tuple[int, Result]]:
+    """``function(*task)`` for every task in ``jobs`` worker processes: (task number, result) as each finishes.
+
+    The one pool behind ``simulate`` and ``compare``: a few tasks queued per worker (memory stays flat), a
+    plugin's error raised here as the same PluginError, ^C (or any error) stops the workers at once, a
+    worker that dies is :class:`WorkerLost`, and workers end when this process ends (:func:`_die_with_parent`)."""
+    context = _pool_context()
+    lifeline, keep_alive = context.Pipe(duplex=False)
     pool = ProcessPoolExecutor(
-        max_workers=min(jobs, len(ranges)), mp_context=_pool_context(), initializer=_ignore_interrupts
-    )
-    queue = iter(enumerate(ranges))
-    pending: dict[Future[SimulationResult], int] = {}
+        max_workers=max(1, min(jobs, len(tasks))), mp_context=context, initializer=_die_with_parent,
+        initargs=(lifeline,),
+    )  # fmt: skip
+    queue = iter(enumerate(tasks))
+    pending: dict[Future[Result], int] = {}
 
     def submit() -> None:
-        for number, indexes in queue:
-            pending[pool.submit(_run_chunk, spec, indexes.start, indexes.stop, seed, bots, players)] = number
+        for number, task in queue:
+            pending[pool.submit(_in_worker, function, *task)] = number
             return
 
     try:
@@ -418,7 +468,7 @@ def _in_pool(
         # a traceback from each. The parent gets the ^C once they have started.
         blocked = _blocking_interrupts(True)
         try:
-            for _ in range(2 * jobs):  # a few chunks queued per worker: no worker waits, and memory stays flat
+            for _ in range(2 * jobs):
                 submit()
         finally:
             if blocked:
@@ -433,15 +483,25 @@ def _in_pool(
                 except _RemotePluginError as exc:
                     raise exc.local() from None
                 yield number, result
-    except BaseException as exc:  # ^C or an error: stop at once rather than after the chunks being played
+        pool.shutdown()
+    except BaseException as exc:  # ^C, SIGTERM or an error: stop at once rather than after the tasks running
         processes: dict[int, Any] = getattr(pool, "_processes", None) or {}
         for process in list(processes.values()):
             process.terminate()
         pool.shutdown(wait=False, cancel_futures=True)
-        if isinstance(exc, BrokenProcessPool):  # when a result is awaited, or a chunk handed out
+        if isinstance(exc, BrokenProcessPool):  # when a result is awaited, or a task handed out
             raise WorkerLost("a worker process stopped before finishing its games (killed, or out of memory)") from None
         raise
-    pool.shutdown()
+    finally:
+        lifeline.close()
+        keep_alive.close()  # after the shutdown: a worker still stopping sees the end of file and leaves
+
+
+def _in_pool(
+    spec: VariantSpec, ranges: Sequence[range], seed: int, bots: tuple[str, ...], players: int | None, jobs: int
+) -> Parts:
+    tasks = [(spec, indexes.start, indexes.stop, seed, bots, players) for indexes in ranges]
+    return _pool_map(_run_chunk, tasks, jobs)
 
 
 def _import_ray() -> Any:

@@ -3,9 +3,15 @@ that nest deeply or carry terminal escapes, and worker processes whose parent is
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import signal
 import subprocess
 import sys
+import textwrap
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -52,7 +58,7 @@ def test_a_plugin_failing_again_while_the_game_is_restored_leaves_it_refusing_ev
     assert str(error).startswith("plugin 'again' failed in hook rummykit_apply_action: RuntimeError: every second")
     assert "could not be restored" in str(error) and "\n" not in str(error)
     assert error.plugin == "again" and error.hook == "rummykit_apply_action"
-    queries = [
+    queries: list[Callable[[], object]] = [
         lambda: game.apply(action),
         lambda: game.apply("draw stock"),
         game.legal_actions,
@@ -211,3 +217,155 @@ def test_a_record_naming_a_variant_with_escapes_is_refused_on_one_escaped_line(
         assert out == "" and err.count("\n") == 1 and err.startswith(f"rummykit: {saved}: "), err
         assert_inert(err)
         assert "\\x1b[2J\\r\\nrummykit: all good" in err
+
+
+# -- worker processes die with the command that started them --------------------------------------------
+
+needs_linux = pytest.mark.skipif(sys.platform != "linux", reason="reads the process table from /proc")
+
+RUNS = {
+    "simulate": ["simulate", "gin", "--games", "4000", "--jobs", "2", "--quiet"],
+    "compare": ["compare", "gin", "gin+big-gin", "--games", "2000", "--jobs", "2", "--quiet"],
+}
+
+
+def session_processes(session: int) -> set[int]:
+    """The live processes of ``session`` (zombies, which are only waiting to be reaped, left out)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue  # gone meanwhile
+        if int(fields[3]) == session and fields[0] != "Z":  # (state, ppid, pgrp, session, ...)
+            found.add(int(entry.name))
+    return found
+
+
+def started(command: list[str], tmp_path: Path, processes: int = 5) -> tuple[subprocess.Popen[bytes], set[int]]:
+    """``rummykit COMMAND`` in a session of its own, once its workers have started: the command, its output
+    going to files (a pipe held by a stray worker would never close), and every process of its session
+    (itself, the resource tracker, the fork server and two workers)."""
+    out, err = (tmp_path / "out.txt").open("wb"), (tmp_path / "err.txt").open("wb")
+    main_process = subprocess.Popen(
+        [sys.executable, "-m", "rummykit.cli", *command], stdout=out, stderr=err, start_new_session=True
+    )
+    deadline = time.monotonic() + 60
+    while len(found := session_processes(main_process.pid)) < processes:
+        assert time.monotonic() < deadline and main_process.poll() is None, "the workers never started"
+        time.sleep(0.1)
+    time.sleep(0.5)  # the workers are playing
+    return main_process, found
+
+
+def left_after(session: int, recorded: set[int], seconds: float = 5.0) -> set[int]:
+    """The processes of ``session``, or recorded before, still alive after up to ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while True:
+        alive = {pid for pid in recorded if Path(f"/proc/{pid}").exists() and pid in session_processes(session)}
+        alive |= session_processes(session)
+        if not alive or time.monotonic() > deadline:
+            return alive
+        time.sleep(0.1)
+
+
+@needs_linux
+@pytest.mark.parametrize("signal_name", ["SIGKILL", "SIGTERM"])
+@pytest.mark.parametrize("command", sorted(RUNS))
+def test_killing_the_command_leaves_no_process_behind(command: str, signal_name: str, tmp_path: Path) -> None:
+    main_process, recorded = started(RUNS[command], tmp_path)
+    try:
+        os.kill(main_process.pid, getattr(signal, signal_name))
+        status = main_process.wait(timeout=30)
+        assert left_after(main_process.pid, recorded) == set()
+        err = (tmp_path / "err.txt").read_text()
+        if signal_name == "SIGTERM":  # stopped cleanly, with one line
+            what = "simulation" if command == "simulate" else "comparison"
+            assert (status, err) == (128 + signal.SIGTERM, f"rummykit: {what} terminated\n")
+            assert (tmp_path / "out.txt").read_text() == ""
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(main_process.pid, signal.SIGKILL)
+        main_process.wait(timeout=30)
+
+
+@needs_linux
+@pytest.mark.parametrize("command", sorted(RUNS))
+def test_ctrl_c_stops_the_command_and_its_workers_at_once(command: str, tmp_path: Path) -> None:
+    main_process, recorded = started(RUNS[command], tmp_path)
+    try:
+        start = time.monotonic()
+        os.killpg(main_process.pid, signal.SIGINT)  # as a terminal does: to the whole foreground group
+        status = main_process.wait(timeout=30)
+        assert time.monotonic() - start < 5
+        what = "simulation" if command == "simulate" else "comparison"
+        assert (status, (tmp_path / "err.txt").read_text()) == (130, f"rummykit: {what} interrupted\n")
+        assert left_after(main_process.pid, recorded) == set()
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(main_process.pid, signal.SIGKILL)
+        main_process.wait(timeout=30)
+
+
+KILLER = """
+import multiprocessing
+import os
+import signal
+
+import rummykit
+
+
+@rummykit.hookimpl
+def rummykit_start_hand(deal):
+    if multiprocessing.parent_process() is not None:  # in a worker process: die as if killed
+        os.kill(os.getpid(), signal.SIGKILL)
+"""
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["simulate", "gin", "--games", "20"],
+        ["compare", "gin", "gin+big-gin", "--games", "20"],
+    ],
+    ids=lambda command: command[0],
+)
+def test_a_killed_worker_is_one_line_and_exit_1(command: list[str], tmp_path: Path) -> None:
+    killer = tmp_path / "killer.py"
+    killer.write_text(KILLER, encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, "-m", "rummykit.cli", *command, "--jobs", "2", "--quiet", "--plugin", str(killer)],
+        capture_output=True, text=True, timeout=120, start_new_session=True,
+    )  # fmt: skip
+    assert (result.returncode, result.stdout, result.stderr) == (
+        1,
+        "",
+        "rummykit: a worker process stopped before finishing its games (killed, or out of memory)\n",
+    )
+
+
+def test_a_plugin_failing_in_a_compare_worker_is_one_line_naming_it(tmp_path: Path) -> None:
+    failing = tmp_path / "failing.py"
+    failing.write_text(
+        textwrap.dedent(
+            """
+            import rummykit
+
+            @rummykit.hookimpl
+            def rummykit_game_over(game):
+                raise RuntimeError("no end")
+            """
+        ),
+        encoding="utf-8",
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "rummykit.cli", "compare", "gin", "gin+big-gin", "--games", "8", "--jobs", "2",
+         "--quiet", "--plugin", str(failing)],
+        capture_output=True, text=True, timeout=120, start_new_session=True,
+    )  # fmt: skip
+    assert (result.returncode, result.stderr) == (
+        1,
+        "rummykit: plugin 'failing' failed in hook rummykit_game_over: RuntimeError: no end\n",
+    )
