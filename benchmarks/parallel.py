@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""``simulate`` with one worker, two worker processes and Ray, side by side (issue 15).
+"""``simulate`` with one worker, two worker processes and Ray, side by side (the second speed-up's targets).
 
     .venv/bin/python benchmarks/parallel.py --games 600 --rounds 2 [--variant gin] [--no-ray]
 

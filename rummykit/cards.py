@@ -5,7 +5,7 @@ A card is identified by rank, suit and copy (which of several identical decks it
 card are different objects for bookkeeping but equal for meld purposes: compare ``card.face``.
 
 Notation: ``7H``, ``TC`` (``10C`` accepted), ``AS``, ``JK``; lower case and the suit symbols
-``♣ ♦ ♥ ♠`` (after the rank, or before it as the rules documents write them: ``♠4``) are accepted on
+``♣ ♦ ♥ ♠`` (after the rank, or before it as card-game books and sites write them: ``♠4``) are accepted on
 input. ``str(card)`` always gives the canonical form.
 """
 
@@ -126,7 +126,7 @@ def card_from_face(face: int, copy: int = 0) -> Card:
 def _normalise(token: str) -> str:
     text = token.strip().replace("\ufe0f", "")
     if text[:1] in _SUIT_SYMBOLS:
-        text = text[1:] + text[0]  # the rules documents write the symbol first: ♠4, ♥10
+        text = text[1:] + text[0]  # books and sites often write the symbol first: ♠4, ♥10
     for symbol, letter in _SUIT_SYMBOLS.items():
         text = text.replace(symbol, letter)
     return text.upper()

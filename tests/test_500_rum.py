@@ -1,4 +1,4 @@
-"""500 Rum, 500 Partnership Rummy and Persian Rummy (issue 4): hand-built deals and soak runs."""
+"""500 Rum, 500 Partnership Rummy and Persian Rummy: hand-built deals and soak runs."""
 
 from __future__ import annotations
 

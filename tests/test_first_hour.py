@@ -1,4 +1,4 @@
-"""What a newcomer meets first (issue 9): games that end, simulate for any player count, the terminal
+"""What a newcomer meets first: games that end, simulate for any player count, the terminal
 game's short forms, suggestions, pause, rules and resume, checked output paths, and the small things."""
 
 from __future__ import annotations

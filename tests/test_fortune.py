@@ -1,4 +1,4 @@
-"""Fortune Rummy and Arlington (issue 12): hand-built deals for each rule, a worked hand, and soak runs."""
+"""Fortune Rummy and Arlington: hand-built deals for each rule, a worked hand, and soak runs."""
 
 from __future__ import annotations
 

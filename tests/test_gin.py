@@ -1,5 +1,5 @@
-"""Gin Rummy (default rules) against the rules documents: seeds 001, 000 (Gin section), 003, 004 and the
-project's decisions in shared/rules/README.md ("Gin Rummy"), which win where they settle something.
+"""Gin Rummy (default rules) against the published rules and the project's rules decisions (docs/gin.md,
+"Rules decisions for Gin Rummy"), which win where they settle something.
 
 Every test builds a deal by hand and drives it with real actions through ``Game.apply``.
 """

@@ -181,7 +181,7 @@ def test_oklahoma_gin_only_overrides_the_upcard() -> None:
 
 
 @pytest.mark.parametrize(
-    ("rule", "gin", "undercut"), [(None, 84, 16), ("modern", 89, 31), ("table-004", 89, 26), ("norwegian", 104, 26)]
+    ("rule", "gin", "undercut"), [(None, 84, 16), ("modern", 89, 31), ("undercut-20", 89, 26), ("norwegian", 104, 26)]
 )
 def test_scoring_presets(rule: str | None, gin: int, undercut: int) -> None:
     rules = [rule] if rule else []
@@ -189,7 +189,7 @@ def test_scoring_presets(rule: str | None, gin: int, undercut: int) -> None:
     assert undercut_hand(house_rules=rules).results[0].scores == (undercut, 0)
 
 
-@pytest.mark.parametrize(("rule", "box"), [(None, 20), ("modern", 25), ("table-004", 25), ("norwegian", 30)])
+@pytest.mark.parametrize(("rule", "box"), [(None, 20), ("modern", 25), ("undercut-20", 25), ("norwegian", 30)])
 def test_scoring_presets_box_bonus(rule: str | None, box: int) -> None:
     game = gin_hand(house_rules=[rule] if rule else [], options={"target": 50})
     assert (1, "boxes (1)", box) in game.bonuses
@@ -363,7 +363,7 @@ def test_eleven_card_start() -> None:
 def test_conflicting_house_rules_are_refused() -> None:
     for pair in [
         ("modern", "norwegian"),
-        ("table-004", "modern"),
+        ("undercut-20", "modern"),
         ("target-150", "target-300"),
         ("winner-deals", "alternate-deal"),
         ("fiftieth-card", "gra-retake"),
@@ -382,7 +382,7 @@ def test_house_rules_are_listed_with_a_summary(variant: str) -> None:
     rules = house_rules_for(variant)
     expected = {
         "modern",
-        "table-004",
+        "undercut-20",
         "norwegian",
         "target-150",
         "target-200",

@@ -1,4 +1,4 @@
-"""Hostile and careless input (issue 10): records that name code, prearranged deals, wrong types, and
+"""Hostile and careless input: records that name code, prearranged deals, wrong types, and
 plugins that lose cards, fail halfway or return values out of range. Rulesets live in ``tests/broken``."""
 
 from __future__ import annotations
@@ -344,7 +344,7 @@ def test_validate_with_a_plugin_plays_it_and_finds_lost_cards(tmp_path: Path) ->
     assert "loses or creates cards" in problems[0].message
 
 
-# -- issue 9, item 5: a --plugin file and an installed plugin of the same name --------------------------------
+# -- a --plugin file and an installed plugin of the same name --------------------------------
 
 SAME_NAME = """
 import rummykit

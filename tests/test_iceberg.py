@@ -1,4 +1,4 @@
-"""Iceberg (issue 14): the seed's example hand, hand-built deals for each rule, and soak runs."""
+"""Iceberg: the published example hand, hand-built deals for each rule, and soak runs."""
 
 from __future__ import annotations
 
@@ -57,7 +57,7 @@ def snapshot(game: Game) -> tuple[Any, ...]:
     )
 
 
-# -- the seed's example hand ----------------------------------------------------------------------------
+# -- the published example hand ----------------------------------------------------------------------------
 
 EXAMPLE = layout(
     [

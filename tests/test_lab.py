@@ -1,4 +1,4 @@
-"""The house-rule lab (issue 19): `rummykit compare` and rummykit.lab."""
+"""The house-rule lab: `rummykit compare` and rummykit.lab."""
 
 from __future__ import annotations
 

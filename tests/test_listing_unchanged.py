@@ -1,5 +1,5 @@
 """The legal actions listed in seeded games, step by step, are those the listing gave before it was made
-faster (issue 15): same actions, same order (which seeded bots and saved records depend on).
+faster: same actions, same order (which seeded bots and saved records depend on).
 
 ``tests/records/legal_listing.json`` holds, per game, a short digest of each step's listed actions, recorded
 from the listing as it was (commit 35fbe7b) with ``python tests/test_listing_unchanged.py --record``. Every

@@ -774,7 +774,7 @@ def test_cache_limit_keeps_answers_right() -> None:
     assert [search.deadwood(h) for h in reversed(hands)] == first[::-1]
 
 
-# == quick paths of issue 15: the same answers as the general checks =====================================
+# == quick paths: the same answers as the general checks =====================================
 
 
 QUICK_RULES = [

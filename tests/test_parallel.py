@@ -1,4 +1,4 @@
-"""Bulk simulation in parallel (issue 6): identical results for any number of worker processes, on Ray, and
+"""Bulk simulation in parallel: identical results for any number of worker processes, on Ray, and
 from the command line; the progress bar; memory that does not grow with the number of games."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Skarney and Skarney Singles (issue 13): hand-built deals for each rule, a whole game scored by hand, and
+"""Skarney and Skarney Singles: hand-built deals for each rule, a whole game scored by hand, and
 soak runs of random and greedy bots."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ FILLER = [
 CONTRACT = "7H 7S 7D 8C 8D 8S 9H 9C JK"
 CONTRACT_ACTION = "meld 7H 7S 7D | 8C 8D 8S | 9H 9C JK"
 
-# The rules' own numbers, written out here (seed 000, "Skarney"), to check the plugin against.
+# The rules' own numbers, written out here (docs/skarney.md), to check the plugin against.
 HAND_BONUS = [100, 100, 100, 200, 300, 400, 500]
 CONTRACT_MELDS = [3, 3, 3, 4, 4, 4, 4]
 SHUTOUT = 200

@@ -1,4 +1,4 @@
-"""The deadwood solver for wild cards and several decks (issue 11, defects 5 and 6, the meld test hook).
+"""The deadwood solver for wild cards and several decks (the meld test hook).
 
 The solver is checked against the exhaustive search (which tries every meld) on many small hands, and
 on big hands built so that their least deadwood is known.
