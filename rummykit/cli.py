@@ -180,7 +180,7 @@ class TurnPrinter:
 
     def start(self, game: Game) -> None:
         variant = game.variant
-        extra = f" with {printable(', '.join(variant.house_rules))}" if variant.house_rules else ""
+        extra = _in_force(variant)
         seats = []
         for seat in range(game.num_players):
             label = self.labels[seat] if seat < len(self.labels) else ""
@@ -988,7 +988,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     if args.json:
         _out(json.dumps(data))
         return EXIT_OK
-    extra = f" with {printable(', '.join(variant.house_rules))}" if variant.house_rules else ""
+    extra = _in_force(variant)
     seats = [f"Player {seat + 1} ({bot})" for seat, bot in enumerate(result.bots)]
     teams = _by_side(variant, seats)
     shown = " vs ".join(" & ".join(team) for team in teams)
@@ -1079,6 +1079,12 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 # -- the parser and main ------------------------------------------------------------------------------------
+
+
+def _in_force(variant: Variant) -> str:
+    """`` with HOUSE-RULES, plugin NAME`` for a banner: what is in force besides the ruleset ('' if nothing)."""
+    added = [*variant.house_rules, *(f"plugin {name}" for name in variant.extra_plugins)]
+    return f" with {printable(', '.join(added))}" if added else ""
 
 
 def _positive_minutes(text: str) -> float:

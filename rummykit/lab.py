@@ -49,9 +49,11 @@ class Config:
 
     @property
     def label(self) -> str:
+        """How the configuration is written and shown: ``gin+gin-only+modern``."""
         return "+".join((self.variant, *self.house_rules))
 
     def load(self) -> Variant:
+        """The variant with its house rules (the plugin files make the house rules they offer selectable)."""
         return load_variant(self.variant, house_rules=self.house_rules, plugins=self.plugins)
 
 
@@ -284,6 +286,9 @@ class Comparison:
         out.append("")
         out.append(f"{self.games} games per configuration, seed {self.seed}, bots {bots}; means with 95 % intervals;")
         out.append(f"*+ / *-: significantly more / less than {self.configs[0].label} (paired test, 5 %).")
+        extra = sorted({name for config in self.configs for name in config.load().extra_plugins})
+        if extra:  # plugin files that offer no house rule are in force in every configuration
+            out.append(f"In force in every configuration: plugin {', plugin '.join(extra)}.")
         return "\n".join(out)
 
     def rows(self) -> list[dict[str, Any]]:

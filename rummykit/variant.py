@@ -82,7 +82,10 @@ class Variant:
         self.house_rules = tuple(house_rules)
         self.options = dict(options or {})
         self.local_plugins: tuple[str, ...] = ()
-        """Files of the local plugins (``plugins=`` / ``--plugin``) this variant was loaded with."""
+        """Files of the local plugins (``plugins=`` / ``--plugin``) in force in this variant."""
+        self.extra_plugins: tuple[str, ...] = ()
+        """Names of the local plugins in force by themselves: loaded with the variant, offering no house rule
+        and not named by its ruleset (what a banner names besides the house rules)."""
         self.min_players: int = data["players"]["min"]
         self.max_players: int = data["players"]["max"]
         self.kernel = KernelSettings.read(data)
@@ -489,13 +492,18 @@ def _build(
             problems += exc.problems
     if problems:
         raise RulesetError(problems)
-    for name, module in local:
-        if name not in dict(modules):
-            modules.append((name, module))
+    # A local plugin (--plugin FILE, plugins=) that offers house rules is in force only through one of them
+    # that is selected, as if installed: loading it makes them selectable. One that offers none is the
+    # change itself, in force for the game it is loaded with.
+    offering = modules + [(name, module) for name, module in local if name not in dict(modules)]
+    extra = [
+        (name, module) for name, module in local if name not in dict(modules) and not _offered_house_rules(name, module)
+    ]
+    modules += extra
     data = merged.data
     # house rules: data from the ruleset, plus those plugins offer
     broken: list[str] = []
-    specs = _house_rule_specs(data, modules, broken)
+    specs = _house_rule_specs(data, offering, broken)
     for name in house_rules:
         if name not in specs:
             close = difflib.get_close_matches(name, list(specs), n=1)
@@ -538,7 +546,7 @@ def _build(
         for plugin in spec.get("plugins", []):
             if plugin not in [n for n, _ in modules]:
                 try:
-                    modules.append((plugin, _load_plugin(plugin)))
+                    modules.append((plugin, given[plugin] if plugin in given else _load_plugin(plugin)))
                 except LookupError as exc:
                     problems.append(Problem(f"house rule {name!r}", 0, 0, "plugins", str(exc)))
                 except RulesetError as exc:
@@ -560,8 +568,12 @@ def _build(
     if problems:
         raise RulesetError(problems)
     variant = Variant(source, merged, house_rules, options, modules)
+    variant.extra_plugins = tuple(name for name, _ in extra)
+    in_force = dict(modules)
     variant.local_plugins = tuple(
-        str(Path(str(m.__file__)).resolve()) for _, m in local if getattr(m, "__file__", None)
+        str(Path(str(m.__file__)).resolve())
+        for name, m in local
+        if getattr(m, "__file__", None) and in_force.get(name) is m
     )
     return variant
 

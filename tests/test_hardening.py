@@ -377,7 +377,7 @@ def test_a_plugin_file_is_used_by_every_worker_even_when_an_installed_plugin_has
     for jobs in ("1", "2"):
         result = subprocess.run(
             [sys.executable, "-m", "rummykit.cli", "simulate", "gin", "--games", "4", "--jobs", jobs, "--quiet",
-             "--plugin", str(local)],
+             "--plugin", str(local), "--house-rule", "shadowed"],
             capture_output=True, text=True, env=env, timeout=120,
         )  # fmt: skip
         outputs.append((result.returncode, result.stderr.strip()))

@@ -47,6 +47,50 @@ def test_a_local_plugin_offers_its_house_rule_and_changes_the_game(tmp_path: Pat
     assert rummykit.load_variant("gin").plugin_names == ("gin",)  # other variants are untouched
 
 
+def test_a_plugin_file_loaded_but_not_selected_changes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plugin = write(tmp_path, "undercut_double.py", DOUBLE_UNDERCUT)
+    loaded = rummykit.load_variant("gin", plugins=[plugin])  # selectable, not selected
+    assert loaded.plugin_names == ("gin",) and loaded.local_plugins == ()
+    selected = rummykit.load_variant("gin", house_rules=["undercut-double"], plugins=[plugin])
+    assert selected.local_plugins == (str(plugin.resolve()),)  # the record names the file in force
+    plain = rummykit.load_variant("gin")
+    differ = 0
+    for seed in range(30):
+        base = play_game(plain, seed, max_hands=3)
+        assert play_game(loaded, seed, max_hands=3).scores == base.scores
+        differ += play_game(selected, seed, max_hands=3).scores != base.scores
+        assert json.loads(play_game(loaded, seed, max_hands=1).to_json())["plugins"] == []
+    assert differ  # the rule is in force where it is selected
+    # The terminal shows the same game, and compare's first column is plain Gin.
+    assert main(["play", "gin", "--bots", "greedy,greedy", "--seed", "1", "--max-hands", "3"]) == 0
+    alone = capsys.readouterr().out
+    args = ["play", "gin", "--bots", "greedy,greedy", "--seed", "1", "--max-hands", "3", "--plugin", str(plugin)]
+    assert main(args) == 0
+    assert capsys.readouterr().out == alone
+    from rummykit.lab import compare
+
+    comparison = compare(["gin", "gin+undercut-double"], games=40, seed=1, plugins=[plugin])
+    rows = {row["key"]: row["configs"][1]["difference"] for row in comparison.summary()["measures"]}
+    assert rows["points_per_hand"]["significant"] and rows["points_per_hand"]["mean"] > 0
+
+
+def test_a_plugin_file_that_offers_no_house_rule_is_in_force_and_named(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    text = "import rummykit\n\n\n@rummykit.hookimpl\ndef rummykit_observe(deal, seat, view):\n    view['x'] = 1\n"
+    plugin = write(tmp_path, "peek_rule.py", text)
+    variant = rummykit.load_variant("gin", plugins=[plugin])
+    assert variant.plugin_names == ("gin", "peek-rule") and variant.local_plugins == (str(plugin.resolve()),)
+    assert variant.new_game(seed=1).observation(0)["x"] == 1
+    args = ["--plugin", str(plugin)]
+    assert main(["play", "gin", "--bots", "greedy,greedy", "--seed", "1", "--max-hands", "1", *args]) == 0
+    assert capsys.readouterr().out.startswith("Gin Rummy (gin) with plugin peek-rule, seed 1:")
+    assert main(["compare", "gin", "gin+modern", "--games", "2", *args]) == 0
+    assert "In force in every configuration: plugin peek-rule." in capsys.readouterr().out
+
+
 def test_a_module_object_is_a_plugin_too() -> None:
     module = types.ModuleType("table_rules")
     exec(compile(DOUBLE_UNDERCUT, "table_rules.py", "exec"), module.__dict__)
