@@ -109,6 +109,7 @@ class HandResult:
     """Boxes (lines) each seat earned this hand, for games with a box bonus."""
 
     def as_dict(self) -> dict[str, Any]:
+        """The result as plain data, as a record stores it."""
         return {
             "number": self.number,
             "kind": self.kind,
@@ -198,6 +199,7 @@ class Deal:
         raise AssertionError("a deal has at least one seat in play")
 
     def opponents(self, seat: int) -> list[int]:
+        """The other seats that play this deal, in turn order."""
         return [s for s in self.seats if s != seat]
 
     @property
@@ -216,11 +218,13 @@ class Deal:
 
     @property
     def is_over(self) -> bool:
+        """Whether this deal has ended (its :class:`HandResult` is ``result``)."""
         return self.result is not None
 
     # -- moving cards -----------------------------------------------------------------------------
 
     def take_from_hand(self, seat: int, cards: Iterable[Card]) -> None:
+        """Remove ``cards`` (these very cards) from ``seat``'s hand; a plugin then puts them somewhere else."""
         hand = self.hands[seat]
         for card in cards:
             hand.remove(card)
@@ -317,6 +321,7 @@ class Deal:
         return count
 
     def legal_actions(self) -> list[Action]:
+        """The actions the seat to act may take now (listed once per position, then reused)."""
         if self._legal is None:
             self.game._intact()  # a broken game empties this cache: checked here, off the hot path
             if self.result is not None:
@@ -426,6 +431,7 @@ class Game:
     # -- deals ---------------------------------------------------------------------------------------
 
     def seats_for_deal(self, dealer: int) -> list[int]:
+        """The seats that play a deal dealt by ``dealer`` (all, unless the game leaves the dealer out)."""
         return self.variant.seats_in_play(self, dealer)
 
     def _new_deal(self, dealer: int, given: Mapping[str, Any] | None) -> Deal:
@@ -520,11 +526,13 @@ class Game:
         return self.variant.side_of(seat)
 
     def side_scores(self) -> list[int]:
+        """The score of each side (each seat's, in a game without partnerships)."""
         if not self.variant.partnerships:
             return list(self.scores)
         return [sum(self.scores[s] for s in range(self.num_players) if self.side_of(s) == side) for side in range(2)]
 
     def score_of(self, seat: int) -> int:
+        """The score that counts for ``seat``: its side's in a partnership game, else its own."""
         return self.side_scores()[self.side_of(seat)]
 
     def hand_totals(self) -> list[int]:

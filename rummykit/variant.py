@@ -192,15 +192,19 @@ class Variant:
         return seat % 2 if self.partnerships else seat
 
     def deck_count(self, players: int) -> int:
+        """How many standard decks make the pack for ``players`` players (``decks.count``)."""
         return per_players(self.ruleset, "decks", "count", players)
 
     def joker_count(self, players: int) -> int:
+        """How many jokers the pack holds for ``players`` players (``decks.jokers``)."""
         return per_players(self.ruleset, "decks", "jokers", players)
 
     def hand_size(self, players: int) -> int:
+        """How many cards each player is dealt when ``players`` play (``deal.hand_size``)."""
         return per_players(self.ruleset, "deal", "hand_size", players)
 
     def seats_in_play(self, game: Game, dealer: int) -> list[int]:
+        """The seats that play a deal dealt by ``dealer`` (the ``rummykit_seats_in_play`` hook)."""
         seats: list[int] = self.hook.rummykit_seats_in_play(game=game, dealer=dealer)
         return seats
 
@@ -300,6 +304,7 @@ class Variant:
         return max(self.joker_count(seats) for seats in range(self.min_players, self.max_players + 1))
 
     def observe(self, game: Game, seat: int | None) -> dict[str, Any]:
+        """What :meth:`Game.observation` returns: ``seat``'s view of the current deal (None: an onlooker's)."""
         deal = game.deal
         pile = self.discard_pile
         view: dict[str, Any] = {
