@@ -13,7 +13,19 @@ from .ruleset import (
     Problem,
     schema_problems,
 )
-from .settings import MAX_DECKS, MAX_JOKERS, PER_PLAYER_DEFAULTS, RANK_KEYS, KernelSettings, per_players
+from .settings import (
+    MAX_DECKS,
+    MAX_HAND_SIZE,
+    MAX_JOKERS,
+    MAX_WILD_CARDS,
+    MAX_WILD_CARDS_TRIED,
+    MAX_WILD_HAND_SIZE,
+    PER_PLAYER_DEFAULTS,
+    RANK_KEYS,
+    KernelSettings,
+    per_players,
+    wild_cards,
+)
 
 
 def _rules_problems(data: Mapping[str, Any], modules: Sequence[tuple[str, ModuleType]], locate: Any) -> list[Problem]:
@@ -71,18 +83,22 @@ def _semantic_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
                         f"add 'default' or {', '.join(repr(str(c)) for c in missing)}",
                     )
                 )
+    too_large = _limit_problems(data, locate)
+    problems += too_large
     jokers_dealt = False
+    melds = data.get("melds", {})
+    wild_items = melds.get("wild", [])
+    most_wild = (0, 0, 0)  # (wild cards, decks, jokers) at the player count with the most
     for count in counts:
         decks = per_players(data, "decks", "count", count)
         jokers = per_players(data, "decks", "jokers", count)
         jokers_dealt = jokers_dealt or jokers > 0
+        if too_large:  # a deck is built card by card: nothing is worked out from values out of bounds
+            continue
         if decks < 1:
             problems.append(locate(("decks", "count"), f"expected at least 1 deck for {count} players, got {decks}"))
             continue
-        if decks > MAX_DECKS or jokers > MAX_JOKERS:  # a deck is built card by card: bound it before play
-            key, value, most = ("count", decks, MAX_DECKS) if decks > MAX_DECKS else ("jokers", jokers, MAX_JOKERS)
-            problems.append(locate(("decks", key), f"expected at most {most} for {count} players, got {value:,}"))
-            continue
+        most_wild = max(most_wild, (wild_cards(wild_items, decks, jokers), decks, jokers))
         size = per_players(data, "deal", "hand_size", count)
         needed = size * count + (1 if KernelSettings.read(data).upcard else 0)
         available = 52 * decks + jokers
@@ -95,8 +111,23 @@ def _semantic_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
             )
         if size < 1:
             problems.append(locate(("deal", "hand_size"), f"expected at least 1 card each for {count} players"))
+        if size > MAX_WILD_HAND_SIZE and wild_cards(wild_items, decks, jokers):
+            message = f"expected at most {MAX_WILD_HAND_SIZE} cards a hand when cards are wild (melds.wild), got {size}"
+            if all(p.message != message for p in problems):
+                problems.append(locate(("deal", "hand_size"), message))
+    tried = [key for key in ("set_distinct_suits", "run_max") if melds.get(key)]  # no quick search for these
+    most = MAX_WILD_CARDS_TRIED if tried else MAX_WILD_CARDS
+    if most_wild[0] > most:
+        found, decks, jokers = most_wild
+        reason = f" with melds.{tried[0]} (the least deadwood is found by trying every meld)" if tried else ""
+        problems.append(
+            locate(
+                ("melds", "wild"),
+                f"makes {found} wild cards with {_count(decks, 'deck')} and {_count(jokers, 'joker')}; "
+                f"expected at most {most}{reason}",
+            )
+        )
     problems += _card_value_problems(data, locate, jokers_dealt)
-    melds = data.get("melds", {})
     for low_key, high_key in (("set_min", "set_max"), ("run_min", "run_max")):
         if melds.get(high_key) is not None and melds.get(low_key, 3) > melds[high_key]:
             problems.append(
@@ -124,6 +155,31 @@ def _semantic_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
     if target is None and data.get("max_hands") is None:
         problems.append(locate(("target",), "expected a target score or max_hands, or the game never ends"))
     return problems
+
+
+_LIMITS = {
+    ("decks", "count"): (MAX_DECKS, "decks"),
+    ("decks", "jokers"): (MAX_JOKERS, "jokers"),
+    ("deal", "hand_size"): (MAX_HAND_SIZE, "cards a hand"),
+}
+
+
+def _limit_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
+    """Decks, jokers and hand sizes above their bounds: one problem for each value given (not one for each
+    player count it applies to)."""
+    problems = []
+    for (block, key), (most, unit) in _LIMITS.items():
+        spec = data.get(block, {}).get(key)
+        given = list(spec.items()) if isinstance(spec, Mapping) else [] if spec is None else [(None, spec)]
+        for count_key, value in given:
+            if isinstance(value, int) and value > most:
+                path = (block, key) if count_key is None else (block, key, count_key)
+                problems.append(locate(path, f"expected at most {most} {unit}, got {value:,}"))
+    return problems
+
+
+def _count(number: int, word: str) -> str:
+    return f"{number} {word}" if number == 1 else f"{number} {word}s"
 
 
 def _turn_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:

@@ -840,7 +840,7 @@ class UntrustedPlugins(ValueError):
 
 def _record_problem(record: Any) -> str | None:
     """What makes ``record`` (parsed JSON) malformed, or None."""
-    from .ruleset import MAX_DEPTH
+    from .ruleset import MAX_DEPTH, MAX_VALUES
 
     if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
         found = record.get("format") if isinstance(record, dict) else None
@@ -872,20 +872,25 @@ def _record_problem(record: Any) -> str | None:
     for key, good, expected in checks:
         if not good:
             return f"'{key}' is {expected}, not {_clip(json.dumps(record.get(key)), 60)}"
-    if _depth(record.get("options")) > MAX_DEPTH:
+    deepest, count = _extent(record.get("options"), MAX_VALUES)
+    if deepest > MAX_DEPTH:
         return f"'options' nests more than {MAX_DEPTH} levels deep"
+    if count > MAX_VALUES:  # as a ruleset file may hold: checked before anything is copied or merged
+        return f"'options' holds more than {MAX_VALUES:,} values"
     return None
 
 
-def _depth(value: Any) -> int:
-    """How deeply lists and mappings nest in ``value`` (without recursion)."""
-    deepest, level = 0, [(value, 1)]
-    while level:
+def _extent(value: Any, most: int) -> tuple[int, int]:
+    """How deeply lists and mappings nest in ``value``, and how many values it holds, counted (without
+    recursion) until there are more than ``most``."""
+    deepest, count, level = 0, 0, [(value, 1)]
+    while level and count <= most:
         item, depth = level.pop()
+        count += 1
         if isinstance(item, (dict, list)):
             deepest = max(deepest, depth)
             level.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict) else item))
-    return deepest
+    return deepest, count
 
 
 def load_record(
@@ -909,12 +914,15 @@ def load_record(
     named = [file for file in record.get("plugins", []) if local_plugin_name(file) not in names]
     if named and not trust_plugins:
         raise UntrustedPlugins(named)
-    variant = load_variant(
-        record["variant"],
-        house_rules=record.get("house_rules", ()),
-        options=record.get("options") or None,
-        plugins=given + named,
-    )
+    try:
+        variant = load_variant(
+            record["variant"],
+            house_rules=record.get("house_rules", ()),
+            options=record.get("options") or None,
+            plugins=given + named,
+        )
+    except KeyError as exc:  # no such variant or file: a ValueError, as for any record that does not load
+        raise ValueError(str(exc.args[0]) if exc.args else f"no variant {record['variant']!r}") from None
     return record, variant
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import difflib
 import json
+import os
 import re
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -93,36 +94,70 @@ class Document:
 MAX_DEPTH = 64
 """The deepest nesting of lists and mappings a ruleset may have (real ones need four or five levels)."""
 
-MAX_VALUES = 20_000
-"""The most values a ruleset may expand to, YAML aliases counted each time they are used (real ones
-hold a few hundred): an alias bomb is refused before it fills the memory."""
+MAX_VALUES = 5_000
+"""The most values (list items and mapping entries) a ruleset file may hold, and expand to with YAML
+aliases counted each time they are used (real ones hold a few hundred): counted while the file is read,
+so a large or alias-bombed file is refused before it costs time or memory."""
 
-MAX_BYTES = 1_000_000
-"""The largest ruleset file read."""
+MAX_BYTES = 100_000
+"""The largest ruleset file read (shipped ones hold under 5,000 bytes): PyYAML reads about 250,000 bytes
+a second, so any file is refused or read in well under a second."""
+
+MAX_INT = 1_000_000_000
+"""The largest whole number (either sign) in a ruleset: counts, scores and values are far smaller, and a
+bound keeps arithmetic and printing cheap whatever the input."""
+
+_MAX_INT_TEXT = 40
+"""Longer integer texts are refused unread: hex, octal, binary and base-60 forms have no digit limit."""
 
 
 class _Refused(Exception):
-    """Reading stopped at ``mark`` for ``reason`` (the document is too deep or too large)."""
+    """Reading stopped at ``mark`` for ``reason`` (the document is too deep or too large); ``path`` is the
+    top-level key being read."""
 
-    def __init__(self, mark: Any, reason: str):
+    def __init__(self, mark: Any, reason: str, path: str = ""):
         super().__init__(reason)
-        self.mark, self.reason = mark, reason
+        self.mark, self.reason, self.path = mark, reason, path
 
 
 class _Loader(yaml.SafeLoader):
-    """The safe loader with a bound on nesting: PyYAML composes recursively, and a deep document would
-    end in a RecursionError."""
+    """The safe loader with bounds: on nesting (PyYAML composes recursively, and a deep document would end in
+    a RecursionError), on the number of values, and on aliases inside the value they name (which would make
+    a value that contains itself)."""
 
-    depth = 0
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self.depth = 0
+        self.values = 0
+        self.top = ""
+        """The top-level key being read: where a refusal is reported."""
+        self.open_anchors: set[str] = set()
+        """Anchors of the lists and mappings being read (an alias to one of them is a loop)."""
 
     def compose_node(self, parent: Any, index: Any) -> Any:
+        event = self.peek_event()  # type: ignore[no-untyped-call]
+        if self.depth == 1 and isinstance(index, yaml.ScalarNode):
+            self.top = str(index.value)
+        if isinstance(event, yaml.AliasEvent) and event.anchor in self.open_anchors:
+            message = f"the alias *{event.anchor} is used inside the value it names: a value cannot contain itself"
+            raise _Refused(event.start_mark, message, self.top)
+        if parent is None or index is not None:  # a value, not a mapping key
+            self.values += 1
+            if self.values > MAX_VALUES:
+                message = f"more than {MAX_VALUES:,} values in one file (list items and mapping entries)"
+                raise _Refused(event.start_mark, message, self.top)
         self.depth += 1
+        anchor = getattr(event, "anchor", None) if isinstance(event, yaml.CollectionStartEvent) else None
+        if anchor is not None:
+            self.open_anchors.add(anchor)
         try:
             if self.depth > MAX_DEPTH:
-                raise _Refused(self.peek_event().start_mark, f"nested more than {MAX_DEPTH} levels deep")  # type: ignore[no-untyped-call]
+                raise _Refused(event.start_mark, f"nested more than {MAX_DEPTH} levels deep", self.top)
             return super().compose_node(parent, index)
         finally:
             self.depth -= 1
+            if anchor is not None:
+                self.open_anchors.discard(anchor)
 
 
 def _position(text: str, index: int) -> tuple[int, int]:
@@ -151,18 +186,20 @@ _BRACKETS = re.compile(r"[\[\]{}]")
 def load_document(source: str | Path, text: str | None = None) -> Document:
     """Read a YAML mapping safely, keeping positions. Mapping keys become strings.
 
-    Raises :class:`RulesetError` with a located problem for a file that cannot be read, is not UTF-8,
-    holds characters YAML does not allow, is not valid YAML, nests deeper than :data:`MAX_DEPTH` or
-    expands (through aliases) to more than :data:`MAX_VALUES` values."""
+    Raises :class:`RulesetError` with a located problem for a file that cannot be read, is larger than
+    :data:`MAX_BYTES`, is not UTF-8, holds characters YAML does not allow, is not valid YAML, nests deeper
+    than :data:`MAX_DEPTH`, holds or expands (through aliases) to more than :data:`MAX_VALUES` values, holds
+    a value that contains itself, or a whole number beyond :data:`MAX_INT`."""
     name = str(source)
     if text is None:
         try:
             with open(source, "rb") as stream:
+                size = os.fstat(stream.fileno()).st_size
                 raw = stream.read(MAX_BYTES + 1)
         except OSError as exc:
             raise RulesetError([Problem(name, 0, 0, "", f"cannot read the file: {exc.strerror or exc}")]) from None
-        if len(raw) > MAX_BYTES:
-            raise RulesetError([Problem(name, 0, 0, "", f"the file is larger than {MAX_BYTES:,} bytes")])
+        if len(raw) > MAX_BYTES:  # a device has no size: then what it gives counts
+            raise RulesetError([_too_large(name, size)])
         try:
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
@@ -170,6 +207,8 @@ def load_document(source: str | Path, text: str | None = None) -> Document:
             column = exc.start - (raw.rfind(b"\n", 0, exc.start) + 1) + 1
             message = f"not UTF-8 text: byte 0x{raw[exc.start]:02x} cannot be read (save the file as UTF-8)"
             raise RulesetError([Problem(name, line, column, "", message)]) from None
+    elif len(text) > MAX_BYTES and len(text.encode("utf-8")) > MAX_BYTES:
+        raise RulesetError([_too_large(name, len(text.encode("utf-8")))])
     deep = _flow_too_deep(text)
     if deep is not None:
         raise RulesetError([Problem(name, *_position(text, deep), "", f"nested more than {MAX_DEPTH} levels deep")])
@@ -187,7 +226,7 @@ def load_document(source: str | Path, text: str | None = None) -> Document:
         reason = getattr(exc, "problem", None) or str(exc)
         raise RulesetError([Problem(name, line, column, "", f"not valid YAML: {reason}")]) from None
     except _Refused as exc:
-        raise RulesetError([Problem(name, exc.mark.line + 1, exc.mark.column + 1, "", exc.reason)]) from None
+        raise RulesetError([Problem(name, exc.mark.line + 1, exc.mark.column + 1, exc.path, exc.reason)]) from None
     finally:
         loader.dispose()
     if node is None:
@@ -216,6 +255,11 @@ def load_document(source: str | Path, text: str | None = None) -> Document:
     return Document(name, data, positions, keys)
 
 
+def _too_large(name: str, size: int) -> Problem:
+    held = f"{size:,}" if size > MAX_BYTES else f"more than {MAX_BYTES:,}"
+    return Problem(name, 0, 0, "", f"the file holds {held} bytes; a ruleset may hold at most {MAX_BYTES:,}")
+
+
 _PLAIN_TAGS = {yaml.MappingNode: "tag:yaml.org,2002:map", yaml.SequenceNode: "tag:yaml.org,2002:seq"}
 
 
@@ -231,18 +275,74 @@ def _tag_problem(node: yaml.Node, path: Path_, name: str) -> Problem:
 
 
 def _scalar(node: yaml.Node, path: Path_, problems: list[Problem], name: str, constructor: yaml.SafeLoader) -> Any:
-    """A scalar's value; a tag the safe loader does not know (``!!python/...``) is a problem, not an error."""
+    """A scalar's value; a tag the safe loader does not know (``!!python/...``) or a whole number out of
+    bounds is a problem, not an error."""
+    text = str(node.value)
+    is_int = node.tag == "tag:yaml.org,2002:int"
+    if is_int and len(text) > _MAX_INT_TEXT:  # refused unread: 0x and base-60 forms have no digit limit
+        problems.append(_int_problem(node, path, name, f"one of {len(text):,} characters"))
+        return None
     try:
-        return constructor.construct_object(node, deep=True)
+        value = constructor.construct_object(node, deep=True)
     except yaml.YAMLError:
         problems.append(_tag_problem(node, path, name))
         return None
-    except ValueError:  # a number of thousands of digits: Python refuses to convert it
-        line, column = node.start_mark.line + 1, node.start_mark.column + 1
-        digits = len(str(node.value))
-        message = f"expected a number of at most 4300 digits, got one of {digits:,} characters"
-        problems.append(Problem(name, line, column, dotted(path), message))
+    except ValueError:  # an explicit tag on a text of another kind (!!int abc)
+        if is_int:
+            problems.append(_int_problem(node, path, name, repr(text)))
+        else:
+            tag = str(node.tag).replace("tag:yaml.org,2002:", "!!")
+            line, column = node.start_mark.line + 1, node.start_mark.column + 1
+            problems.append(Problem(name, line, column, dotted(path), f"{text[:40]!r} cannot be read as {tag}"))
         return None
+    if is_int and not -MAX_INT <= value <= MAX_INT:
+        problems.append(_int_problem(node, path, name, repr(text)))
+        return None
+    return value
+
+
+def int_bounds() -> str:
+    """What a whole number in a ruleset may be, in words."""
+    return f"a whole number from -{MAX_INT:,} to {MAX_INT:,}"
+
+
+def _int_problem(node: yaml.Node, path: Path_, name: str, shown: str) -> Problem:
+    line, column = node.start_mark.line + 1, node.start_mark.column + 1
+    return Problem(name, line, column, dotted(path), f"expected {int_bounds()}, got {shown}")
+
+
+def data_problems(data: Any, locate: Any) -> list[Problem]:
+    """The limits a file's reader enforces, for a ruleset given as data (options, a record's options): at
+    most :data:`MAX_VALUES` values, :data:`MAX_DEPTH` levels, and whole numbers within :data:`MAX_INT`.
+    ``locate(path, message)`` makes a problem."""
+    problems = []
+    count = 0
+    stack: list[tuple[Path_, Any]] = [((), data)]
+    while stack:  # without recursion: the data may nest deeply
+        path, value = stack.pop()
+        count += 1
+        if count > MAX_VALUES:
+            return [locate(path[:1], f"more than {MAX_VALUES:,} values")]
+        if len(path) > MAX_DEPTH:
+            return [locate(path[:1], f"nested more than {MAX_DEPTH} levels deep")]
+        if isinstance(value, Mapping):
+            stack.extend((path + (str(k),), v) for k, v in reversed(list(value.items())))
+        elif isinstance(value, list):
+            stack.extend((path + (i,), v) for i, v in reversed(list(enumerate(value))))
+        elif isinstance(value, int) and not isinstance(value, bool) and not -MAX_INT <= value <= MAX_INT:
+            problems.append(locate(path, f"expected {int_bounds()}, got {_digits(value)}"))
+    return problems
+
+
+def _digits(value: int) -> str:
+    """A whole number in words: itself when short, else how many digits it has (printing a number of more
+    than 4,300 digits is refused by Python)."""
+    if abs(value) < 10**30:
+        return str(value)
+    digits = int(abs(value).bit_length() * 0.30103) + 1  # log10(2): exact to a digit, without printing it
+    if abs(value) < 10 ** (digits - 1):
+        digits -= 1
+    return f"one of {digits:,} digits"
 
 
 def _build(
@@ -402,11 +502,30 @@ def _describe(error: jsonschema.ValidationError) -> str:
         return f"expected text matching {wanted}, got {_show(error.instance)}"
     if validator == "propertyNames":
         return f"{error.message}"
-    if validator in ("minItems", "maxItems", "uniqueItems", "minProperties"):
+    if validator in ("maxItems", "maxProperties") and isinstance(error.instance, (list, Mapping)):
+        what = "items" if validator == "maxItems" else "entries"
+        return f"expected at most {error.validator_value} {what}, got {len(error.instance):,}"
+    if validator == "uniqueItems" and isinstance(error.instance, list):
+        return f"expected each item once, got {_clip(_repeated(error.instance))} more than once"
+    if validator in ("minItems", "minProperties"):
         return error.message
     if validator in ("oneOf", "anyOf"):
         return f"expected {schema.get('description') or 'a value of another form'}, got {_show(error.instance)}"
     return error.message
+
+
+def _repeated(items: list[Any]) -> str:
+    """The first item of ``items`` that is there twice, as JSON (the schema's message would show them all)."""
+    seen: set[str] = set()
+    for item in map(json.dumps, items):
+        if item in seen:
+            return item
+        seen.add(item)
+    return ""
+
+
+def _clip(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else f"{text[: limit - 3]}..."
 
 
 def _type_words(value: Any) -> str:

@@ -3,19 +3,48 @@ hooks and validation all take them from here (``docs/rulesets.md`` describes eac
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .cards import RANKS
 
-__all__ = ["MAX_DECKS", "MAX_JOKERS", "PER_PLAYER_DEFAULTS", "RANK_KEYS", "KernelSettings", "per_players"]
+__all__ = [
+    "MAX_DECKS",
+    "MAX_JOKERS",
+    "MAX_HAND_SIZE",
+    "MAX_WILD_HAND_SIZE",
+    "MAX_WILD_CARDS",
+    "MAX_WILD_CARDS_TRIED",
+    "PER_PLAYER_DEFAULTS",
+    "RANK_KEYS",
+    "KernelSettings",
+    "per_players",
+    "wild_cards",
+]
 
-MAX_DECKS = 20
-"""The most 52-card decks a ruleset may use (the largest rummy games use three or four)."""
+# Bounds on the work a ruleset asks of the engine: finding melds and the least deadwood grows with the
+# cards a hand holds and steeply (exponentially) with the wild cards among them. Within these bounds a
+# turn's legal actions take well under a second (docs/rulesets.md gives the measurements).
 
-MAX_JOKERS = 100
-"""The most jokers a ruleset may add."""
+MAX_DECKS = 4
+"""The most 52-card decks a ruleset may use (the largest rummy games use three or four; shipped: two)."""
+
+MAX_JOKERS = 8
+"""The most jokers a ruleset may add (two a deck; shipped: four)."""
+
+MAX_HAND_SIZE = 30
+"""The most cards dealt to a hand (shipped: thirteen)."""
+
+MAX_WILD_HAND_SIZE = 15
+"""The most cards dealt to a hand when some cards are wild (shipped: thirteen)."""
+
+MAX_WILD_CARDS = 12
+"""The most wild cards the decks may hold (shipped: Skarney's eight 2s and four jokers)."""
+
+MAX_WILD_CARDS_TRIED = 4
+"""The most wild cards with sets of distinct suits or a longest run (``melds.set_distinct_suits``,
+``melds.run_max``): the least deadwood is then found by trying every meld, far slower with wild cards."""
 
 PER_PLAYER_DEFAULTS: dict[tuple[str, str], int] = {
     ("decks", "count"): 1,
@@ -26,6 +55,14 @@ PER_PLAYER_DEFAULTS: dict[tuple[str, str], int] = {
 
 RANK_KEYS: dict[str, int] = {**{r: i + 1 for i, r in enumerate(RANKS)}, "10": 10}
 """How a ruleset names a rank (``A``, ``2``..``9``, ``T`` or ``10``, ``J``, ``Q``, ``K``), to its number."""
+
+
+def wild_cards(wild: Sequence[str], decks: int, jokers: int) -> int:
+    """How many cards ``melds.wild`` (ranks, cards or ``JK``) makes wild in ``decks`` decks with ``jokers``."""
+    ranks = {RANK_KEYS[item] for item in wild if item in RANK_KEYS}  # T and 10 are one rank
+    cards = {(RANK_KEYS.get(item[:-1]), item[-1]) for item in wild if item != "JK" and item not in RANK_KEYS}
+    single = [card for card in cards if card[0] not in ranks]  # a card of a wild rank is counted with it
+    return 4 * decks * len(ranks) + decks * len(single) + (jokers if "JK" in wild else 0)
 
 
 def per_players(data: Mapping[str, Any], block: str, key: str, players: int) -> int:

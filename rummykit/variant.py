@@ -9,9 +9,10 @@ finding and checking plugins in :mod:`rummykit.loader`, the kernel's ruleset val
 from __future__ import annotations
 
 import difflib
+import itertools
 import json
 import warnings
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Sized
 from functools import cache, partial
 from pathlib import Path
 from types import ModuleType
@@ -37,7 +38,17 @@ from .loader import (
     plugin_problems,
 )
 from .melds import Arrangement, Meld, MeldRules, MeldSearch, check_copies
-from .ruleset import Document, Problem, RulesetError, dotted, kernel_schema, leaf_paths, merge, schema_problems
+from .ruleset import (
+    Document,
+    Problem,
+    RulesetError,
+    data_problems,
+    dotted,
+    kernel_schema,
+    leaf_paths,
+    merge,
+    schema_problems,
+)
 from .settings import RANK_KEYS, KernelSettings, per_players
 
 __all__ = [
@@ -53,7 +64,13 @@ __all__ = [
     "local_plugin_name",
     "per_players",
     "ENTRY_POINT_GROUP",
+    "MAX_HOUSE_RULES",
 ]
+
+
+MAX_HOUSE_RULES = 128
+"""The most house rules selected at once, and defined in one ruleset file (shipped games accept at most 17;
+validation tries each a file defines, so their number bounds its time)."""
 
 
 class Variant:
@@ -475,7 +492,14 @@ def _build(
     path = find_ruleset(source) if not _is_file(source) else source
     merged = _read_chain(path)
     locate = _locator(merged, path)
-    problems = _chain_schema_problems(merged, locate)
+    problems = [  # validation tries each house rule a file defines: bound them, in the file that defines them
+        doc.problem(
+            ("house_rules",), f"defines {len(own):,} house rules; a ruleset may define at most {MAX_HOUSE_RULES}"
+        )
+        for doc in merged.chain
+        if isinstance(own := doc.data.get("house_rules"), Mapping) and len(own) > MAX_HOUSE_RULES
+    ]
+    problems += _chain_schema_problems(merged, locate)
     if problems:
         raise RulesetError(problems)
     modules: list[tuple[str, ModuleType]] = []
@@ -533,14 +557,16 @@ def _build(
             )
     if problems:
         raise RulesetError(problems)
-    for i, name in enumerate(house_rules):
-        for other in house_rules[i + 1 :]:
-            if other in specs[name].get("conflicts", []) or name in specs[other].get("conflicts", []):
-                problems.append(
-                    Problem(
-                        f"house rule {name!r}", 0, 0, "", f"house rules {name!r} and {other!r} conflict: choose one"
-                    )
-                )
+    first = {name: i for i, name in reversed(list(enumerate(house_rules)))}
+    clashes = set()  # each pair once, earlier-selected first: linear in the house rules selected
+    for name in first:
+        for other in specs[name].get("conflicts", []):
+            if other in first and other != name:
+                clashes.add((name, other) if first[name] < first[other] else (other, name))
+    for name, other in sorted(clashes, key=lambda pair: (first[pair[0]], first[pair[1]])):
+        problems.append(
+            Problem(f"house rule {name!r}", 0, 0, "", f"house rules {name!r} and {other!r} conflict: choose one")
+        )
     if problems:
         raise RulesetError(problems)
     for name in house_rules:
@@ -614,7 +640,8 @@ def load_variant(
 ) -> Variant:
     """The variant named ``name_or_path`` (a name, an alias or a YAML file), with house rules and options.
 
-    ``house_rules`` is a list of house-rule names (a single name as a string is taken as one).
+    ``house_rules`` is a list of house-rule names (a single name as a string is taken as one), at most
+    :data:`MAX_HOUSE_RULES` of them.
 
     ``options`` is a partial ruleset merged over the result (``{"target": 150}``,
     ``{"rules": {"knock_limit": 7}}``). ``plugins`` are local plugins, Python files (or modules) that are
@@ -627,8 +654,17 @@ def load_variant(
         source = str(Path(source).resolve())
     if isinstance(house_rules, str):  # one name, not its letters
         house_rules = [house_rules]
+    selected = tuple(itertools.islice(house_rules, MAX_HOUSE_RULES + 1))
+    if len(selected) > MAX_HOUSE_RULES:
+        given = f"{len(house_rules):,}" if isinstance(house_rules, Sized) else f"more than {MAX_HOUSE_RULES}"
+        message = f"{given} house rules selected; at most {MAX_HOUSE_RULES} may be"
+        raise RulesetError([Problem("house_rules", 0, 0, "", message)])
+    if options:  # bounded before it is copied, merged or checked (a record's options are data)
+        problems = data_problems(options, lambda path, message: Problem("options", 0, 0, dotted(path), message))
+        if problems:
+            raise RulesetError(problems)
     options_json = json.dumps(options, sort_keys=True) if options else ""
-    return _load_cached(source, tuple(house_rules), options_json, tuple(_local_plugins(plugins)))
+    return _load_cached(source, selected, options_json, tuple(_local_plugins(plugins)))
 
 
 def validate(path: str | Path, plugins: Iterable[PluginSource] = ()) -> list[Problem]:
