@@ -23,6 +23,7 @@ bounds the exact pass, which drops every state that has already left out as much
 from __future__ import annotations
 
 import itertools
+import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
 
@@ -69,6 +70,9 @@ class DeadwoodSolver:
         self._solved: dict[tuple[bytes, tuple[int, ...], int], tuple[int, tuple[tuple[int, ...], ...]]] = {}
         """Hands solved already (bots and searches ask about the same hands again and again)."""
         self._budget = 0
+        # One solver serves every game of a variant, and a search keeps scratch values on it (_budget): games
+        # played in several threads at once (the web server) take turns.
+        self._lock = threading.Lock()
 
     beam_from = 16
     """Hands of this many cards or more get a quick first pass (see :meth:`solve`)."""
@@ -230,9 +234,10 @@ class DeadwoodSolver:
         key = (bytes(counts), tuple(wilds), jokers)
         hit = self._solved.get(key)
         if hit is None:
-            if len(self._solved) >= 50_000:
-                self._solved.clear()
-            hit = self._solved[key] = self._solve(counts, wilds, jokers)
+            with self._lock:
+                if len(self._solved) >= 50_000:
+                    self._solved.clear()
+                hit = self._solved[key] = self._solve(counts, wilds, jokers)
         return hit[0], list(hit[1])
 
     def _solve(

@@ -273,3 +273,37 @@ def test_a_hand_solved_again_comes_from_memory_unchanged() -> None:
     again = ms.arrange(hand)
     assert len(solver._solved) == 1
     assert again == first
+
+
+def test_one_search_serves_games_in_several_threads_at_once() -> None:
+    """A variant's meld search (and its solver) is shared by every game of it, and the web server plays games
+    in worker threads: three Skarney games played at once, threads switching very often, go on as alone."""
+    import sys
+    import threading
+    import time
+
+    from rummykit.bots import GreedyBot
+
+    skarney = rummykit.load_variant("skarney")
+    failures: list[str] = []
+
+    def play(seed: int) -> None:
+        game, bot, started = skarney.new_game(players=4, seed=seed), GreedyBot(seed), time.monotonic()
+        try:
+            while not game.is_over and time.monotonic() - started < 10:
+                game.apply(bot.choose(game))
+                game.check_cards()
+        except Exception as exc:  # any failure is the finding
+            failures.append(repr(exc))
+
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-5)
+    try:
+        threads = [threading.Thread(target=play, args=(seed,)) for seed in range(3)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+    assert failures == []

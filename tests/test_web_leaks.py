@@ -62,9 +62,8 @@ def seen_now(deal: Deal, viewer: int | None) -> set[str]:
     cards = [*deal.stock, *deal.discard, *(c for h in deal.hands for c in h)]
     cards += [c for tm in deal.table for c in tm.meld.cards]
     cards += [c for zone in deal.zones.values() for held in zone.cards for c in held]
-    seen = {str(c) for c in cards if id(c) not in hidden}
     face_down = deal.face_down
-    return seen - {str(c) for c in deal.discard if c.id in face_down and viewer is None}
+    return {str(c) for c in cards if id(c) not in hidden and c.id not in face_down}
 
 
 def twin_state(table: Table, viewer: int | None, rng: random.Random) -> dict[str, Any]:
@@ -90,6 +89,13 @@ def without_stands_for(data: Any) -> Any:
     if isinstance(data, str):
         return re.sub(r"=(?:[2-9TJQKA][CDHS])", "", data)
     return data
+
+
+def check_log(table: Table, deals: list[Deal]) -> None:
+    """Every line of the table's move list is a move the engine made, under the seat it was made for."""
+    made = {(deal.number, seat, str(action)) for deal in deals for seat, action in deal.log}
+    for entry in table.log:
+        assert (entry["deal"], entry["seat"], entry["action"]) in made, f"{entry} is no move of that seat"
 
 
 def check_reader(
@@ -132,7 +138,11 @@ def test_no_answer_shows_a_card_its_reader_may_not_see(variant: str) -> None:
         game: Game = table.game
         rng = random.Random(variant)
         seen: dict[int | None, set[str]] = {seat: set() for seat in [None, *range(players)]}
+        deals: list[Deal] = []
         for _ in range(MOVES):
+            if game.deal not in deals:
+                deals.append(game.deal)
+            check_log(table, deals)
             if game.is_over:
                 break
             assert client.get(f"/api/tables/{created['id']}/record").status_code == 409

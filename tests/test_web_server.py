@@ -122,6 +122,18 @@ def test_heavy_requests_do_not_starve_a_plain_one_and_ctrl_c_stops_the_server_at
         assert any(worker.is_alive() for worker in workers[:4]), "the heavy requests ended too soon to test anything"
         waits = [timed_get(port, path) for path in ("/api/variants", "/api/tables", "/", "/api/variants") * 3]
         assert max(waits) < 1.0, waits
+        # Someone else's table is made, read and played meanwhile: its bot answers its move in its turn.
+        started = time.monotonic()
+        status, mine = call(port, "POST", "/api/tables", {"variant": "gin", "seed": 3})
+        assert status == 201 and time.monotonic() - started < 2.0, mine
+        token = {"Authorization": f"Bearer {mine['tokens']['0']}"}
+        for _ in range(3):
+            started = time.monotonic()
+            status, mine = call(
+                port, "POST", f"/api/tables/{mine['id']}/moves", {"action": mine["legal_actions"][0]}, token
+            )
+            assert status == 200 and time.monotonic() - started < 2.0, mine
+            assert timed_get(port, f"/api/tables/{mine['id']}") < 1.0
         assert any(worker.is_alive() for worker in workers[:4])
         process.send_signal(signal.SIGINT)
         stopped = time.monotonic()

@@ -7,6 +7,7 @@ ruleset files given on the command line, house rules only from those the variant
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
 import json
 import logging
@@ -17,7 +18,8 @@ import sys
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from importlib import resources
@@ -59,8 +61,11 @@ IDLE_SECONDS = 3600.0
 DROPPED_KEPT = 10_000
 """How many dropped tables the server remembers, to answer 410 (and why) instead of 404."""
 HEAVY_REQUESTS = 2
-"""Requests that may run the engine at once (making tables, moves and bots, replays); the others wait their
-turn, so that reading a table's state is never stuck behind them."""
+"""Engine work (making tables, moves, the bots' moves, replays) done at once; the rest waits its turn, first
+come first served, so no table's bots can keep another table's move waiting for long."""
+BOT_SLICE_SECONDS = 0.2
+"""The bots of a table move for about this long at a time, then let other tables' work (and reads of their
+own table) go first."""
 MAX_BOT_MOVES = 200_000
 """Bot moves made for one request at most (a whole bots-only game takes far fewer)."""
 LOG_LENGTH = 300
@@ -88,8 +93,14 @@ class Table:
     log: list[dict[str, Any]] = field(default_factory=list)
     settlements: list[dict[int | None, list[str]]] = field(default_factory=list)
     """Per finished hand, its settlement lines as each person seat (and None: an onlooker) reads them."""
-    lock: threading.Lock = field(default_factory=threading.Lock)
     used: float = field(default_factory=time.monotonic)
+    busy: int = 0
+    """Requests (and bot play) under way on this table: a busy table is never dropped as idle."""
+    bot_moves: int = 0
+    lock: asyncio.Lock | None = None
+    """Held while anything reads or changes the table (made on first use, in the server's event loop)."""
+    driver: asyncio.Task[None] | None = None
+    """The task letting the bots move, while they have moves to make."""
     replay: Replay | None = None
     owner: str = field(default_factory=lambda: secrets.token_urlsafe(16))
     """The creator's token: deletes the table and steps a replay."""
@@ -125,25 +136,28 @@ def _viewers(table: Table) -> list[int | None]:
 
 
 def _apply(table: Table, action: Action | str) -> None:
-    """Apply ``action`` for the seat to act, recording how it reads and any hand it ends."""
+    """Apply ``action`` for the seat to act, recording how it reads (and every move the rules made by
+    themselves after it, each under the seat it was made for) and any hand it ends."""
     game = table.game
     deal: Deal = game.deal
-    seat = deal.actor
+    logged = len(deal.log)
     before = len(game.results)
     game.apply(action)
-    done = deal.log[-1][1] if deal.log else None
-    if done is not None:
+    moves = [(deal, entry) for entry in deal.log[logged:]]
+    if game.deal is not deal:  # a new deal began: the moves the rules made at its start
+        moves += [(game.deal, entry) for entry in game.deal.log]
+    for where, (mover, done) in moves:
         words = {}
         for viewer in _viewers(table):
-            said = action_words(deal, seat, done, viewer)
+            said = action_words(where, mover, done, viewer)
             if said is None:
-                words[str(viewer)] = f"{game.names[seat]}: {done}"
-            elif viewer == seat:
+                words[str(viewer)] = f"{game.names[mover]}: {done}"
+            elif viewer == mover:
                 words[str(viewer)] = f"You {said.you}"
             else:
-                words[str(viewer)] = f"{game.names[seat]} {said.they}"
-        table.log.append({"deal": deal.number, "seat": seat, "action": str(done), "words": words})
-        del table.log[:-LOG_LENGTH]
+                words[str(viewer)] = f"{game.names[mover]} {said.they}"
+        table.log.append({"deal": where.number, "seat": mover, "action": str(done), "words": words})
+    del table.log[:-LOG_LENGTH]
     for index in range(before, len(game.results)):
         result = game.results[index]
         table.settlements.append(
@@ -156,19 +170,26 @@ def _apply(table: Table, action: Action | str) -> None:
         )
 
 
-def _run_bots(table: Table) -> None:
-    """Let the bots move until a person must act or the game is over."""
+def _run_bots(table: Table, seconds: float = float("inf")) -> bool:
+    """Let the bots move until a person must act, the game is over, or ``seconds`` have passed (after one move
+    at least). True when a bot still has a move to make."""
     game = table.game
-    for _ in range(MAX_BOT_MOVES):
-        if game.is_over:
-            return
+    deadline = time.monotonic() + seconds
+    moved = False
+    while not game.is_over:
         seat = game.current_player
         assert seat is not None
         bot = table.players[seat]
         if bot is None:
-            return
+            return False
+        if moved and time.monotonic() >= deadline:
+            return True
+        if table.bot_moves >= MAX_BOT_MOVES:
+            raise WebError(500, f"the bots made {MAX_BOT_MOVES} moves without the game ending")
         _apply(table, bot.choose(game))
-    raise WebError(500, f"the bots made {MAX_BOT_MOVES} moves without the game ending")
+        table.bot_moves += 1
+        moved = True
+    return False
 
 
 # -- reading requests ----------------------------------------------------------------------------------
@@ -318,10 +339,11 @@ class Tables:
             self.dropped.popitem(last=False)
 
     def expire(self) -> None:
-        """Drop every table idle for longer than :attr:`idle_seconds` (under ``self.lock``)."""
+        """Drop every table idle for longer than :attr:`idle_seconds` (under ``self.lock``); a table a request
+        or its bots are still using is not idle."""
         now = self.clock()
         for key, table in list(self.tables.items()):
-            if now - table.used > self.idle_seconds:
+            if now - table.used > self.idle_seconds and not table.busy:
                 self._drop(key, f"no request used it for {self.idle_seconds:g} seconds")
 
     def add(self, table: Table) -> None:
@@ -355,6 +377,16 @@ class Tables:
             raise WebError(404, f"no table {table_id[:40]!r}")
         table.used = self.clock()
         return table
+
+    @contextmanager
+    def using(self, table: Table) -> Iterator[Table]:
+        """Mark ``table`` busy while a request (or its bots) works on it, and used when that ends."""
+        table.busy += 1
+        try:
+            yield table
+        finally:
+            table.busy -= 1
+            table.used = self.clock()
 
     def remove(self, table_id: str, token: str | None) -> None:
         """Drop the table ``table_id`` for its creator (``token`` is the owner token; WebError 403 if not)."""
@@ -400,9 +432,7 @@ class Tables:
             players=[None if b is None else make_bot(b, seed=bot_seed + s) for s, b in enumerate(bots_given)],
         )
         table.tokens = {s: secrets.token_urlsafe(16) for s, b in enumerate(bots_given) if b is None}
-        with table.lock:
-            _run_bots(table)
-        self.add(table)
+        self.add(table)  # the bots make their first moves after (see create_app)
         return table
 
     def move(self, table: Table, body: dict[str, Any], token: str | None) -> int:
@@ -424,19 +454,17 @@ class Tables:
         if seat is not None and seat != holder:
             raise WebError(403, f"that token is seat {holder}'s, not seat {seat}'s")
         seat = holder
-        with table.lock:
-            if game.is_over:
-                raise WebError(409, "the game is over")
-            if game.current_player != seat:
-                who = game.current_player
-                raise WebError(409, f"it is not seat {seat}'s turn: {game.names[who] if who is not None else '-'} acts")
-            try:
-                _apply(table, text)
-            except IllegalAction as exc:
-                raise WebError(422, str(exc)) from None
-            except TypeError as exc:
-                raise WebError(400, str(exc)) from None
-            _run_bots(table)
+        if game.is_over:
+            raise WebError(409, "the game is over")
+        if game.current_player != seat:
+            who = game.current_player
+            raise WebError(409, f"it is not seat {seat}'s turn: {game.names[who] if who is not None else '-'} acts")
+        try:
+            _apply(table, text)
+        except IllegalAction as exc:
+            raise WebError(422, str(exc)) from None
+        except TypeError as exc:
+            raise WebError(400, str(exc)) from None
         return seat
 
     def replay(self, body: dict[str, Any]) -> Table:
@@ -491,17 +519,16 @@ class Tables:
         if (by is None) == (to is None):
             raise WebError(400, 'a step is {"by": N} (back with a negative N) or {"to": N}')
         target = to if to is not None else min(max(replay.step + (by or 0), 0), len(replay.moves))
-        with table.lock:
-            if target < replay.step:
-                table.game = self._replayed(replay)
-                table.log, table.settlements = [], []
-                replay.step = 0
-            try:
-                while replay.step < target:
-                    _apply(table, replay.moves[replay.step])
-                    replay.step += 1
-            except (IllegalAction, ValueError) as exc:
-                raise WebError(400, f"the record does not replay at move {replay.step + 1}: {exc}") from None
+        if target < replay.step:
+            table.game = self._replayed(replay)
+            table.log, table.settlements = [], []
+            replay.step = 0
+        try:
+            while replay.step < target:
+                _apply(table, replay.moves[replay.step])
+                replay.step += 1
+        except (IllegalAction, ValueError) as exc:
+            raise WebError(400, f"the record does not replay at move {replay.step + 1}: {exc}") from None
 
 
 # -- what a seat sees ------------------------------------------------------------------------------------
@@ -583,18 +610,46 @@ def create_app(
     max_tables: int = MAX_TABLES,
     hosts: Sequence[str] | None = None,
     idle_seconds: float = IDLE_SECONDS,
+    origin_names: Sequence[str] = (),
 ) -> Starlette:
     """The ASGI application: the API under ``/api`` and the page at ``/``. ``rulesets`` (files) and
     ``plugins`` (Python files) are what the command line gave; a request can name nothing else. ``hosts``,
     when given, are the only names a request's Host header (and a browser's Origin) may give (a page of
     another site that renames itself to 127.0.0.1, "DNS rebinding", is refused); an IP address is always
-    accepted there, since a renamed page carries its own name. A table idle for ``idle_seconds`` is dropped."""
+    accepted there, since a renamed page carries its own name; ``origin_names`` are names whose pages may call
+    the API whatever Host they send (a proxy in front may rewrite it). A table idle for ``idle_seconds`` is
+    dropped."""
     tables = Tables(rulesets, plugins, max_tables, idle_seconds)
     heavy = CapacityLimiter(HEAVY_REQUESTS)
 
     async def engine(function: Callable[..., Any], *args: Any) -> Any:
-        """Run engine work in a worker thread, at most :data:`HEAVY_REQUESTS` at once."""
-        return await anyio.to_thread.run_sync(partial(function, *args), limiter=heavy)
+        """Engine work on no table yet (making one, a replay), in a worker thread, in its turn."""
+        async with heavy:
+            return await anyio.to_thread.run_sync(partial(function, *args))
+
+    async def on_table(table: Table, function: Callable[..., Any], *args: Any, heavy_work: bool = True) -> Any:
+        """``function(*args)`` in a worker thread while nothing else touches ``table``: engine work waits its
+        turn first (a read, ``heavy_work=False``, only for the table), so no pool thread waits for a table."""
+        if table.lock is None:
+            table.lock = asyncio.Lock()  # made here, in the event loop, so only ever once per table
+        if not heavy_work:
+            async with table.lock:
+                return await anyio.to_thread.run_sync(partial(function, *args))
+        async with heavy, table.lock:
+            return await anyio.to_thread.run_sync(partial(function, *args))
+
+    async def bots_move(table: Table) -> None:
+        """Let ``table``'s bots move until a person must act or the game ends, a slice at a time. The bots go
+        on in a task of their own, so a client that leaves does not leave them in the middle of a game."""
+
+        async def drive() -> None:
+            with tables.using(table):
+                while await on_table(table, _run_bots, table, BOT_SLICE_SECONDS):
+                    pass
+
+        if table.driver is None or table.driver.done():
+            table.driver = asyncio.ensure_future(drive())
+        await asyncio.shield(table.driver)
 
     def viewer(request: Request, table: Table) -> int | None:
         """The seat whose view ``request`` may have: the seat of its token, else an onlooker's (None)."""
@@ -620,16 +675,21 @@ def create_app(
     async def variants(request: Request) -> Response:
         return JSONResponse({"variants": await run_in_threadpool(tables.catalogue), "bots": sorted(BOTS)})
 
-    async def create(request: Request) -> Response:
-        body = await _body(request)
-        table = await engine(tables.create, body)
-        seats = sorted(table.tokens)
-        data = await run_in_threadpool(locked_state, table, seats[0] if seats else None)
-        return JSONResponse({**data, **secrets_of(table)}, status_code=201)
-
     def secrets_of(table: Table) -> dict[str, Any]:
         """What only a table's creator is told: its owner token and every person seat's token."""
         return {"owner": table.owner, "tokens": {str(seat): token for seat, token in table.tokens.items()}}
+
+    async def view(table: Table, seat: int | None) -> dict[str, Any]:
+        return await on_table(table, state, table, seat, heavy_work=False)  # type: ignore[no-any-return]
+
+    async def create(request: Request) -> Response:
+        body = await _body(request)
+        table: Table = await engine(tables.create, body)
+        with tables.using(table):
+            await bots_move(table)
+            seats = sorted(table.tokens)
+            data = await view(table, seats[0] if seats else None)
+        return JSONResponse({**data, **secrets_of(table)}, status_code=201)
 
     async def listing(request: Request) -> Response:
         with tables.lock:
@@ -643,48 +703,43 @@ def create_app(
             }
         )
 
-    def locked_state(table: Table, seat: int | None) -> dict[str, Any]:
-        with table.lock:  # in a worker thread: waiting for a busy table never holds up the others
-            return state(table, seat)
-
     async def show(request: Request) -> Response:
-        table = tables.get(request.path_params["table_id"])
-        seat = viewer(request, table)
-        return JSONResponse(await run_in_threadpool(locked_state, table, seat))
+        with tables.using(tables.get(request.path_params["table_id"])) as table:
+            return JSONResponse(await view(table, viewer(request, table)))
 
     async def delete(request: Request) -> Response:
         tables.remove(request.path_params["table_id"], bearer(request))
         return JSONResponse({"deleted": request.path_params["table_id"]})
 
     async def move(request: Request) -> Response:
-        table = tables.get(request.path_params["table_id"])
-        body = await _body(request)
-        seat = await engine(tables.move, table, body, bearer(request))
-        return JSONResponse(await run_in_threadpool(locked_state, table, seat))
+        with tables.using(tables.get(request.path_params["table_id"])) as table:
+            body = await _body(request)
+            seat = await on_table(table, tables.move, table, body, bearer(request))
+            await bots_move(table)
+            return JSONResponse(await view(table, seat))
 
     async def record(request: Request) -> Response:
-        table = tables.get(request.path_params["table_id"])
+        def finished_record(table: Table) -> str:
+            if not table.game.is_over and table.replay is None:
+                raise WebError(409, "a game's record is given once the game is over: it holds the seed")
+            return table.game.to_json()
 
-        def locked_record() -> str:
-            with table.lock:
-                if not table.game.is_over and table.replay is None:
-                    raise WebError(409, "a game's record is given once the game is over: it holds the seed")
-                return table.game.to_json()
-
-        return Response(await run_in_threadpool(locked_record), media_type="application/json")
+        with tables.using(tables.get(request.path_params["table_id"])) as table:
+            text = await on_table(table, finished_record, table, heavy_work=False)
+        return Response(text, media_type="application/json")
 
     async def replay(request: Request) -> Response:
         body = await _body(request)
         table = await engine(tables.replay, body)
-        data = await run_in_threadpool(locked_state, table, None)
+        data = await view(table, None)
         return JSONResponse({**data, **secrets_of(table)}, status_code=201)
 
     async def step(request: Request) -> Response:
-        table = tables.get(request.path_params["table_id"])
-        body = await _body(request)
-        seat = viewer(request, table)
-        await engine(tables.step, table, body, bearer(request))
-        return JSONResponse(await run_in_threadpool(locked_state, table, seat))
+        with tables.using(tables.get(request.path_params["table_id"])) as table:
+            body = await _body(request)
+            seat = viewer(request, table)
+            await on_table(table, tables.step, table, body, bearer(request))
+            return JSONResponse(await view(table, seat))
 
     async def web_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, WebError)
@@ -710,7 +765,9 @@ def create_app(
         Route("/api/tables/{table_id}/step", step, methods=["POST"]),
         Mount("/", StaticFiles(directory=static, html=True)),
     ]
-    middleware = [Middleware(HostCheck, names=list(hosts))] if hosts is not None else []
+    middleware = (
+        [Middleware(HostCheck, names=list(hosts), origin_names=list(origin_names))] if hosts is not None else []
+    )
     app = Starlette(
         routes=routes,
         middleware=middleware,
@@ -748,12 +805,14 @@ def _is_address(name: str) -> bool:
 
 
 class HostCheck:
-    """Refuse (400) a request whose Host header, or (403) a browser request whose Origin, names a host that is
-    not one of ``names`` nor an IP address: what "DNS rebinding" would send."""
+    """Refuse (400) a request whose Host header names a host that is not one of ``names`` nor an IP address
+    (what "DNS rebinding" would send), and (403) a browser request from a page of another site: its Origin is
+    neither the Host it addresses nor one of ``origin_names``."""
 
-    def __init__(self, app: ASGIApp, names: Sequence[str]):
+    def __init__(self, app: ASGIApp, names: Sequence[str], origin_names: Sequence[str] = ()):
         self.app = app
         self.names = {_host_name(n) for n in names}
+        self.origin_names = {_host_name(n) for n in origin_names}
 
     def allowed(self, name: str) -> bool:
         """Whether a request may name the host ``name`` (one of the names, or an IP address)."""
@@ -768,7 +827,11 @@ class HostCheck:
         origin = headers.get("origin")
         if not self.allowed(_host_name(host)):
             refusal = JSONResponse({"error": "the request's Host is not a name this server answers to"}, 400)
-        elif origin is not None and origin.split("://", 1)[-1].lower() != host.lower():
+        elif (
+            origin is not None
+            and origin.split("://", 1)[-1].lower() != host.lower()
+            and _host_name(origin.split("://", 1)[-1]) not in self.origin_names
+        ):
             # A browser names the page a request comes from: only this server's own pages may call its API.
             refusal = JSONResponse({"error": "requests from another site's page are refused"}, 403)
         else:
@@ -806,7 +869,9 @@ def serve(
             probe.bind((host, port))
     except OSError as exc:
         raise ValueError(f"cannot listen on {host} port {port}: {exc.strerror or exc}") from None
-    app = create_app(rulesets, plugins, hosts=allowed_hosts(host, allow_hosts), idle_seconds=idle_seconds)
+    app = create_app(
+        rulesets, plugins, hosts=allowed_hosts(host, allow_hosts), idle_seconds=idle_seconds, origin_names=allow_hosts
+    )
 
     class Server(uvicorn.Server):
         def handle_exit(self, sig: int, frame: Any) -> None:

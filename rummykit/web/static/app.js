@@ -398,7 +398,7 @@ async function move(text) {
     const state = await api("POST", `/api/tables/${table.id}/moves`, { seat: viewSeat, action: text }, tokens[viewSeat]);
     selected = [];
     showError("");
-    const humans = humanSeats(state);
+    const humans = humanSeats(state).filter((s) => s in tokens); // the seats this page holds the tokens of
     if (state.current_player !== null && humans.includes(state.current_player) && state.current_player !== viewSeat) {
       viewSeat = state.current_player; // several people at one screen: pass it on
       await refresh();
