@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from rummykit import hookimpl
+from rummykit.actions import PositionWords
 from rummykit.cards import Card
 from rummykit.engine import Action, Deal, HandResult
 
@@ -86,6 +87,27 @@ def rummykit_score_hand(deal: Deal, kind: str) -> HandResult | None:
     details = dict(result.details)
     details["knock_card"] = str(card) if card is not None else None
     return HandResult(result.number, result.kind, result.scores, result.winner, result.dealer, details, result.boxes)
+
+
+def knock_limit_reason(deal: Deal) -> str:
+    """How this deal's knock limit was set, for people: ``the upcard's value``, ``gin only until the opening
+    discard sets it``..."""
+    card = deal.state.get("knock_card")
+    knock_card = "the opening discard" if deal.variant.rules.get("eleven_card_start") else "the upcard"
+    if deal.variant.rules.get("gin_only"):
+        return "gin only"
+    if card is None:
+        return f"gin only until {knock_card}, the knock card, sets it"
+    if knock_card_limit(deal, card) == 0:
+        return f"{knock_card} is an ace: gin only"
+    return f"{knock_card}'s value"
+
+
+@hookimpl(trylast=True)
+def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> None:
+    """The gin plugin states the knock limit; here it says how the deal's knock card set it."""
+    stated = f"Knock limit: {gin.knock_limit(deal)}"
+    words.facts[:] = [f"{fact} ({knock_limit_reason(deal)})" if fact == stated else fact for fact in words.facts]
 
 
 @hookimpl

@@ -134,6 +134,11 @@ def has_contract(deal: Deal, seat: int) -> bool:
     return deal.game.side_of(seat) in deal.state["contracts"]
 
 
+def _yours(deal: Deal) -> str:
+    """``your side's`` with partners, ``your`` in Singles (where each plays for themselves)."""
+    return "your side's" if deal.variant.partnerships else "your"
+
+
 # -- the deal --------------------------------------------------------------------------------------------
 
 
@@ -406,27 +411,39 @@ def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
         count = contract_size(deal)
         size = int(rules.get("contract_meld_size", 3))
         if action.kind == "layoff":
-            return "no card is added to a meld before your side's contract is down"
+            return f"no card is added to a meld before {_yours(deal)} contract is down"
         return (
-            f"before your side's contract, the only meld is the contract: {count} sets or {count} runs of {size} "
+            f"before {_yours(deal)} contract, the only meld is the contract: {count} sets or {count} runs of {size} "
             f"cards each ({count * size} cards), at most one wild card in each, laid at once "
             f"('meld 7H 7S 7D | 8C 8D 8S | ...')"
         )
     if action.kind == "layoff" and action.target is not None and 0 <= action.target < len(deal.table):
         owner = deal.table[action.target].owner
         if deal.game.side_of(owner) != deal.game.side_of(seat) and deal.variant.layoff_mode == "own":
-            return "cards are added only to your own side's melds, never to an opponent's"
+            own = "your own side's" if deal.variant.partnerships else "your own"
+            return f"cards are added only to {own} melds, never to an opponent's"
     if action.kind == "layoff" and action.target is not None:
         limit = int(rules.get("layoff_per_meld", 2))
         done = state["added"].get(action.target, 0)
         if done + len(action.cards) > limit:
-            return f"at most {limit} cards are added to one meld in a turn ({done} already this turn)"
+            are = "card is" if limit == 1 else "cards are"
+            return f"at most {limit} {are} added to one meld in a turn ({done} already this turn)"
     if action.kind == "swap" and action.target is not None and 0 <= action.target < len(deal.table):
         table_meld = deal.table[action.target]
         if table_meld.meld.kind not in ("set", "run"):
             return "wild cards in a special meld of wild cards alone are not exchanged"
         if deal.game.side_of(table_meld.owner) == deal.game.side_of(seat):
             return "you exchange only for your opponents' wild cards"
+    if (
+        action.kind == "layoff"
+        and action.stands_for
+        and action.target is not None
+        and 0 <= action.target < len(deal.table)
+    ):
+        # A wild card laid off in a place it names (2C=TD): say so, as the cards are written.
+        meld = deal.table[action.target].meld
+        if deal.variant.meld_search.extend(meld, list(action.cards), action.stands_for) is None:
+            return f"{action.cards_text()} does not fit table meld {action.target} ({meld})"
     return None
 
 
@@ -555,7 +572,7 @@ def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> N
     if rules.get("contract", True):
         words.facts.append(f"Hand {hand_number(deal)} of {hands}, contract: {contract_text(deal)}")
         mine = "down" if has_contract(deal, seat) else "not yet"
-        words.facts.append(f"Your side's contract: {mine}")
+        words.facts.append(f"{_yours(deal).capitalize()} contract: {mine}")
     else:
         words.facts.append(f"Hand {hand_number(deal)} of {hands}")
     if deal.phase == "play" and deal.current == seat:

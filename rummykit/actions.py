@@ -70,10 +70,16 @@ class Action:
     def __str__(self) -> str:
         text = self.kind
         if self.cards:
-            text += " " + " | ".join(" ".join(self._card_text(i) for i in group) for group in self._index_groups())
+            text += " " + self.cards_text()
         if self.target is not None:
             text += f" on {self.target}"
         return text
+
+    def cards_text(self) -> str:
+        """The cards as the action's text names them: each wild card with what it stands for (``2C=TD``), the
+        melds of a contract apart (``7H 7S 7D | 8C 8D 8S``). Messages about the cards quote this, so that a
+        wild card is never shown without its place."""
+        return " | ".join(" ".join(self._card_text(i) for i in group) for group in self._index_groups())
 
     def _card_text(self, index: int) -> str:
         card = self.cards[index]

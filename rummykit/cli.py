@@ -21,7 +21,7 @@ import signal
 import sys
 import textwrap
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -117,6 +117,50 @@ def _cards(items: Sequence[Any]) -> str:
     return " ".join(str(c) for c in items) or "-"
 
 
+def _count(number: int, noun: str) -> str:
+    """``1 card``, ``2 cards``: a count with its noun in the singular or the plural."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"
+
+
+_MELD_NUMBER = re.compile(r"\b(on|meld) (\d+)\b")
+_TYPED_MELD_NUMBER = re.compile(r"^(?P<head>.*\bon\s+)(?P<number>\d+)\s*$", re.IGNORECASE | re.DOTALL)
+
+
+def for_people(text: str) -> str:
+    """``text`` from the engine or a plugin with its table meld numbers counted from 1, as people count them:
+    ``layoff 7C on 0`` reads ``layoff 7C on 1``, ``does not fit table meld 0`` reads ``table meld 1``.
+    Action texts (records, the Python API, the JSON API) count table melds from 0; the terminal and the web
+    page show them from 1 and read what people type from 1 (:func:`from_people`)."""
+    return _MELD_NUMBER.sub(lambda match: f"{match[1]} {int(match[2]) + 1}", text)
+
+
+def from_people(text: str) -> tuple[str, str | None]:
+    """A typed action with its table meld counted from 1 (``layoff 7C on 1``: the first table meld) as the
+    engine's action text (``layoff 7C on 0``), and None; or the text unchanged and why ``on 0`` names no meld."""
+    match = _TYPED_MELD_NUMBER.match(text)
+    if match is None:
+        return text, None
+    number = int(match["number"])
+    if number == 0:
+        return text, "table melds are numbered from 1 ('on 1' is the first); type 'hand' to see them"
+    return f"{match['head']}{number - 1}", None
+
+
+def in_card_order(actions: Sequence[Action]) -> list[Action]:
+    """``actions`` as a card player lists them: each verb's actions together, the verbs in the order the
+    game lists them first, and within a verb by their cards, suit by suit (clubs, diamonds, hearts, spades,
+    then jokers), rank by rank, then by table meld. Actions with the same text are listed once. The web page
+    orders its moves the same way."""
+    verbs: dict[str, int] = {}
+    for action in actions:
+        verbs.setdefault(action.kind, len(verbs))
+    unique = list({str(action): action for action in actions}.values())  # in the order of each text's first
+    return sorted(
+        unique,
+        key=lambda a: (verbs[a.kind], [card.face for card in a.cards], -1 if a.target is None else a.target),
+    )
+
+
 def _players_text(low: int, high: int) -> str:
     return f"{low} players" if low == high else f"{low}-{high} players"
 
@@ -189,10 +233,39 @@ class TurnPrinter:
         self.write(f"{printable(variant.title)} ({variant.name}){extra}, seed {game.seed}: {shown}")
         self.deal_header(game, game.deal)
 
+    def table_text(self, game: Game, round_number: int, table: int, seats: Sequence[int], inline: bool = False) -> str:
+        """``Round 1, table 2 (Player 3 vs Player 4)`` (``inline``: ``round 1, table 2: Player 3 vs Player 4``):
+        a deal of a game whose rounds are played at several tables at once (Partnership Gin)."""
+        players = " vs ".join(self.name(game, s) for s in sorted(seats))
+        if inline:
+            return f"round {round_number}, table {table}: {players}"
+        return f"Round {round_number}, table {table} ({players})"
+
+    def deal_title(self, game: Game, deal: Deal, inline: bool = False) -> str:
+        """How the deal in progress is named: ``Deal 3``, or its round and table (Partnership Gin); ``inline``:
+        within a sentence (``deal 3``)."""
+        view = game.observation(deal.seats[0])
+        if isinstance(view.get("round"), int) and isinstance(view.get("table_seats"), list):
+            done = view.get("tables_done")
+            table = len(done) + 1 if isinstance(done, list) else 1
+            return self.table_text(game, view["round"], table, view["table_seats"], inline)
+        return f"{'deal' if inline else 'Deal'} {deal.number}"
+
+    def result_title(self, game: Game, result: HandResult) -> str:
+        """How a finished deal is named: ``Deal 3``, or its round and table (Partnership Gin)."""
+        details = result.details
+        round_number, seats = details.get("round"), details.get("table")
+        if not isinstance(round_number, int) or not isinstance(seats, list):
+            return f"Deal {result.number}"
+        before = game.results[: result.number - 1]
+        table = 1 + sum(1 for r in before if r.details.get("round") == round_number and r.kind != "dead")
+        return self.table_text(game, round_number, table, seats)
+
     def deal_header(self, game: Game, deal: Deal) -> None:
         self.write("")
         self.write(
-            f"== Deal {deal.number}: {self.name(game, deal.dealer)} deal{'' if deal.dealer == self.viewer else 's'} =="
+            f"== {self.deal_title(game, deal)}: {self.name(game, deal.dealer)} "
+            f"deal{'' if deal.dealer == self.viewer else 's'} =="
         )
         if self.show_hands:
             width = max(len(self.name(game, s)) for s in deal.seats)
@@ -202,8 +275,8 @@ class TurnPrinter:
         parts = []
         if view.get("discard_top"):
             parts.append(f"{'Upcard' if deal.turn == 0 else 'Discard'}: {view['discard_top']}")
-        parts.append(f"Stock: {view['stock_size']} cards")
-        parts += map(printable, position_words(deal, deal.seats[0]).facts)
+        parts.append(f"Stock: {_count(view['stock_size'], 'card')}")
+        parts += (for_people(printable(fact)) for fact in position_words(deal, deal.seats[0]).facts)
         self.write("  " + "   ".join(parts))
 
     def action_text(self, game: Game, deal: Deal, seat: int, action: Action) -> str:
@@ -211,11 +284,11 @@ class TurnPrinter:
         ``rummykit_describe_action`` hook (``Player 2: ACTION`` for an action no plugin describes)."""
         words = action_words(deal, seat, action, self.viewer)
         if words is None:
-            return f"{self.name(game, seat)}: {action}"
+            return f"{self.name(game, seat)}: {for_people(str(action))}"
         # A plugin's words may hold other seats' names as they are: escaped as well.
         if seat == self.viewer:
-            return f"You {printable(words.you)}"
-        return f"{self.name(game, seat)} {printable(words.they)}"
+            return f"You {for_people(printable(words.you))}"
+        return f"{self.name(game, seat)} {for_people(printable(words.they))}"
 
     def __call__(self, game: Game, deal: Deal, seat: int, action: Action) -> None:
         self.write("  " + self.action_text(game, deal, seat, action))
@@ -243,10 +316,17 @@ class TurnPrinter:
             by = f" by {self.name(game, result.winner)} ({self.name(game, knocker)} knocked)"
         scored = [f"{self.name(game, s)} {'score' if s == self.viewer else 'scores'} {p}"
                   for s, p in enumerate(result.scores) if p]  # fmt: skip
-        head = f"-- Deal {result.number} ends: {word}{by}. {', '.join(scored) or 'Nobody scores'}."
+        table_points = details.get("table_points")
+        if isinstance(table_points, list) and isinstance(result.winner, int):  # one table of a round
+            winner = result.winner
+            won = f"{self.name(game, winner)} win{'' if winner == self.viewer else 's'} the table"
+            scored = [f"{won}: {_count(table_points[winner], 'point')}"]
+        head = f"-- {self.result_title(game, result)} ends: {word}{by}. {', '.join(scored) or 'Nobody scores'}."
         lines = [head]
         if result.kind == "dead" and "stock" in details:
-            lines[0] += f" ({details['stock']} cards left in the stock)"
+            lines[0] += f" ({_count(details['stock'], 'card')} left in the stock)"
+        if result.kind == "dead" and isinstance(details.get("table"), list):
+            lines[0] += " The table is dealt again."
         melds = details.get("melds")
         unmatched = details.get("unmatched")
         if isinstance(melds, dict) and isinstance(unmatched, dict):
@@ -264,7 +344,8 @@ class TurnPrinter:
                 lines.append(f"   {self.name(game, seat)} ({', '.join(notes)}): {spread}; "
                              f"unmatched {_cards(unmatched.get(key, []))}")  # fmt: skip
             if layoffs:
-                lines.append(f"   Laid off: {', '.join(_layoff_text(x, melds, knocker) for x in layoffs)}")
+                laid = ", ".join(for_people(_layoff_text(x, melds, knocker)) for x in layoffs)
+                lines.append(f"   Laid off: {laid}")
         elif deal is not None and result.kind != "dead":
             texts = [_meld_text(table_entry(tm, game.variant.meld_search)) for tm in deal.table]
             melded, in_hand = details.get("melded"), details.get("in_hand")
@@ -290,6 +371,8 @@ class TurnPrinter:
             lines.append(
                 "   Bonuses: " + ", ".join(f"{self.name(game, b[0])} {printable(str(b[1]))} {b[2]:+d}" for b in bonuses)
             )
+        if isinstance(table_points, list) and result.kind != "dead":
+            lines.append("   " + self.round_text(game, details))
         lines.append(f"   Scores: {self.scores_text(game, totals)}")
         if game.variant.partnerships:
             sides = [sum(totals[s] for s in range(game.num_players) if game.side_of(s) == side) for side in (0, 1)]
@@ -298,17 +381,44 @@ class TurnPrinter:
                 for side, score in enumerate(sides)))  # fmt: skip
         return lines
 
+    def round_text(self, game: Game, details: Mapping[str, Any]) -> str:
+        """How a round of tables scores (Partnership Gin), from the result of its last table; for an earlier
+        table, that the round is scored when the others end."""
+        round_number = details.get("round")
+        games = details.get("round_games")
+        if not details.get("round_done") or not isinstance(games, list):
+            return f"Round {round_number} is scored when its other table ends."
+        won = [f"{self.name(game, seat)} won table {table} ({_count(points, 'point')})"
+               for table, (seat, points) in enumerate(games, 1)]  # fmt: skip
+        teams = _by_side(game.variant, [self.name(game, s) for s in range(game.num_players)])
+        (w1, p1), (w2, p2) = games[0], games[-1]
+        if game.side_of(w1) == game.side_of(w2):
+            how = f"{' & '.join(teams[game.side_of(w1)])} won both tables and score {p1} + {p2} = {p1 + p2}"
+        elif p1 == p2:
+            how = "one table each, with equal points, so nobody scores"
+        else:
+            high, low, seat = (p1, p2, w1) if p1 > p2 else (p2, p1, w2)
+            how = (f"one table each, so {' & '.join(teams[game.side_of(seat)])} score the difference, "
+                   f"{high} - {low} = {high - low}")  # fmt: skip
+        return f"Round {round_number}: {', '.join(won)}: {how}."
+
+    def played_text(self, game: Game) -> str:
+        """``3 deals``, or ``2 rounds (5 deals)`` in a game of rounds at several tables (Partnership Gin)."""
+        deals = _count(len(game.results), "deal")
+        if not any(isinstance(r.details.get("table"), list) and "round" in r.details for r in game.results):
+            return deals
+        rounds = sum(1 for r in game.results if r.details.get("round_done"))
+        return f"{_count(rounds, 'round')} ({deals})"
+
     def game_end(self, game: Game) -> None:
         self.write("")
         if not game.is_over:
-            self.write(
-                f"== Stopped after {len(game.results)} deal{'s' * (len(game.results) != 1)}: the game is not over =="
-            )
+            self.write(f"== Stopped after {self.played_text(game)}: the game is not over ==")
             self.write(f"Scores so far: {self.scores_text(game, game.scores)}")
             return
-        self.write(f"== Game over after {len(game.results)} deal{'s' * (len(game.results) != 1)} ==")
+        self.write(f"== Game over after {self.played_text(game)} ==")
         if game.end_reason == "max-hands":
-            self.write(f"The game reached its hand limit ({game.max_hands} hands) before its end.")
+            self.write(f"The game reached its hand limit ({_count(game.max_hands, 'hand')}) before its end.")
         if game.bonuses:
             self.write("Bonuses:")
             for seat, name, points in game.bonuses:
@@ -353,15 +463,16 @@ def describe_position(game: Game, seat: int, printer: TurnPrinter) -> list[str]:
     view = game.observation(seat)
     deal = game.deal
     words = position_words(deal, seat)
-    lines = ["", f"-- Your turn (deal {view['deal']}): {printable(words.hint)}"]
+    title = printer.deal_title(game, deal, inline=True)
+    lines = ["", f"-- Your turn ({title}): {for_people(printable(words.hint))}"]
     top = view.get("discard_top")
     parts = [f"{'Upcard' if deal.turn == 0 else 'Discard'}: {top}" if top else "Discard pile: empty"]
     if "discard" in view and len(view["discard"]) > 1:
         parts[0] = f"Discard pile: {_cards(view['discard'])}"
     if game.variant.discard_pile == "none":
         parts = []  # no open pile to show (Skarney, Iceberg)
-    parts.append(f"Stock: {view['stock_size']} cards")
-    parts += map(printable, words.facts)
+    parts.append(f"Stock: {_count(view['stock_size'], 'card')}")
+    parts += (for_people(printable(fact)) for fact in words.facts)
     lines.append("   " + "   ".join(parts))
     for other in deal.seats:
         if other == seat:
@@ -370,14 +481,14 @@ def describe_position(game: Game, seat: int, printer: TurnPrinter) -> list[str]:
         # Cards seen in that hand: picked up from the pile, or offered (turn.end: offer) and seen since.
         label = "seen" if game.variant.turn_end == "offer" else "picked up"
         seen = f" ({label}: {' '.join(known)})" if known else ""
-        lines.append(f"   {printer.name(game, other)} holds {view['hand_sizes'][other]} cards{seen}")
+        lines.append(f"   {printer.name(game, other)} holds {_count(view['hand_sizes'][other], 'card')}{seen}")
     for index, meld in enumerate(view["table"]):
         others: dict[int, list[str]] = {}  # cards laid off by another player, who scores them
         for card, by in zip(meld["cards"], meld.get("played_by") or ()):
             if by != meld["owner"]:
                 others.setdefault(by, []).append(card)
         also = "".join(f"; {' '.join(cards)} by {printer.name(game, by)}" for by, cards in others.items())
-        lines.append(f"   Table meld {index}: {_meld_text(meld)} ({printer.name(game, meld['owner'])}{also})")
+        lines.append(f"   Table meld {index + 1}: {_meld_text(meld)} ({printer.name(game, meld['owner'])}{also})")
     if view.get("knocker_unmatched"):
         lines.append(f"   Knocker's unmatched cards: {' '.join(view['knocker_unmatched'])}")
     lines.append(f"   Your hand: {' '.join(view['hand'])}")
@@ -400,11 +511,11 @@ def _meld_text(entry: dict[str, Any]) -> str:
 
 
 def _legal_lines(game: Game) -> list[str]:
-    legal = sorted({str(a) for a in game.legal_actions()}, key=lambda t: (t.split()[0], len(t), t))
+    legal = [for_people(str(a)) for a in in_card_order(game.legal_actions())]
     # Wrap between actions only: the spaces inside an action are made unbreakable for textwrap.
     text = "Legal now: " + ", ".join(a.replace(" ", "\0") for a in legal)
     lines = [line.replace("\0", " ") for line in textwrap.wrap(text, width=100, subsequent_indent="   ")]
-    examples = {verb: min(t for t in legal if t.split(" on ")[0].startswith(verb)) for verb in SHORT_FORMS.values()
+    examples = {verb: next(t for t in legal if t == verb or t.startswith(verb + " ")) for verb in SHORT_FORMS.values()
                 if any(t == verb or t.startswith(verb + " ") for t in legal)}  # fmt: skip
     forms = [f"{short}{examples[verb][len(verb):]} ({examples[verb]})" for short, verb in SHORT_FORMS.items()
              if verb in examples and not short_form_clash(game, short)]  # fmt: skip
@@ -412,6 +523,21 @@ def _legal_lines(game: Game) -> list[str]:
         lines.append("Short forms: " + ", ".join(forms))
     lines.append("Also: help or ? (this list), hand (show your turn again), rules, quit")
     return lines
+
+
+LEGAL_NOW = ". Legal now: "
+"""Where the engine's refusal (:class:`~rummykit.IllegalAction`) turns from its reason to the legal actions."""
+
+
+def refusal_text(game: Game, message: str) -> str:
+    """The engine's refusal as people read it at the terminal: table melds counted from 1, and the legal
+    actions it lists in a card player's order (:func:`in_card_order`), at most a dozen as the engine gives."""
+    reason, found, _ = message.partition(LEGAL_NOW)
+    if not found:
+        return for_people(message)
+    legal = [for_people(str(a)) for a in in_card_order(game.legal_actions())]
+    more = f" (and {len(legal) - 12} more)" if len(legal) > 12 else ""
+    return f"{for_people(reason)}{LEGAL_NOW}{', '.join(legal[:12])}{more}"
 
 
 def short_form_clash(game: Game, text: str) -> str | None:
@@ -466,8 +592,9 @@ def did_you_mean(game: Game, text: str) -> str | None:
     return " ".join([match[0], *rest])
 
 
-def rules_lines(variant: Variant) -> list[str]:
-    """What ``rules`` shows in a game: the variant's summary, its house rules and main values."""
+def rules_lines(variant: Variant, game: Game | None = None) -> list[str]:
+    """What ``rules`` shows in a game: the variant's summary, its house rules and main values; with ``game``,
+    the values of the deal in progress where the rules set them deal by deal (Oklahoma Gin's knock limit)."""
     lines = [f"{printable(variant.title)} ({variant.name})"]
     lines += ["   " + line for line in textwrap.wrap(printable(variant.summary or ""), width=96)]
     if variant.house_rules:
@@ -477,11 +604,25 @@ def rules_lines(variant: Variant) -> list[str]:
     if ruleset.get("target") is not None:
         facts.append(f"target {ruleset['target']}")
     if "knock_limit" in variant.rules:
-        facts.append(f"knock limit {variant.rules['knock_limit']}")
-    facts.append(f"a game stops after {ruleset.get('max_hands') or DEFAULT_MAX_HANDS} hands at most")
+        facts.append(_knock_limit_text(variant, game))
+    facts.append(f"a game stops after {_count(ruleset.get('max_hands') or DEFAULT_MAX_HANDS, 'hand')} at most")
     lines.append("   " + ", ".join(facts))
     lines.append(f"   The whole ruleset: rummykit show {variant.name}")
     return lines
+
+
+def _knock_limit_text(variant: Variant, game: Game | None) -> str:
+    """``knock limit 10``; in a game, the deal's knock limit as the game states it (the ``Knock limit:`` fact
+    of the position), with how the rules set it: ``knock limit 6 this deal (the upcard's value)``."""
+    fallback = f"knock limit {variant.rules['knock_limit']}"
+    if game is None or game.is_over:
+        return fallback
+    facts = position_words(game.deal, game.deal.actor).facts
+    fact = next((f for f in facts if f.lower().startswith("knock limit:")), None)
+    if fact is None:
+        return fallback
+    value, _, why = fact.split(":", 1)[1].strip().partition(" ")
+    return printable(f"knock limit {value} this deal {why}" if why else f"knock limit {value}")
 
 
 def _parse_cards_of(token: str) -> None:
@@ -493,7 +634,7 @@ def _parse_cards_of(token: str) -> None:
 def _card_problem(game: Game, text: str) -> str | None:
     """Why typed text such as ``discard ZZ`` names something that is not a card (None when it does not)."""
     verbs = {a.kind for a in game.legal_actions() if a.cards} | set(position_words(game.deal, game.deal.actor).verbs)
-    words = text.replace(",", " ").split()
+    words = text.replace(",", " ").replace("|", " ").split()  # '|' separates the melds of a contract
     for verb in sorted(verbs, key=len, reverse=True):
         size = len(verb.split())
         if [w.lower() for w in words[:size]] != verb.split() or len(words) == size:
@@ -579,7 +720,7 @@ def play_interactive(
                     write(line)
                 continue
             if word in RULES_WORDS:
-                for line in rules_lines(game.variant):
+                for line in rules_lines(game.variant, game):
                     write(line)
                 continue
             if not word:
@@ -589,12 +730,15 @@ def play_interactive(
             if clash:
                 write(clash)
                 continue
-            text = expand_short_form(game, text)
+            text, numbering = from_people(expand_short_form(game, text))
+            if numbering is not None:
+                write(numbering)
+                continue
             try:
                 action = game.resolve(text)
             except ValueError as exc:  # IllegalAction, or text that is no action
                 suggestion = did_you_mean(game, text)
-                problem = _card_problem(game, text) or str(exc)
+                problem = _card_problem(game, text) or refusal_text(game, str(exc))
                 if suggestion is None:
                     write(problem)
                     continue
@@ -604,9 +748,9 @@ def play_interactive(
                 try:
                     game.resolve(suggestion)
                 except ValueError as refused:  # a verb of the game, not legal now: say why
-                    write(f"Did you mean '{suggestion}'? {refused}")
+                    write(f"Did you mean '{for_people(suggestion)}'? {refusal_text(game, str(refused))}")
                 else:
-                    write(f"Did you mean '{suggestion}'? ({problem})")
+                    write(f"Did you mean '{for_people(suggestion)}'? ({problem})")
                 continue
             break
         game.apply(action)
@@ -966,53 +1110,67 @@ def _stoppable(what: str, bar: ProgressBar | None) -> Iterator[None]:
             bar.close()
 
 
-def cmd_simulate(args: argparse.Namespace) -> int:
-    variant = _load(args.name, _house_rules(args.house_rule), args.plugin)
-    if args.games < 0:
-        raise CliError(f"--games is 0 or more, not {args.games}")
+def _check_backend(args: argparse.Namespace) -> None:
+    """Refuse ``--jobs`` below 0 and ``--ray-address`` without ``--backend ray`` (simulate and compare)."""
     if args.jobs < 0:
         raise CliError(f"--jobs is 0 (one per CPU) or more, not {args.jobs}")
     if args.ray_address and args.backend != "ray":
         raise CliError("--ray-address goes with --backend ray")
-    names = _bot_names(args.bots)
-    bar = None if args.quiet or args.json else ProgressBar.for_terminal(sys.stderr)
+
+
+@contextlib.contextmanager
+def _ray_errors() -> Iterator[None]:
+    """The Ray backend without Ray, or with no cluster at ``--ray-address``: one line, exit status 2."""
     try:
-        with _stoppable("simulation", bar):
-            result = simulate(variant, args.games, args.seed, names, args.players, jobs=args.jobs,
-                              backend=args.backend, progress=bar, ray_address=args.ray_address)  # fmt: skip
+        yield
     except ImportError as exc:  # the Ray backend without Ray
         raise CliError(str(exc)) from None
     except ConnectionError as exc:  # no Ray cluster at --ray-address
         raise CliError(f"cannot connect to Ray: {exc}") from None
+
+
+def _how_played(args: argparse.Namespace, games: int) -> str:
+    """Where the games were played, for the Speed line: ``2 processes``, ``Ray, 4 tasks at a time``."""
+    if args.backend == "ray":
+        return f"Ray, {_count(args.jobs, 'task')} at a time" if args.jobs else "Ray"
+    used = processes(games, args.jobs)
+    return f"{used} process{'es' * (used != 1)}"
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    variant = _load(args.name, _house_rules(args.house_rule), args.plugin)
+    if args.games < 1:
+        raise CliError(f"--games is 1 or more (the number of games to play), not {args.games}")
+    if args.max_hands is not None and args.max_hands < 1:
+        raise CliError(f"--max-hands is 1 or more, not {args.max_hands}")
+    _check_backend(args)
+    names = _bot_names(args.bots)
+    bar = None if args.quiet or args.json else ProgressBar.for_terminal(sys.stderr)
+    with _ray_errors(), _stoppable("simulation", bar):
+        result = simulate(variant, args.games, args.seed, names, args.players, jobs=args.jobs, backend=args.backend,
+                          progress=bar, ray_address=args.ray_address, max_hands=args.max_hands)  # fmt: skip
     data = result.as_dict()
     if args.json:
         _out(json.dumps(data))
         return EXIT_OK
     extra = _in_force(variant)
     seats = [f"Player {seat + 1} ({bot})" for seat, bot in enumerate(result.bots)]
-    teams = _by_side(variant, seats)
-    shown = " vs ".join(" & ".join(team) for team in teams)
-    _out(f"{result.games} games of {printable(variant.title)} ({variant.name}){extra}, seed {result.seed}: {shown}")
-    if variant.partnerships:  # a game is won by a side: its wins are counted once, for the side
-        side_wins = [0] * len(teams)
-        for seat, wins in enumerate(result.wins):
-            side_wins[variant.side_of(seat)] += wins
-        _out("Wins:           " + ", ".join(f"{' & '.join(t)} {w}" for t, w in zip(teams, side_wins)))
-    else:
-        _out("Wins:           " + ", ".join(f"{s} {w}" for s, w in zip(seats, result.wins)))
+    teams = [" & ".join(team) for team in _by_side(variant, seats)]  # partners share a score and win together
+    played = _count(result.games, "game")
+    _out(f"{played} of {printable(variant.title)} ({variant.name}){extra}, seed {result.seed}: {' vs '.join(teams)}")
+    _out("Wins:           " + ", ".join(f"{t} {w}" for t, w in zip(teams, result.side_wins)))
     counts = sorted(result.hand_kinds.items(), key=lambda item: (-item[1], item[0]))
     kinds = ", ".join(f"{kind} {count}" for kind, count in counts)
     _out(f"Hands played:   {result.hands}" + (f" ({kinds})" if kinds else ""))
-    _out("Average score:  " + ", ".join(f"{s} {a:.1f}" for s, a in zip(seats, result.average_scores)))
+    _out("Average score:  " + ", ".join(f"{t} {a:.1f}" for t, a in zip(teams, result.side_average_scores)))
     _out(f"Actions:        {result.actions}")
     if result.max_hands_games:
-        _out(f"Hand limit:     {result.max_hands_games} game{'s' * (result.max_hands_games != 1)} ended at the "
-             "hand limit (max_hands) before their end")  # fmt: skip
-    if args.backend == "ray":
-        how = f"Ray, {args.jobs} task{'s' * (args.jobs != 1)} at a time" if args.jobs else "Ray"
-    else:
-        used = processes(args.games, args.jobs)
-        how = f"{used} process{'es' * (used != 1)}"
+        their = "its" if result.max_hands_games == 1 else "their"
+        limit = (
+            f"{their} hand limit ({_count(args.max_hands, 'hand')})" if args.max_hands else "the hand limit (max_hands)"
+        )
+        _out(f"Hand limit:     {_count(result.max_hands_games, 'game')} ended at {limit} before {their} end")
+    how = _how_played(args, args.games)
     _out(f"Speed:          {data['games_per_second']:.1f} games/s, {data['hands_per_second']:.1f} hands/s, "
          f"{data['actions_per_second']:.0f} actions/s ({result.elapsed:.2f} s, {how})")  # fmt: skip
     return EXIT_OK
@@ -1023,8 +1181,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
     if args.games < 2:
         raise CliError(f"--games is 2 or more (an interval needs two games), not {args.games}")
-    if args.jobs < 0:
-        raise CliError(f"--jobs is 0 (one per CPU) or more, not {args.jobs}")
+    _check_backend(args)
     report = Path(args.report) if args.report else None
     if report is not None and report.exists() and not report.is_dir():
         raise CliError(f"--report {args.report}: not a folder")
@@ -1036,10 +1193,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
         raise CliError(str(exc)) from None
     names = _bot_names(args.bots)
     bar = None if args.quiet else ProgressBar.for_terminal(sys.stderr)
+    jobs = args.jobs if args.backend == "ray" else args.jobs or (os.cpu_count() or 1)  # Ray: 0 is the cluster's CPUs
     try:
-        with _stoppable("comparison", bar):
-            result = compare(configs, args.games, args.seed, names, args.players,
-                             jobs=args.jobs or (os.cpu_count() or 1), progress=bar)  # fmt: skip
+        with _ray_errors(), _stoppable("comparison", bar):
+            result = compare(configs, args.games, args.seed, names, args.players, jobs=jobs, progress=bar,
+                             backend=args.backend, ray_address=args.ray_address)  # fmt: skip
     except ValueError as exc:  # a player count the variant does not allow
         raise CliError(str(exc)) from None
     if args.json:
@@ -1115,7 +1273,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="rummykit", description="Play, simulate and check rummy games (Gin Rummy and its family)."
+        prog="rummykit",
+        description="Play, simulate, compare and check games of the rummy family: Gin Rummy and its variations, "
+        "500 Rum and Persian Rummy, Fortune Rummy and Arlington, Skarney and Iceberg, and rulesets of your own "
+        "('rummykit list' shows them all).",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -1179,7 +1340,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub = commands.add_parser("simulate", help="play many games between bots and sum them up")
     sub.add_argument("name", metavar="NAME", help="variant name, alias or ruleset file")
-    sub.add_argument("--games", type=int, required=True, metavar="N", help="how many games to play")
+    sub.add_argument("--games", type=int, required=True, metavar="N", help="how many games to play (1 or more)")
     sub.add_argument("--seed", type=int, default=0, metavar="S", help="master seed (default 0)")
     sub.add_argument(
         "--bots", default="greedy", metavar="BOT,BOT", help="one bot per seat, or one for every seat (default greedy)"
@@ -1191,14 +1352,10 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--jobs", type=int, default=1, metavar="J",
                      help="worker processes, or Ray tasks at a time (default 1; 0: one per CPU); "
                           "the results are the same for any J")  # fmt: skip
-    sub.add_argument("--backend", choices=BACKENDS, default="process",
-                     help="where games are played: processes on this machine (default), or a Ray cluster "
-                          "(needs the 'ray' extra)")  # fmt: skip
-    sub.add_argument(
-        "--ray-address",
-        metavar="ADDR",
-        help="the Ray cluster to connect to (default: RAY_ADDRESS, else a local Ray instance)",
-    )
+    _backend_options(sub)
+    sub.add_argument("--max-hands", type=int, metavar="N",
+                     help="end each game after N hands at most (its hand limit; such games are counted "
+                          "apart)")  # fmt: skip
     sub.add_argument("--quiet", action="store_true", help="no progress bar (there is one only on a terminal)")
     _plugin_option(sub)
     sub.set_defaults(run=cmd_simulate)
@@ -1206,8 +1363,9 @@ def build_parser() -> argparse.ArgumentParser:
     sub = commands.add_parser(
         "compare", help="what house rules change: the same seeded games under several configurations",
         description="Play the same seeded games under each configuration (VARIANT or VARIANT+HOUSE-RULE..., or a "
-                    "ruleset file) and show every measure side by side with 95 %% intervals, marking significant "
-                    "differences from the first configuration (a paired test).")  # fmt: skip
+                    "ruleset file) and show every measure side by side with 95 % intervals, marking significant "
+                    "differences from the first configuration (a paired test on the same deals; unpaired for a "
+                    "configuration that deals them differently, such as another game).")  # fmt: skip
     sub.add_argument("configs", nargs="+", metavar="CONFIG", help="e.g. gin gin+gin-only gin+modern")
     sub.add_argument("--games", type=int, default=200, metavar="N", help="games per configuration (default 200)")
     sub.add_argument("--seed", type=int, default=0, metavar="S", help="master seed (default 0)")
@@ -1215,9 +1373,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--bots", default="greedy", metavar="BOT,BOT", help="one bot per seat, or one for every seat (default greedy)"
     )
     sub.add_argument("--players", type=int, metavar="N", help="number of players (default: the fewest allowed)")
-    sub.add_argument(
-        "--jobs", type=int, default=1, metavar="J", help="worker processes (default 1; 0: one per CPU); same results"
-    )
+    sub.add_argument("--jobs", type=int, default=1, metavar="J",
+                     help="worker processes, or Ray tasks at a time (default 1; 0: one per CPU); the results are the "
+                          "same for any J")  # fmt: skip
+    _backend_options(sub)
     sub.add_argument("--report", metavar="DIR", help="write index.html with plots, summary.json, games.csv, games.json")
     sub.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     sub.add_argument("--quiet", action="store_true", help="no progress bar (there is one only on a terminal)")
@@ -1250,6 +1409,18 @@ def build_parser() -> argparse.ArgumentParser:
     _plugin_option(sub)
     sub.set_defaults(run=cmd_serve)
     return parser
+
+
+def _backend_options(sub: argparse.ArgumentParser) -> None:
+    """``--backend`` and ``--ray-address``, as simulate and compare take them."""
+    sub.add_argument("--backend", choices=BACKENDS, default="process",
+                     help="where games are played: processes on this machine (default), or a Ray cluster "
+                          "(needs the 'ray' extra)")  # fmt: skip
+    sub.add_argument(
+        "--ray-address",
+        metavar="ADDR",
+        help="the Ray cluster to connect to (default: RAY_ADDRESS, else a local Ray instance)",
+    )
 
 
 def _plugin_option(sub: argparse.ArgumentParser) -> None:

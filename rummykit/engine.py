@@ -451,16 +451,29 @@ class Game:
         return deal
 
     def _place(self, deal: Deal, given: Mapping[str, Any]) -> None:
-        """Lay out a prearranged deal; cards not named go beneath the named stock, shuffled."""
+        """Lay out a prearranged deal; cards not named go beneath the named stock, shuffled. A card is named
+        no more often than the pack holds it: the deck less what the game's deal sets aside (the jokers under
+        Skarney's no-jokers house rule)."""
         unused: dict[int, list[Card]] = {}
         for card in self.deck:
             unused.setdefault(card.face, []).append(card)
+        aside = self._set_aside_faces(deal)
+        named: Counter[int] = Counter()
 
         def take(token: Any, where: str) -> Card:
             card = token if isinstance(token, Card) else parse_card(str(token))
             copies = unused.get(card.face)
             if not copies:
                 raise ValueError(f"deal: {where} names {card} more times than the deck holds it")
+            if aside[card.face]:
+                named[card.face] += 1
+                held = sum(c.face == card.face for c in self.deck) - aside[card.face]
+                if named[card.face] > held:
+                    rules = f" with {', '.join(self.variant.house_rules)}" if self.variant.house_rules else ""
+                    pack = f"the pack of {self.variant.name}{rules}"
+                    if held:
+                        raise ValueError(f"deal: {where} names {card} more times than {pack} holds it ({held})")
+                    raise ValueError(f"deal: {where} names {card}, but {pack} holds no {card}: its rules set it aside")
             return copies.pop(0)
 
         hands = given.get("hands", [])
@@ -477,6 +490,13 @@ class Game:
         rest = [c for copies in unused.values() for c in copies]
         self.rng.shuffle(rest)
         deal.stock = list(reversed(named_stock + rest))
+
+    def _set_aside_faces(self, deal: Deal) -> Counter[int]:
+        """How many copies of each card the game's deal sets aside (``rummykit_deal`` on a copy of the deck,
+        in a deal of its own: nothing of the game, its random generator included, is touched)."""
+        trial = Deal(self, deal.number, deal.dealer, deal.seats)
+        self.variant.hook.rummykit_deal(deal=trial, deck=list(self.deck))
+        return Counter(card.face for card in trial.set_aside)
 
     def _finish_deal(self) -> None:
         deal = self.deal

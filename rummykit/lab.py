@@ -4,7 +4,10 @@
 a ruleset file) and measures each game: its length, how its hands end, the points they carry, who wins.
 :class:`Comparison` puts the configurations side by side, each measure with a 95 % confidence interval,
 and tests every difference from the first configuration with a paired test (the deals are the same, so
-game ``i`` under one configuration is compared with game ``i`` under the other).
+game ``i`` under one configuration is compared with game ``i`` under the other). A configuration that does
+not deal game ``i`` as the first does (another game, ``gin`` against ``500-rum``, or rules that change the
+deal) has no pairs to compare: its differences are tested unpaired (Welch's two-sample test), and the report
+says so.
 
 ::
 
@@ -19,18 +22,21 @@ the number of worker processes, so a comparison is the same for any ``jobs``.
 from __future__ import annotations
 
 import csv
+import hashlib
 import html
 import io
 import json
 import math
+import os
 import statistics
+import textwrap
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .engine import Game
-from .simulate import _pool_map, chunks, game_seed, play_game
+from .simulate import BACKENDS, _pool_map, _ray_map, chunks, game_seed, play_game
 from .variant import Variant, load_variant
 
 __all__ = ["Config", "Measure", "Comparison", "compare", "parse_config", "measure_game", "write_report"]
@@ -64,6 +70,11 @@ def parse_config(text: str, plugins: Sequence[str] = ()) -> Config:
     if not name or any(not rule for rule in rules):
         raise ValueError(f"{text!r}: expected VARIANT or VARIANT+HOUSE-RULE[+HOUSE-RULE...]")
     return Config(name, tuple(rules), tuple(str(p) for p in plugins))
+
+
+def _count(number: int, noun: str) -> str:
+    """``1 game``, ``2 games``."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"
 
 
 # -- what is measured per game ---------------------------------------------------------------------
@@ -130,11 +141,25 @@ def measure_game(game: Game) -> dict[str, Any]:
     }
 
 
+def deal_key(game: Game) -> str:
+    """A short digest of the deal in progress as dealt: the dealer and where every card lies. Two games with
+    the same key were dealt the same cards."""
+    deal = game.deal
+    places = [deal.dealer, [[c.face for c in hand] for hand in deal.hands], [c.face for c in deal.discard]]
+    places.append([c.face for c in deal.stock])
+    return hashlib.sha256(json.dumps(places).encode()).hexdigest()[:16]
+
+
 def _play_chunk(
     config: Config, indexes: range, seed: int, bots: tuple[str, ...], players: int | None
 ) -> list[dict[str, Any]]:
     variant = config.load()
-    return [measure_game(play_game(variant, game_seed(seed, i), bots, players)) for i in indexes]
+    measured = []
+    dealt: list[str] = []  # each game's first deal, as it starts
+    for index in indexes:
+        game = play_game(variant, game_seed(seed, index), bots, players, on_start=lambda g: dealt.append(deal_key(g)))
+        measured.append({**measure_game(game), "first_deal": dealt[-1]})
+    return measured
 
 
 # -- the comparison ----------------------------------------------------------------------------------
@@ -183,6 +208,23 @@ def paired(base: Sequence[float | None], other: Sequence[float | None]) -> Estim
     return Estimate(found.mean, found.low, found.high, found.n, significant)
 
 
+def unpaired(base: Sequence[float | None], other: Sequence[float | None]) -> Estimate:
+    """The difference of the means ``other - base``, each over the games that have a value, with its 95 %
+    interval from both samples' variances (Welch's two-sample z-test at 5 %): for two samples of games that
+    are not the same deals. ``n`` is the smaller sample."""
+    one = [b for b in base if b is not None]
+    two = [o for o in other if o is not None]
+    if not one or not two:
+        return Estimate(None, None, None, 0)
+    mean = statistics.fmean(two) - statistics.fmean(one)
+    n = min(len(one), len(two))
+    if len(one) < 2 or len(two) < 2:
+        return Estimate(mean, None, None, n)
+    half = Z95 * math.sqrt(statistics.variance(one) / len(one) + statistics.variance(two) / len(two))
+    low, high = mean - half, mean + half
+    return Estimate(mean, low, high, n, low > 0 or high < 0)
+
+
 @dataclass
 class Comparison:
     """Every configuration's per-game measures, in game order; the summaries are computed from them."""
@@ -193,6 +235,16 @@ class Comparison:
     bots: tuple[str, ...]
     players: int | None
     per_game: list[list[dict[str, Any]]] = field(default_factory=list)
+
+    def same_deals(self) -> list[bool]:
+        """Per configuration, whether it dealt every game as the first configuration did (the same cards in
+        the same places in each game's first deal): then game ``i`` under one is paired with game ``i`` under
+        the other. Another game, or rules that change the deal, deal other cards: no pairs."""
+        first = [game.get("first_deal") for game in self.per_game[0]] if self.per_game else []
+        return [
+            bool(games) and all(g.get("first_deal") == f and f is not None for g, f in zip(games, first))
+            for games in self.per_game
+        ]
 
     def kinds(self) -> list[str]:
         """Every way a hand ended in any configuration, most frequent first."""
@@ -235,6 +287,7 @@ class Comparison:
     def summary(self) -> dict[str, Any]:
         """Every measure per configuration (mean and interval) and its difference from the first."""
         rows = []
+        same = self.same_deals()
         for measure in self.measures():
             base = self.values(0, measure.key)
             row: dict[str, Any] = {"key": measure.key, "label": measure.label, "configs": []}
@@ -244,7 +297,8 @@ class Comparison:
                 if measure.key.startswith(SHARES) and entry["low"] is not None:
                     entry["low"], entry["high"] = max(entry["low"], 0.0), min(entry["high"], 1.0)
                 if index:
-                    entry["difference"] = paired(base, values).as_dict()
+                    test = paired if same[index] else unpaired
+                    entry["difference"] = {**test(base, values).as_dict(), "test": test.__name__}
                 row["configs"].append(entry)
             rows.append(row)
         spread = []
@@ -257,6 +311,7 @@ class Comparison:
             "bots": list(self.bots),
             "players": self.players,
             "configs": [c.label for c in self.configs],
+            "same_deals": same,
             "measures": rows,
             "points_per_hand_sd": spread,
         }
@@ -284,12 +339,29 @@ class Comparison:
         out.insert(1, "  ".join("-" * w for w in widths))
         bots = ",".join(self.bots)
         out.append("")
-        out.append(f"{self.games} games per configuration, seed {self.seed}, bots {bots}; means with 95 % intervals;")
-        out.append(f"*+ / *-: significantly more / less than {self.configs[0].label} (paired test, 5 %).")
+        out.append(f"{_count(self.games, 'game')} per configuration, seed {self.seed}, bots {bots}; means with 95 % "
+                   "intervals;")  # fmt: skip
+        out += textwrap.wrap(self._tests_text(), width=110)
         extra = sorted({name for config in self.configs for name in config.load().extra_plugins})
         if extra:  # plugin files that offer no house rule are in force in every configuration
             out.append(f"In force in every configuration: plugin {', plugin '.join(extra)}.")
         return "\n".join(out)
+
+    def _tests_text(self) -> str:
+        """What the marks mean, and which test each configuration's differences had."""
+        first = self.configs[0].label
+        same = self.same_deals()
+        others = [config.label for config, alike in zip(self.configs, same) if not alike]
+        if not others:
+            return f"*+ / *-: significantly more / less than {first} (paired test, 5 %)."
+        one = len(others) == 1
+        paired_too = "; the others' are paired (the same deals)" if len(others) < len(self.configs) - 1 else ""
+        return (
+            f"*+ / *-: significantly more / less than {first} (5 %). {', '.join(others)} "
+            f"{'does' if one else 'do'} not deal the games as {first} does (a different game, or rules that "
+            f"change the deal), so there are no pairs to compare: {'its' if one else 'their'} differences are "
+            f"tested unpaired (Welch's two-sample test){paired_too}."
+        )
 
     def rows(self) -> list[dict[str, Any]]:
         """One row per configuration and game, for CSV."""
@@ -313,10 +385,17 @@ def compare(
     jobs: int = 1,
     progress: Callable[[int, int], None] | None = None,
     plugins: Sequence[str | Path] = (),
+    *,
+    backend: str = "process",
+    ray_address: str | None = None,
 ) -> Comparison:
     """Play ``games`` games under each configuration, game ``i`` from the same seed in all of them.
     ``plugins`` are local plugin files loaded for the configurations given as text (house rules they offer
-    may be named there)."""
+    may be named there). ``jobs`` and ``backend`` as for :func:`rummykit.simulate.simulate`: ``jobs`` worker
+    processes, or with ``backend="ray"`` Ray tasks at a time (0: the cluster's CPUs) on the cluster at
+    ``ray_address``; the comparison is the same for any of them."""
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}: the backends are {' and '.join(BACKENDS)}")
     chosen = [parse_config(c, [str(p) for p in plugins]) if isinstance(c, str) else c for c in configs]
     if not chosen:
         raise ValueError("compare needs at least one configuration")
@@ -325,12 +404,14 @@ def compare(
     result = Comparison(chosen, games, seed, tuple(bots), players)
     total = games * len(chosen)
     done = 0
-    parts = chunks(games, max(jobs, 1))
+    parts = chunks(games, max(jobs, 1) if backend == "process" else jobs or os.cpu_count() or 1)
     tasks = [(config, part, seed, tuple(bots), players) for config in chosen for part in parts]
     # One pool of workers serves every configuration (simulate's: ^C, a lost worker and a killed parent are
     # handled alike); chunks finish in any order and are put back in game order.
     finished: Iterable[tuple[int, list[dict[str, Any]]]]
-    if jobs > 1 and len(tasks) > 1:
+    if backend == "ray":
+        finished = _ray_map(_play_chunk, tasks, jobs, ray_address)
+    elif jobs > 1 and len(tasks) > 1:
         finished = _pool_map(_play_chunk, tasks, jobs)
     else:
         finished = ((number, _play_chunk(*task)) for number, task in enumerate(tasks))
@@ -403,6 +484,10 @@ def _html(comparison: Comparison, summary: dict[str, Any], figures: list[tuple[s
     if not figures:
         plots = "<p>Plots need the <code>plots</code> extra: <code>pip install 'rummykit[plots]'</code>.</p>"
     title = "rummykit compare: " + " vs ".join(summary["configs"])
+    played = _count(summary["games"], "game")
+    tests = "(paired test at 5 %, the same deals under each configuration)."
+    if not all(summary["same_deals"]):
+        tests = "(5 %). " + html.escape(comparison._tests_text().split("(5 %). ", 1)[1])
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{html.escape(title)}</title>
 <style>
@@ -411,9 +496,9 @@ td, th {{ border: 1px solid #ccc; padding: 0.3em 0.6em; text-align: right; }} th
 td.more {{ background: #d8f0d8; }} td.less {{ background: #f6d8d8; }} figure {{ display: inline-block; }}
 </style></head><body>
 <h1>{html.escape(title)}</h1>
-<p>{summary["games"]} games per configuration, seed {summary["seed"]}, bots {html.escape(",".join(summary["bots"]))}.
+<p>{played} per configuration, seed {summary["seed"]}, bots {html.escape(",".join(summary["bots"]))}.
 Means with 95 % intervals; green / red: significantly more / less than {html.escape(summary["configs"][0])}
-(paired test at 5 %, the same deals under each configuration).</p>
+{tests}</p>
 <table><tr><th>measure</th>{head}</tr>
 {"".join(body)}
 </table>

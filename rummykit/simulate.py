@@ -120,18 +120,22 @@ def play_game(
     on_action: OnAction | None = None,
     max_hands: int | None = None,
     on_start: Callable[[Game], None] | None = None,
+    *,
+    hand_limit: int | None = None,
 ) -> Game:
     """Play a whole game between bots and return it.
 
     ``bots`` names one bot per seat (or one for every seat); ``players`` is a count or a list of names
     (default: one seat per bot). ``on_start(game)`` is called once the game is dealt, before any action;
     ``on_action`` after every action (see :data:`OnAction`). ``max_hands`` stops after that many hands
-    even when the game is not over.
+    even when the game is not over. ``hand_limit`` is the game's own hand limit (``new_game(max_hands=...)``):
+    the game ends there, ``end_reason == "max-hands"``.
     """
     check_max_hands(max_hands)  # (the game's own limit is another: this one only stops the loop below)
     variant = _as_variant(variant)
     seats = _seat_count(variant, bots, players)
-    game = variant.new_game(players=players if players is not None else seats, seed=seed)  # checks the count first
+    count = players if players is not None else seats
+    game = variant.new_game(players=count, seed=seed, max_hands=hand_limit)  # checks the count first
     chosen = make_bots(bots, seats, seed)
     if on_start is not None:
         on_start(game)
@@ -172,6 +176,11 @@ class SimulationResult:
     """Games that ended at their hand limit (``Game.end_reason == "max-hands"``) rather than by their rules."""
     elapsed: float = 0.0
     """Seconds spent playing (wall clock)."""
+    max_hands: int | None = None
+    """The hand limit every game was played with (``new_game(max_hands=...)``); None: each game's own."""
+    sides: tuple[tuple[int, ...], ...] = ()
+    """In a partnership game, the seats of each side (``((0, 2), (1, 3))``): partners share a score, and a game
+    is won by a side. Empty in games without partners."""
 
     def __post_init__(self) -> None:
         if not self.wins:
@@ -183,6 +192,21 @@ class SimulationResult:
     def average_scores(self) -> list[float]:
         """Average final score per seat."""
         return [total / self.games if self.games else 0.0 for total in self.total_scores]
+
+    @property
+    def side_wins(self) -> list[int]:
+        """Games won per side (per seat in games without partners)."""
+        if not self.sides:
+            return list(self.wins)
+        return [sum(self.wins[seat] for seat in seats) for seats in self.sides]
+
+    @property
+    def side_average_scores(self) -> list[float]:
+        """Average final score per side, the sum of its seats' (per seat in games without partners)."""
+        if not self.sides:
+            return self.average_scores
+        averages = self.average_scores
+        return [sum(averages[seat] for seat in seats) for seats in self.sides]
 
     def add(self, game: Game) -> None:
         """Count one finished game."""
@@ -200,14 +224,16 @@ class SimulationResult:
 
     def combine(self, other: SimulationResult) -> SimulationResult:
         """The sum of two parts of one simulation (for parallel runs; elapsed is the larger)."""
-        if (self.variant, self.house_rules, self.seed, self.bots, self.players) != (
+        if (self.variant, self.house_rules, self.seed, self.bots, self.players, self.max_hands, self.sides) != (
             other.variant,
             other.house_rules,
             other.seed,
             other.bots,
             other.players,
+            other.max_hands,
+            other.sides,
         ):
-            raise ValueError("only parts of the same simulation (variant, house rules, seed, bots) combine")
+            raise ValueError("only parts of the same simulation (variant, house rules, seed, bots, hand limit) combine")
         return SimulationResult(
             self.variant,
             self.house_rules,
@@ -222,6 +248,8 @@ class SimulationResult:
             actions=self.actions + other.actions,
             max_hands_games=self.max_hands_games + other.max_hands_games,
             elapsed=max(self.elapsed, other.elapsed),
+            max_hands=self.max_hands,
+            sides=self.sides,
         )
 
     def rate(self, count: int) -> float:
@@ -229,19 +257,27 @@ class SimulationResult:
         return count / self.elapsed if self.elapsed > 0 else 0.0
 
     def as_dict(self) -> dict[str, Any]:
-        """Plain data (JSON-ready). The timing fields are ``elapsed_seconds`` and the ``*_per_second`` ones."""
-        return {
+        """Plain data (JSON-ready). The timing fields are ``elapsed_seconds`` and the ``*_per_second`` ones.
+
+        In a partnership game ``sides`` lists the seats of each side, and ``wins`` and ``average_scores`` are
+        per side (partners share a score); otherwise they are per seat."""
+        data: dict[str, Any] = {
             "variant": self.variant,
             "house_rules": list(self.house_rules),
             "seed": self.seed,
             "bots": list(self.bots),
             "players": self.players,
+        }
+        if self.sides:
+            data["sides"] = [list(seats) for seats in self.sides]
+        return data | {
             "games": self.games,
-            "wins": list(self.wins),
+            "wins": self.side_wins,
             "hands": self.hands,
             "hand_kinds": dict(sorted(self.hand_kinds.items())),
             "actions": self.actions,
-            "average_scores": [round(score, 3) for score in self.average_scores],
+            "average_scores": [round(score, 3) for score in self.side_average_scores],
+            "max_hands": self.max_hands,
             "max_hands_games": self.max_hands_games,
             "elapsed_seconds": round(self.elapsed, 6),
             "games_per_second": round(self.rate(self.games), 3),
@@ -260,16 +296,23 @@ def simulate_games(
     seed: int,
     bots: Sequence[str] = ("greedy",),
     players: int | None = None,
+    max_hands: int | None = None,
 ) -> SimulationResult:
-    """Play the games numbered ``indexes`` of the simulation with master seed ``seed`` (one part of it)."""
+    """Play the games numbered ``indexes`` of the simulation with master seed ``seed`` (one part of it), each
+    with the hand limit ``max_hands`` (None: the game's own)."""
+    check_max_hands(max_hands)
     variant = _as_variant(variant)
     seats = _seat_count(variant, bots, players)
     names = tuple(bots) * seats if len(bots) == 1 else tuple(bots)
     make_bots(names, seats, 0)  # refuse a wrong count or an unknown name before playing
-    result = SimulationResult(variant.name, variant.house_rules, seed, names, seats)
+    sides: tuple[tuple[int, ...], ...] = ()
+    if variant.partnerships:
+        count = max(map(variant.side_of, range(seats))) + 1
+        sides = tuple(tuple(s for s in range(seats) if variant.side_of(s) == side) for side in range(count))
+    result = SimulationResult(variant.name, variant.house_rules, seed, names, seats, max_hands=max_hands, sides=sides)
     start = time.perf_counter()
     for index in indexes:
-        result.add(play_game(variant, game_seed(seed, index), names, seats))
+        result.add(play_game(variant, game_seed(seed, index), names, seats, hand_limit=max_hands))
     result.elapsed = time.perf_counter() - start
     return result
 
@@ -349,11 +392,17 @@ class _RemotePluginError(Exception):
 
 
 def _run_chunk(
-    spec: VariantSpec, first: int, stop: int, seed: int, bots: tuple[str, ...], players: int | None
+    spec: VariantSpec,
+    first: int,
+    stop: int,
+    seed: int,
+    bots: tuple[str, ...],
+    players: int | None,
+    max_hands: int | None = None,
 ) -> SimulationResult:
     """Play games ``first .. stop-1`` (in a worker process or a Ray task)."""
     try:
-        return simulate_games(spec.load(), range(first, stop), seed, bots, players)
+        return simulate_games(spec.load(), range(first, stop), seed, bots, players, max_hands)
     except PluginError as exc:
         raise _RemotePluginError(exc.plugin, exc.hook, str(exc)) from None
 
@@ -363,10 +412,15 @@ Parts = Iterator[tuple[int, SimulationResult]]
 
 
 def _in_process(
-    variant: Variant, ranges: Sequence[range], seed: int, bots: tuple[str, ...], players: int | None
+    variant: Variant,
+    ranges: Sequence[range],
+    seed: int,
+    bots: tuple[str, ...],
+    players: int | None,
+    max_hands: int | None,
 ) -> Parts:
     for number, indexes in enumerate(ranges):
-        yield number, simulate_games(variant, indexes, seed, bots, players)
+        yield number, simulate_games(variant, indexes, seed, bots, players, max_hands)
 
 
 def _pool_context() -> Any:
@@ -497,18 +551,28 @@ def _pool_map(
         keep_alive.close()  # after the shutdown: a worker still stopping sees the end of file and leaves
 
 
+def _tasks(
+    spec: VariantSpec,
+    ranges: Sequence[range],
+    seed: int,
+    bots: tuple[str, ...],
+    players: int | None,
+    max_hands: int | None,
+) -> list[tuple[Any, ...]]:
+    """The arguments of :func:`_run_chunk` for each chunk of games."""
+    return [(spec, indexes.start, indexes.stop, seed, bots, players, max_hands) for indexes in ranges]
+
+
 def _in_pool(
-    spec: VariantSpec, ranges: Sequence[range], seed: int, bots: tuple[str, ...], players: int | None, jobs: int
+    spec: VariantSpec,
+    ranges: Sequence[range],
+    seed: int,
+    bots: tuple[str, ...],
+    players: int | None,
+    jobs: int,
+    max_hands: int | None = None,
 ) -> Parts:
-    tasks = [(spec, indexes.start, indexes.stop, seed, bots, players) for indexes in ranges]
-    return _pool_map(_run_chunk, tasks, jobs)
-
-
-def _import_ray() -> Any:
-    try:
-        return importlib.import_module("ray")
-    except ImportError:
-        raise ImportError(RAY_MISSING) from None
+    return _pool_map(_run_chunk, _tasks(spec, ranges, seed, bots, players, max_hands), jobs)
 
 
 def _on_ray(
@@ -519,7 +583,27 @@ def _on_ray(
     players: int | None,
     jobs: int,
     address: str | None,
+    max_hands: int | None = None,
 ) -> Parts:
+    return _ray_map(_run_chunk, _tasks(spec, ranges, seed, bots, players, max_hands), jobs, address)
+
+
+def _import_ray() -> Any:
+    try:
+        return importlib.import_module("ray")
+    except ImportError:
+        raise ImportError(RAY_MISSING) from None
+
+
+def _ray_map(
+    function: Callable[..., Result], tasks: Sequence[tuple[Any, ...]], jobs: int, address: str | None
+) -> Iterator[tuple[int, Result]]:
+    """``function(*task)`` for every task as a Ray task: (task number, result) as each finishes.
+
+    The Ray counterpart of :func:`_pool_map`, behind ``simulate`` and ``compare``: on the cluster Ray is
+    already connected to (used as it is and left running), on the one at ``address`` (or ``RAY_ADDRESS``),
+    or on a local instance of ``jobs`` CPUs (0: all) started here and shut down at the end. At most ``jobs``
+    tasks run at once (0: the cluster's CPUs); a plugin's error is raised here as the same PluginError."""
     ray = _import_ray()
     started = False
     if not ray.is_initialized():
@@ -532,14 +616,14 @@ def _on_ray(
             ray.init(num_cpus=jobs or None, include_dashboard=False, **quiet)  # a local instance
         started = True
     try:
-        task = ray.remote(_run_chunk)
+        remote = ray.remote(_in_worker)
         window = 2 * (jobs or max(1, int(ray.cluster_resources().get("CPU", 1))))
-        queue = iter(enumerate(ranges))
+        queue = iter(enumerate(tasks))
         pending: dict[Any, int] = {}
 
         def submit() -> None:
-            for number, indexes in queue:
-                pending[task.remote(spec, indexes.start, indexes.stop, seed, bots, players)] = number
+            for number, task in queue:
+                pending[remote.remote(function, *task)] = number
                 return
 
         for _ in range(window):
@@ -570,6 +654,7 @@ def simulate(
     backend: str = "process",
     progress: Progress | None = None,
     ray_address: str | None = None,
+    max_hands: int | None = None,
 ) -> SimulationResult:
     """Play ``games`` whole games between ``bots`` (one name per seat, or one for all) and sum them up.
 
@@ -583,6 +668,8 @@ def simulate(
     shut down after it; ``jobs`` is then how many tasks run at once (0: the cluster's CPUs). The parts are
     added up in index order, so the result is identical (but for ``elapsed``, the wall-clock time of the
     whole run) for any ``jobs`` and either backend. ``progress`` is called as chunks finish (:data:`Progress`).
+    ``max_hands`` is every game's hand limit (``new_game(max_hands=...)``; None: the game's own): a game ends
+    there, and is counted in ``max_hands_games``.
 
     Raises ValueError for a bad count, backend or bot, and ImportError (naming the extra to install) for
     the Ray backend without Ray.
@@ -598,19 +685,19 @@ def simulate(
         raise ValueError(f"jobs is 0 (one per CPU) or more, not {jobs}")
     variant = _as_variant(variant)
     names = tuple(bots)
-    total = simulate_games(variant, (), seed, names, players)  # refuses bad bots before any worker starts
+    total = simulate_games(variant, (), seed, names, players, max_hands)  # refuses bad bots before workers start
     start = time.perf_counter()
     parts: Parts
     if backend == "ray":
         ranges = chunks(games, jobs or os.cpu_count() or 1)
-        parts = _on_ray(VariantSpec.of(variant), ranges, seed, names, players, jobs, ray_address)
+        parts = _on_ray(VariantSpec.of(variant), ranges, seed, names, players, jobs, ray_address, max_hands=max_hands)
     else:
         jobs = jobs or os.cpu_count() or 1
         ranges = chunks(games, jobs)
         if processes(games, jobs) == 1:
-            parts = _in_process(variant, ranges, seed, names, players)
+            parts = _in_process(variant, ranges, seed, names, players, max_hands)
         else:
-            parts = _in_pool(VariantSpec.of(variant), ranges, seed, names, players, jobs)
+            parts = _in_pool(VariantSpec.of(variant), ranges, seed, names, players, jobs, max_hands=max_hands)
     if progress is not None:
         progress(0, games)
     done = 0

@@ -376,7 +376,7 @@ def test_singles_exchange_from_any_opponent_and_lay_off_only_on_own_melds() -> N
     offer_declined(game, "5C")
     play(game, "draw stock")  # 7H: it fits seat 0's sevens and seat 1's 4H 5H 6H, which takes no card of seat 0's
     assert f"layoff 7H on {at(game, '7S')}" in texts(game)
-    refused(game, f"layoff 7H on {at(game, '5H')}", "only to your own side's melds")
+    refused(game, f"layoff 7H on {at(game, '5H')}", "only to your own melds")
     refused(game, f"swap 9D on {at(game, '9H')}")  # no wild card there any more
 
 

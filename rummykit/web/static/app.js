@@ -77,6 +77,65 @@ function markWild(node, means) {
   node.title = "wild: stands for " + prettyCard(means);
 }
 
+function count(number, noun) {
+  return `${number} ${noun}${number === 1 ? "" : "s"}`;
+}
+
+// Action texts (the API's, as records keep them) number the table melds from 0; people count from 1. What
+// the page shows reads "layoff 7C on 1" for the API's "layoff 7C on 0", and "meld 1" for table meld 0.
+function forPeople(text) {
+  return String(text).replace(/\b(on|meld) (\d+)\b/g, (_, word, number) => `${word} ${Number(number) + 1}`);
+}
+
+const RANKS = "A23456789TJQK";
+const SUIT_ORDER = "CDHS";
+
+// A card's place in a card player's order: suit by suit (clubs, diamonds, hearts, spades), rank by rank
+// within a suit, jokers last. null for a token that is no card.
+function cardOrder(token) {
+  const face = token.split("=")[0];
+  if (face === "JK") return 52;
+  const rank = RANKS.indexOf(face.slice(0, -1));
+  const suit = SUIT_ORDER.indexOf(face.slice(-1));
+  return face.length === 2 && rank >= 0 && suit >= 0 ? suit * 13 + rank : null;
+}
+
+// The legal moves as the terminal lists them: each verb's moves together (the verbs in the order the game
+// lists them first), and within a verb by their cards, suit by suit then rank, then by table meld.
+function inCardOrder(texts) {
+  const unique = [...new Set(texts)];
+  const keyOf = (text) => {
+    const tokens = text.split(" ");
+    const verb = [];
+    const cards = [];
+    let target = -1;
+    for (let i = 0; i < tokens.length; i++) {
+      if (tokens[i] === "on" && i === tokens.length - 2 && (cards.length || verb.length)) {
+        target = Number(tokens[i + 1]);
+        break;
+      }
+      if (tokens[i] === "|") continue;
+      const order = cards.length || verb.length ? cardOrder(tokens[i]) : null;
+      if (order === null && !cards.length) verb.push(tokens[i]);
+      else cards.push(order === null ? 99 : order);
+    }
+    return { verb: verb.join(" "), cards, target };
+  };
+  const keys = new Map(unique.map((text) => [text, keyOf(text)]));
+  const verbs = [];
+  for (const key of keys.values()) if (!verbs.includes(key.verb)) verbs.push(key.verb);
+  return unique.slice().sort((a, b) => {
+    const x = keys.get(a);
+    const y = keys.get(b);
+    if (x.verb !== y.verb) return verbs.indexOf(x.verb) - verbs.indexOf(y.verb);
+    for (let i = 0; i < Math.min(x.cards.length, y.cards.length); i++) {
+      if (x.cards[i] !== y.cards[i]) return x.cards[i] - y.cards[i];
+    }
+    if (x.cards.length !== y.cards.length) return x.cards.length - y.cards.length;
+    return x.target - y.target;
+  });
+}
+
 function prettyCard(text) {
   if (text === "JK") return "joker";
   const rank = text.slice(0, -1) === "T" ? "10" : text.slice(0, -1);
@@ -250,7 +309,7 @@ function showOpponents(state) {
     const acting = state.current_player === seat;
     const node = el("div", { class: "seat" + (acting ? " acting" : ""), "data-seat": seat },
       el("div", { text: `${name(state, seat)}${state.bots[seat] && !state.names[seat].toLowerCase().includes(state.bots[seat]) ? ` (${state.bots[seat]} bot)` : ""} — ` +
-        `${obs.hand_sizes[seat]} cards${obs.dealer === seat ? ", dealer" : ""}` }));
+        `${count(obs.hand_sizes[seat], "card")}${obs.dealer === seat ? ", dealer" : ""}` }));
     const known = state.hands ? state.hands[seat] : (obs.known[String(seat)] || []);
     if (known.length) {
       node.append(el("div", { text: state.hands ? "" : "picked up:" }), ...known.map((c) => cardNode(c)));
@@ -303,7 +362,7 @@ function showMelds(state) {
     obs.table.forEach((meld, index) => {
       if (meld.owner !== owner) return;
       row.append(el("span", { class: "table-meld", "data-meld": index },
-        el("span", { class: "index", text: `meld ${index}` }), ...cardsOf(meld, state)));
+        el("span", { class: "index", text: `meld ${index + 1}` }), ...cardsOf(meld, state)));
     });
     box.append(row);
   }
@@ -348,7 +407,7 @@ function showHand(state) {
     box.append(node);
   }
   if (state.arrangement) {
-    arr.textContent = `Best arrangement: ${state.arrangement.melds.length} meld(s), deadwood ` +
+    arr.textContent = `Best arrangement: ${count(state.arrangement.melds.length, "meld")}, deadwood ` +
       `${state.arrangement.deadwood.map(prettyCard).join(" ") || "none"} (${state.arrangement.deadwood_value})`;
   }
 }
@@ -378,9 +437,10 @@ function showActions(state) {
   const melds = legal.filter((a) => a.startsWith("meld "));
   $("meld").hidden = !melds.length;
   $("clear").hidden = !melds.length && !legal.length;
-  for (const text of legal) {
+  for (const text of inCardOrder(legal)) {
     if (text.startsWith("meld ")) continue;
-    box.append(el("button", { class: "action", "data-action": text, text, onclick: () => move(text) }));
+    // The button shows the move as people number table melds; it sends the API's text.
+    box.append(el("button", { class: "action", "data-action": text, text: forPeople(text), onclick: () => move(text) }));
   }
 }
 
@@ -406,7 +466,7 @@ async function move(text) {
       show(state);
     }
   } catch (error) {
-    showError(`Refused: ${error.message}`);
+    showError(`Refused: ${forPeople(error.message)}`);
   }
 }
 
@@ -430,7 +490,7 @@ function showScores(state) {
 
 function showLog(state) {
   const log = $("log");
-  log.replaceChildren(...state.log.map((e) => el("li", { text: `(${e.deal}) ${e.text}` })));
+  log.replaceChildren(...state.log.map((e) => el("li", { text: `(${e.deal}) ${forPeople(e.text)}` })));
   log.scrollTop = log.scrollHeight;
 }
 
