@@ -494,9 +494,9 @@ def rummykit_describe_action(deal: Deal, seat: int, action: Action, viewer: int 
             return ActionWords(f"decline the upcard {upcard}", f"declines the upcard {upcard}")
         return ActionWords("pass", "passes")
     if kind == "knock":
-        # The knock card goes face down, but the knock shows it: settlement follows at once.
+        # The knock card goes face down: only the knocker knows it (it plays no part in the settlement).
         card = cards_text(action.cards)
-        return ActionWords(f"knock with {card} face down", f"knocks with {card} face down", ends_hand=True)
+        return ActionWords(f"knock with {card} face down", "knocks, discarding a card face down", ends_hand=True)
     if kind == "big gin":
         return ActionWords("declare big gin", "declares big gin", ends_hand=True)
     if kind == "done":

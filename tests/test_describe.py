@@ -108,7 +108,8 @@ def test_gin_verbs_end_the_hand_and_others_do_not() -> None:
         "big gin": True,
         "pass": False,
     }
-    assert flags["knock 7H"] is not None and flags["knock 7H"].they == "knocks with 7H face down"
+    assert flags["knock 7H"] is not None and flags["knock 7H"].they == "knocks, discarding a card face down"
+    assert flags["knock 7H"].you == "knock with 7H face down"
 
 
 def play_toy(players: int, seed: int) -> tuple[Game, list[tuple[object, int, rummykit.Action]]]:
