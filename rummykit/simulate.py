@@ -359,6 +359,8 @@ class VariantSpec:
         return cls(variant.source_name, tuple(variant.house_rules), options, tuple(files))
 
     def load(self) -> Variant:
+        """The variant this spec names, loaded again (in a worker: its name or file, house rules, options and
+        local plugin files)."""
         options = json.loads(self.options_json) if self.options_json else None
         return load_variant(self.source, self.house_rules, options, self.plugins)
 

@@ -393,6 +393,7 @@ def _open(page: Any, base: str, body: dict[str, Any]) -> None:
     with urlopen(request, timeout=60) as response:
         state = json.loads(response.read())
     seats = "".join(f"&seat{seat}={token}" for seat, token in state["tokens"].items())
+    page.goto("about:blank")  # (a new address that differs only after '#' would not load the page again)
     page.goto(f"{base}/#t={state['id']}&owner={state['owner']}{seats}")
     page.wait_for_selector("body[data-ready='1']")
     page.wait_for_selector("#hand .card")
@@ -421,3 +422,14 @@ def test_the_page_sorts_moves_numbers_melds_from_1_and_counts_one_card(web_page:
     button.click()
     page.wait_for_function("() => document.querySelectorAll(\"#melds .table-meld[data-meld='0'] .card\").length == 4")
     assert "on meld 1" in page.inner_text("#log")
+
+
+@pytest.mark.xdist_group("web")
+def test_the_page_names_a_partnership_gin_deal_by_its_round_and_table(web_page: tuple[Any, str]) -> None:
+    page, base = web_page
+    _open(
+        page,
+        base,
+        {"variant": "gin-partnership", "seed": 1, "players": 4, "bots": [None, "greedy", "greedy", "greedy"]},
+    )
+    assert "round 1, table 1" in page.inner_text("#title")

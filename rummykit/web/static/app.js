@@ -281,8 +281,11 @@ function name(state, seat) {
 function show(state) {
   table = state;
   const obs = state.observation;
+  // Partnership Gin plays each round at two tables: the deal is named by its round and table.
+  const where = obs.round && obs.table_seats ? `round ${obs.round}, table ${(obs.tables_done || []).length + 1}`
+    : `deal ${obs.deal}`;
   $("title").textContent = `${state.title}${state.house_rules.length ? " + " + state.house_rules.join(", ") : ""}` +
-    ` — deal ${obs.deal}${state.seed === null ? "" : `, seed ${state.seed}`}`;
+    ` — ${where}${state.seed === null ? "" : `, seed ${state.seed}`}`;
   // The record holds the seed, from which every hidden card follows: it is given once the game is over.
   $("record-link").hidden = !(state.is_over || state.replay);
   $("record-link").href = `/api/tables/${state.id}/record`;
