@@ -957,9 +957,18 @@ def _record_refused(path: str, exc: KeyError | ValueError) -> CliError:
     return CliError(f"{path}: {printable(str(exc.args[0] if isinstance(exc, KeyError) and exc.args else exc))}")
 
 
+def _record_text(path: str) -> str:
+    """A record file's text; CliError naming the file when it is not UTF-8 text."""
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        where = f"byte 0x{exc.object[exc.start]:02x} at offset {exc.start:,}"
+        raise CliError(f"{path}: not a rummykit record: not UTF-8 text ({where})") from None
+
+
 def _resumed(path: str) -> Game:
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = _record_text(path)
     except OSError as exc:
         raise CliError(f"cannot read {path}: {exc.strerror or exc}") from None
     try:
@@ -1213,7 +1222,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 def cmd_replay(args: argparse.Namespace) -> int:
     try:
-        text = Path(args.file).read_text(encoding="utf-8")
+        text = _record_text(args.file)
     except OSError as exc:
         raise CliError(f"cannot read {args.file}: {exc.strerror or exc}") from None
     printer = TurnPrinter(_out, show_hands=True)

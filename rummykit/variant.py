@@ -13,7 +13,7 @@ import itertools
 import json
 import warnings
 from collections.abc import Iterable, Mapping, Sequence, Sized
-from functools import cache, partial
+from functools import lru_cache, partial
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -609,6 +609,10 @@ def _build(
     return variant
 
 
+VARIANTS_KEPT = 256
+"""Variants kept loaded (by name, house rules, options and plugins): a server replaying records with ever
+other options keeps a bounded number."""
+
 _CHAIN_PROBLEMS: dict[tuple[int, ...], tuple[list[Document], list[Problem]]] = {}
 
 
@@ -624,7 +628,7 @@ def _chain_schema_problems(merged: _Merged, locate: Any) -> list[Problem]:
     return list(_CHAIN_PROBLEMS[key][1])
 
 
-@cache
+@lru_cache(maxsize=VARIANTS_KEPT)
 def _load_cached(
     source: str, house_rules: tuple[str, ...], options_json: str, local: tuple[tuple[str, ModuleType], ...] = ()
 ) -> Variant:

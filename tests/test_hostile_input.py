@@ -371,13 +371,19 @@ def test_huge_decks_in_a_record_are_one_line(tmp_path: Path, capsys: pytest.Capt
     assert one_line(capsys) == f"rummykit: {saved}: options: decks.count: expected at most 4 decks, got 200"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the replay command reads the file itself (rummykit/cli.py cmd_replay): it must catch UnicodeDecodeError",
-)
 def test_replay_of_a_record_that_is_not_utf8_names_the_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     saved = tmp_path / "game.json"
     saved.write_bytes(record_of().encode("utf-8").replace(b'"gin"', b'"g\xe9n"'))
     assert main(["replay", str(saved)]) == 2
     line = one_line(capsys)
     assert line.startswith(f"rummykit: {saved}: ") and "UTF-8" in line
+    assert main(["play", "--resume", str(saved)]) == 2
+    assert one_line(capsys).startswith(f"rummykit: {saved}: not a rummykit record: not UTF-8 text")
+
+
+def test_variants_loaded_with_ever_other_options_are_kept_in_bounded_number() -> None:
+    from rummykit.variant import VARIANTS_KEPT, _load_cached
+
+    for target in range(100, 100 + VARIANTS_KEPT + 50):
+        rummykit.load_variant("gin", options={"target": target})
+    assert _load_cached.cache_info().currsize <= VARIANTS_KEPT
