@@ -83,11 +83,14 @@ def _engine_indices_to_check(env: envs.RummyEnv) -> list[int]:
 
 
 def _accepted(game: rummykit.Game, text: str) -> bool:
+    """Whether the engine accepts ``text`` as the action it names. A bare verb it reads as short for an
+    action with cards (500 Rum's ``draw discard`` for the one pile card that may be taken) names that
+    action, which has an index of its own."""
     try:
-        game.resolve(text)
+        action = game.resolve(text)
     except IllegalAction:
         return False
-    return True
+    return not (action.cards and text.strip().lower() == action.kind)
 
 
 def _selectable_by_engine(game: rummykit.Game, commits: list[str]) -> set[int]:

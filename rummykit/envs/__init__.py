@@ -3,8 +3,9 @@
 Needs the ``rl`` extra (``pip install 'rummykit[rl]'``: numpy, pettingzoo, gymnasium); ``import rummykit``
 does not. ``env(variant, ...)`` is a PettingZoo AEC environment for any variant; ``gym(variant, ...)`` one
 seat of it as a single-agent Gymnasium environment against bots; ``vector(variant, num_envs, ...)`` many
-games of it stepped together for self-play, with ``sample_masked`` drawing a legal index per game. See
-``docs/rl.md``.
+games of it stepped together for self-play, with ``sample_masked`` drawing a legal index per game.
+Importing this module registers ``rummykit/<variant>-v0`` with Gymnasium for every variant
+(``gymnasium.make("rummykit/gin-v0", opponents="random")``). See ``docs/rl.md``.
 """
 
 from __future__ import annotations
@@ -23,10 +24,12 @@ from pettingzoo import AECEnv
 
 from ..actions import Action, IllegalAction
 from ..bots import Bot, bot_class, make_bot
+from ..catalogue import list_variants
 from ..engine import Game
 from ..variant import Variant, load_variant
 from .encoding import (
     FACES,
+    SCORE_LIMIT,
     TABLE_SLOTS,
     ActionSpace,
     Encoder,
@@ -50,6 +53,8 @@ __all__ = [
     "Encoder",
     "TABLE_SLOTS",
     "FACES",
+    "SCORE_LIMIT",
+    "register_envs",
 ]
 
 Observation = dict[str, npt.NDArray[Any]]
@@ -84,16 +89,17 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         self.hands = hands
         self.render_mode = render_mode
         self.space = ActionSpace(variant, self.players, table_slots)
-        self.encoder = Encoder.for_variant(variant, self.players)
+        self.encoder = Encoder.for_variant(variant, self.players, max_hands=1 if hands == 1 else None)
         self.deck_size = self.encoder.deck_size
         self.possible_agents = [f"player_{i}" for i in range(self.players)]
         self.agents = list(self.possible_agents)
         self.agent_selection = self.possible_agents[0]
         self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
+        low, high = self.encoder.bounds()
         self.observation_spaces = {
             agent: spaces.Dict(
                 {
-                    "observation": spaces.Box(-np.inf, np.inf, (self.encoder.size,), np.float32),
+                    "observation": spaces.Box(low, high, (self.encoder.size,), np.float32),
                     "action_mask": spaces.Box(0, 1, (self.space.size,), np.int8),
                 }
             )
@@ -113,9 +119,11 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
     # -- spaces ----------------------------------------------------------------------------------------
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
+        """``agent``'s observation space: the vector's bounds (``encoder.bounds()``) and the 0/1 mask."""
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Space[Any]:
+        """``Discrete(space.size)``, the same for every agent."""
         return self.action_spaces[agent]
 
     def action_text(self, index: int) -> str:
@@ -184,6 +192,8 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         return self.game
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The agent to act's observation, reward, termination, truncation and info (PettingZoo's ``last``);
+        RuntimeError before :meth:`reset` and once every agent is done."""
         if self.game is None or not self.agents:
             self._ongoing()
         return super().last(observe)  # type: ignore[no-any-return]
@@ -195,6 +205,8 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
             raise RuntimeError(f"the game is over ({end_text(game)}) and every agent is done: call reset()")
 
     def step(self, action: int | None) -> None:
+        """Carry out index ``action`` for the agent to act (None once it is done); IllegalAction for an index
+        masked 0."""
         agent = self.agent_selection
         try:
             index = operator.index(action)  # type: ignore[arg-type]
@@ -245,6 +257,7 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
             self.infos = {agent: end_info(game) for agent in self.agents}
 
     def render(self) -> str | None:
+        """The position as text for the seat to act (``render_mode="ansi"``); None without a render mode."""
         if self.render_mode is None:
             gymnasium.logger.warn("render() called without render_mode='ansi'")
             return None
@@ -274,7 +287,7 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         return "\n".join(lines)
 
     def close(self) -> None:
-        pass
+        """Nothing to release."""
 
 
 def env(
@@ -352,9 +365,11 @@ class RummyGym(gymnasium.Env[Observation, np.int64]):
         self.render_mode = aec.render_mode
 
     def action_text(self, index: int) -> str:
+        """The text of action ``index`` (:meth:`RummyEnv.action_text`)."""
         return self.aec.action_text(index)
 
     def action_index(self, text: str) -> int:
+        """The index of an action text (:meth:`RummyEnv.action_index`)."""
         return self.aec.action_index(text)
 
     def _others(self) -> float:
@@ -370,6 +385,7 @@ class RummyGym(gymnasium.Env[Observation, np.int64]):
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Observation, dict[str, Any]]:
+        """Start an episode (``seed`` seeds it and the named bots); the bots play until the learner's turn."""
         super().reset(seed=seed)
         game_seed = int(self.np_random.integers(2**62))
         self.aec.reset(seed=game_seed, options=options)
@@ -381,6 +397,7 @@ class RummyGym(gymnasium.Env[Observation, np.int64]):
         return self.aec.observe(self.agent), {}
 
     def step(self, action: np.int64 | int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+        """Carry out the learner's index, then the bots' moves up to its next turn or the end."""
         aec = self.aec
         game = aec._started()
         if game.is_over:  # stepped again after the episode ended: it stays ended
@@ -395,6 +412,7 @@ class RummyGym(gymnasium.Env[Observation, np.int64]):
         return aec.observe(self.agent), reward, game.is_over, False, info
 
     def render(self) -> str | None:
+        """:meth:`RummyEnv.render`."""
         return self.aec.render()
 
 
@@ -417,3 +435,20 @@ def gym(
     seat. An index whose mask entry is 0 changes nothing and is rewarded ``illegal_action_reward``."""
     aec = env(variant, house_rules, players, hands, plugins, options, render_mode, table_slots)
     return RummyGym(aec, opponents, seat, illegal_action_reward)
+
+
+def register_envs() -> list[str]:
+    """Register ``rummykit/<variant>-v0`` with Gymnasium for every shipped variant (done when this module is
+    imported); ids already registered are left as they are. ``gymnasium.make(id, **kwargs)`` calls
+    :func:`gym` with the variant and ``kwargs`` (``players``, ``seat``, ``opponents``, ``house_rules``,
+    ``options``, ``hands``...). Returns the ids."""
+    ids = []
+    for info in list_variants():
+        env_id = f"rummykit/{info.name}-v0"
+        if env_id not in gymnasium.registry:
+            gymnasium.register(id=env_id, entry_point="rummykit.envs:gym", kwargs={"variant": info.name})
+        ids.append(env_id)
+    return ids
+
+
+register_envs()

@@ -19,11 +19,11 @@ import numpy.typing as npt
 from .. import standard
 from ..actions import Action, position_words
 from ..cards import Card, card_from_face, parse_card
-from ..engine import Game
+from ..engine import DEFAULT_MAX_HANDS, Game
 from ..standard import MELD_ACTION_LIMIT
 from ..variant import Variant, stands_for_faces
 
-__all__ = ["ActionSpace", "Encoder", "Selection", "FACES", "TABLE_SLOTS", "MELD_KINDS"]
+__all__ = ["ActionSpace", "Encoder", "Selection", "FACES", "TABLE_SLOTS", "MELD_KINDS", "SCORE_LIMIT"]
 
 FACES = 53
 """Card faces: 52 natural cards and the joker (face 52). Copies of a card (two decks) share a face."""
@@ -37,6 +37,10 @@ BARE_ONLY = frozenset({"draw stock", "take pile", "end", "end turn", "accept", "
 ONE_CARD_ONLY = frozenset({"discard", "offer", "knock"})
 """Verbs the kernel and the built-in games use with exactly one card."""
 PHASES = ("draw", "play", "use", "discard", "offer", "offered", "over")
+SCORE_LIMIT = 100
+"""Scores are observed over the target (else over 100 points) and clipped to -100 .. 100: rules bound no
+score (a hand's points are the plugins'), and a space needs finite bounds. No built-in game comes near it
+(Skarney, without a target, reaches about 55 in random and greedy play; Gin about 5 with its bonuses)."""
 
 
 def check_table_slots(table_slots: int) -> None:
@@ -577,10 +581,18 @@ class Encoder:
     offer seen by this seat; the card that must be used; per zone and per seat, the cards of the zone this
     seat may see. Then scalars: the phase (one-hot over ``PHASES`` and other), whether this seat acts now,
     the seat acting (one-hot, from this one), hand sizes, stock and pile sizes (over the deck), scores per
-    seat (over the target, else 100), the deal number (over 100), the selection's size, how many melds of
-    the selection are closed (``next meld``)."""
+    seat (over the target, else 100, clipped to :data:`SCORE_LIMIT` either way), the deal number (over
+    100), the selection's size, how many melds of the selection are closed (``next meld``). :meth:`bounds`
+    gives each entry's least and greatest value."""
 
-    def __init__(self, variant: Variant, players: int, zones: Sequence[str], deck: Sequence[Card]):
+    def __init__(
+        self,
+        variant: Variant,
+        players: int,
+        zones: Sequence[str],
+        deck: Sequence[Card],
+        max_hands: int | None = None,
+    ):
         self.players = players
         self.zones = list(zones)
         n = players
@@ -589,6 +601,10 @@ class Encoder:
         self.size = self.planes * FACES + self.scalars
         target = variant.ruleset.get("target")
         self.score_scale = float(target) if isinstance(target, int) and target > 0 else 100.0
+        self._score_high = int(SCORE_LIMIT * self.score_scale)
+        """The greatest score observed as it is (whole points): beyond it (or below minus it) it is clipped."""
+        self.hand_limit: int = max_hands or variant.ruleset.get("max_hands") or DEFAULT_MAX_HANDS
+        """The most hands a game plays (``Game.max_hands``): the deal number's bound."""
         self._faces: dict[str, int] = {}
         self.deck_size = len(deck)
         self.distinct = len({c.face for c in deck}) == len(deck)
@@ -631,20 +647,54 @@ class Encoder:
         """How many table melds' indices are kept (a vector environment of many games raises it)."""
         self._placed: dict[int, tuple[Any, dict[tuple[int, int], list[int]]]] = {}
         """Per table meld (by id, with the meld to tell a reused id apart), its indices per (seat, owner)."""
+        self._low, self._high = self._bounds(variant, deck)
+
+    def _bounds(
+        self, variant: Variant, deck: Sequence[Card]
+    ) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        n = self.players
+        copies = np.bincount([c.face for c in deck], minlength=FACES).astype(np.float64)
+        # an entry that is always 0 (a face the deck lacks) gets the bound 1: Gymnasium warns of equal bounds
+        counts = np.maximum(copies, 1.0)
+        one = np.ones(FACES)
+        wilds = np.full(FACES, max(1, sum(map(variant.meld_search.is_wild, deck))), dtype=np.float64)
+        planes = [counts, counts, *[counts] * (n - 1), one, counts, *[counts] * n, *[wilds] * n, one, one]
+        planes += [counts] * (n * len(self.zones))
+        limit = float(SCORE_LIMIT)
+        # one-hots and flags, sizes over the deck, scores, the deal number, the selection's size and splits
+        scalars = [1.0] * (len(PHASES) + 1 + 1 + n) + [1.0] * (n + 2) + [limit] * n
+        scalars += [self.hand_limit / 100.0, float(self.deck_size), float(self.deck_size)]
+        high = np.concatenate([*planes, np.array(scalars)])
+        low = np.zeros_like(high)
+        scores = self._rest + n + 2
+        low[scores : scores + n] = -limit
+        assert high.shape == (self.size,)
+        return low.astype(np.float32), high.astype(np.float32)
+
+    def bounds(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+        """Each entry's least and greatest value (new arrays): counts up to the copies of the face in the
+        deck (what wild cards stand for: up to the deck's wild cards), one-card planes, one-hots and flags
+        0 or 1, sizes over the deck 0 to 1, scores between minus and plus :data:`SCORE_LIMIT`, the deal
+        number up to :attr:`hand_limit` over 100, the selection's size and splits up to the deck's size. An
+        entry that is always 0 (the joker's, in a deck without one) is bounded by 1."""
+        return self._low.copy(), self._high.copy()
 
     @classmethod
-    def for_variant(cls, variant: Variant, players: int) -> Encoder:
-        """The encoder of ``variant`` with ``players`` seats: its zones and deck read off a game of it."""
-        probe = variant.new_game(players=players, seed=0)
-        return cls(variant, players, sorted(probe.deal.zones), probe.deck)
+    def for_variant(cls, variant: Variant, players: int, max_hands: int | None = None) -> Encoder:
+        """The encoder of ``variant`` with ``players`` seats, for games started with ``max_hands`` (as
+        ``Variant.new_game`` takes it): its zones, deck and hand limit read off a game of it."""
+        probe = variant.new_game(players=players, seed=0, max_hands=max_hands)
+        return cls(variant, players, sorted(probe.deal.zones), probe.deck, probe.max_hands)
 
     def face(self, text: str) -> int:
+        """The face (0 to 52) of a card's text, such as ``7H``; looked up once per text."""
         face = self._faces.get(text)
         if face is None:
             face = self._faces[text] = parse_card(text).face
         return face
 
     def plane_names(self) -> list[str]:
+        """The name of each 53-wide plane, in order (``hand``, ``selection``, ``known in hand of seat +1``...)."""
         n = self.players
         names = ["hand", "selection"] + [f"known in hand of seat +{k}" for k in range(1, n)]
         names += ["pile top", "visible pile"]
@@ -674,7 +724,7 @@ class Encoder:
         from: the indices of its one-hot and card entries, each counted once per time it is listed; whether
         none can be listed twice (a deck without two cards of a face, no wild card on the table); the
         remaining scalars, from index :attr:`rest` on, before they are divided by :attr:`divisors` (whole
-        numbers: sizes, scores, the deal number)."""
+        numbers: sizes, scores clipped to the limit, the deal number)."""
         deal = game.deal
         faces: list[int] = [c.face for c in deal.hands[seat]]
         if selection.faces:
@@ -735,6 +785,9 @@ class Encoder:
             rest = rest[seat:] + rest[:seat]
         rest += (len(deal.stock), len(deal.discard))
         scores = game.scores
+        high = self._score_high
+        if max(scores) > high or min(scores) < -high:
+            scores = [min(max(s, -high), high) for s in scores]
         rest += scores[seat:]
         rest += scores[:seat]
         rest += (deal.number, len(selection.faces), len(selection.cuts))
@@ -824,8 +877,9 @@ class Encoder:
         out[s] = view["stock_size"] / deck_size
         out[s + 1] = view["discard_size"] / deck_size
         s += 2
+        high = self._score_high
         for other, score in enumerate(view["scores"]):
-            out[s + rel(other)] = score / self.score_scale
+            out[s + rel(other)] = min(max(score, -high), high) / self.score_scale
         s += n
         out[s] = view["deal"] / 100.0
         out[s + 1] = len(selection.faces)

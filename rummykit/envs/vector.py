@@ -55,7 +55,7 @@ class VectorEnv:
         space = ActionSpace(variant, self.players, table_slots)
         self.space = space
         """The action space (``text(i)``, ``index(text)``), shared by every game."""
-        self.encoder = Encoder.for_variant(variant, self.players)
+        self.encoder = Encoder.for_variant(variant, self.players, max_hands=1 if hands == 1 else None)
         self.encoder.meld_cache_size = max(self.encoder.meld_cache_size, 256 * num_envs)
         self.observation_size = self.encoder.size
         self.action_size = space.size
