@@ -43,10 +43,10 @@ def _collecting(parts: Any) -> Any:
         yield number, part
 
 
-def _in_process(variant: Any, ranges: Any, seed: int, bots: Any, players: Any) -> Any:
+def _in_process(variant: Any, ranges: Any, seed: int, bots: Any, players: Any, max_hands: Any = None) -> Any:
     for number, indexes in enumerate(ranges):
         start = time.process_time()
-        part = _original_simulate_games(variant, indexes, seed, bots, players)
+        part = _original_simulate_games(variant, indexes, seed, bots, players, max_hands)
         CPU.append(time.process_time() - start)
         yield number, part
 

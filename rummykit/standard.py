@@ -681,8 +681,8 @@ def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
         if action.target not in layoff_targets(deal, deal.actor):
             own = "your side's" if deal.variant.partnerships else "your own"
             return f"table meld {action.target} ({meld}) is not yours: in this game you add only to {own} melds"
-        if deal.variant.meld_search.extend(meld, list(action.cards)) is None:
-            return f"{' '.join(map(str, action.cards))} does not fit table meld {action.target} ({meld})"
+        if deal.variant.meld_search.extend(meld, list(action.cards), action.stands_for or None) is None:
+            return f"{action.cards_text()} does not fit table meld {action.target} ({meld})"
     if action.kind == "draw stock" and not deal.stock:
         return "the stock is empty"
     if deal.phase == USE and deal.taken is not None:

@@ -481,3 +481,11 @@ def test_the_draw_hint_and_refused_pile_takes_say_why() -> None:
     assert position_words(g.deal, 0).hint == "draw a card (draw stock); the pile cannot be taken now"
     with pytest.raises(IllegalAction, match="the pile's top card, 6C, makes no meld with your cards"):
         g.apply("take pile")
+
+
+def test_a_refused_wild_layoff_names_what_the_wild_card_stands_for() -> None:
+    hands = ["7H 7S 7D 2C 9S JH KC 3S 5D QD 8H", "AS 3C 5C 9D TH JC KD 4S 6H 8S TC"]
+    g = rummykit.load_variant("fortune").new_game(layout=layout(hands, discard="QS 6C", stock="KH", dealer=1))
+    play(g, "draw stock", "meld 7H 7S 7D")
+    with pytest.raises(IllegalAction, match=re.escape("2C=TD does not fit table meld 0 (7D 7H 7S)")):
+        g.apply("layoff 2C=TD on 0")
