@@ -43,6 +43,7 @@ class Problem:
         return f"{where}: {self.path or '(document)'}: {self.message}"
 
     def as_dict(self) -> dict[str, Any]:
+        """The problem as plain data (``rummykit validate --json``)."""
         return {"file": self.file, "line": self.line, "column": self.column, "path": self.path, "message": self.message}
 
 

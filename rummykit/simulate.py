@@ -617,11 +617,11 @@ def _ray_map(
         else:
             ray.init(num_cpus=jobs or None, include_dashboard=False, **quiet)  # a local instance
         started = True
+    pending: dict[Any, int] = {}
     try:
         remote = ray.remote(_in_worker)
         window = 2 * (jobs or max(1, int(ray.cluster_resources().get("CPU", 1))))
         queue = iter(enumerate(tasks))
-        pending: dict[Any, int] = {}
 
         def submit() -> None:
             for number, task in queue:
@@ -641,6 +641,15 @@ def _ray_map(
                     raise _RemotePluginError(exc.plugin, exc.hook, exc.message).local() from None
                 yield number, result
     finally:
+        # Tasks left when a plugin failed (or the caller stopped) are cancelled and their outcome collected:
+        # an outcome never collected is logged by Ray later, from a thread, wherever the program then is.
+        for ref in pending:
+            ray.cancel(ref)
+        for ref in pending:
+            try:
+                ray.get(ref, timeout=30)
+            except Exception:  # cancelled or failed: either way nothing is left to report
+                pass
         if started:
             ray.shutdown()
 
