@@ -10,9 +10,6 @@ import importlib.util
 import json
 import re
 import shutil
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -350,22 +347,13 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 @contextmanager
 def _served() -> Iterator[str]:
     pytest.importorskip("starlette")
-    uvicorn = pytest.importorskip("uvicorn")
+    pytest.importorskip("uvicorn")
+    from test_web import running  # the one helper that serves an app on 127.0.0.1 in a thread
+
     from rummykit.web.app import create_app
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
+    with running(create_app()) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")
