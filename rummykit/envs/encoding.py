@@ -603,6 +603,9 @@ class Encoder:
         self.score_scale = float(target) if isinstance(target, int) and target > 0 else 100.0
         self._score_high = int(SCORE_LIMIT * self.score_scale)
         """The greatest score observed as it is (whole points): beyond it (or below minus it) it is clipped."""
+        self._score_low = -self._score_high
+        self.score_columns = slice(players + 2, 2 * players + 2)
+        """Where the scores are among the scalars :meth:`parts` gives as values."""
         self.hand_limit: int = max_hands or variant.ruleset.get("max_hands") or DEFAULT_MAX_HANDS
         """The most hands a game plays (``Game.max_hands``): the deal number's bound."""
         self._faces: dict[str, int] = {}
@@ -709,6 +712,12 @@ class Encoder:
         ``Game.observation`` uses (``known_in_hand``, ``zone_seen``, ``offer_seen``, ``pile_top_seen``...):
         equal to ``encode(game.observation(seat), ...)``, without building the text view."""
         faces, once, rest = self.parts(game, seat, selection)
+        low, high = self._score_low, self._score_high
+        for score in game.scores:  # a plain loop: max() and min() would cost more than all the scalars
+            if score > high or score < low:
+                at = self.score_columns
+                rest[at] = [low if s < low else high if s > high else s for s in rest[at]]
+                break
         if once:  # every index once: put, no counting
             out = np.zeros(self.size, dtype=np.float32)
             out.put(faces, 1.0)
@@ -724,7 +733,8 @@ class Encoder:
         from: the indices of its one-hot and card entries, each counted once per time it is listed; whether
         none can be listed twice (a deck without two cards of a face, no wild card on the table); the
         remaining scalars, from index :attr:`rest` on, before they are divided by :attr:`divisors` (whole
-        numbers: sizes, scores clipped to the limit, the deal number)."""
+        numbers: sizes, scores, the deal number). Scores are as the game keeps them: the caller clips them
+        (:attr:`score_columns`) to the limit."""
         deal = game.deal
         faces: list[int] = [c.face for c in deal.hands[seat]]
         if selection.faces:
@@ -785,9 +795,6 @@ class Encoder:
             rest = rest[seat:] + rest[:seat]
         rest += (len(deal.stock), len(deal.discard))
         scores = game.scores
-        high = self._score_high
-        if max(scores) > high or min(scores) < -high:
-            scores = [min(max(s, -high), high) for s in scores]
         rest += scores[seat:]
         rest += scores[:seat]
         rest += (deal.number, len(selection.faces), len(selection.cuts))
@@ -877,9 +884,9 @@ class Encoder:
         out[s] = view["stock_size"] / deck_size
         out[s + 1] = view["discard_size"] / deck_size
         s += 2
-        high = self._score_high
+        low, high = self._score_low, self._score_high
         for other, score in enumerate(view["scores"]):
-            out[s + rel(other)] = min(max(score, -high), high) / self.score_scale
+            out[s + rel(other)] = min(max(score, low), high) / self.score_scale
         s += n
         out[s] = view["deal"] / 100.0
         out[s + 1] = len(selection.faces)

@@ -17,7 +17,16 @@ import numpy.typing as npt
 from ..actions import Action, IllegalAction
 from ..engine import Game
 from ..variant import Variant
-from .encoding import TABLE_SLOTS, ActionSpace, Encoder, Selection, carry_out, check_table_slots, end_info
+from .encoding import (
+    SCORE_LIMIT,
+    TABLE_SLOTS,
+    ActionSpace,
+    Encoder,
+    Selection,
+    carry_out,
+    check_table_slots,
+    end_info,
+)
 
 __all__ = ["VectorEnv", "sample_masked"]
 
@@ -193,7 +202,11 @@ class VectorEnv:
         else:
             observations = np.zeros((n, size), dtype=np.float32)
             observations.put(flat, 1.0)
-        observations[:, self.encoder.rest :] = np.array(rests, dtype=np.float64).reshape(n, -1) / self.encoder.divisors
+        scalars = np.array(rests, dtype=np.float64).reshape(n, -1) / self.encoder.divisors
+        scores = scalars[:, self.encoder.score_columns]  # clipped as Encoder.encode_game clips them
+        np.minimum(scores, SCORE_LIMIT, out=scores)
+        np.maximum(scores, -SCORE_LIMIT, out=scores)
+        observations[:, self.encoder.rest :] = scalars
         masks = np.zeros((n, self.action_size), dtype=np.int8)
         masks.put(np.array(mask_cols, dtype=np.intp) + np.repeat(self._mask_starts, mask_lengths), 1)
         return observations, masks
