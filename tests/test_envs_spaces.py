@@ -295,3 +295,17 @@ def test_importing_again_registers_without_warnings() -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         envs.register_envs()
+
+
+def test_gymnasium_make_renders_and_vectorises_without_warnings() -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        env = gymnasium.make("rummykit/gin-v0", render_mode="ansi", hands=1)
+        env.reset(seed=1)
+        assert env.render().startswith("Gin Rummy: deal 1")
+        vector = gymnasium.make_vec("rummykit/gin-v0", num_envs=2, hands=1, opponents="random")
+        observations, _ = vector.reset(seed=0)
+        assert vector.observation_space.contains(observations)
+        actions = np.array([np.flatnonzero(mask)[0] for mask in observations["action_mask"]])
+        observations, *_ = vector.step(actions)
+        assert vector.observation_space.contains(observations)

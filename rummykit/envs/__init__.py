@@ -329,7 +329,7 @@ class RummyGym(gymnasium.Env[Observation, np.int64]):
     An episode is the game (or one hand with ``hands=1``); the reward is the change of the learner's
     (side's) score over its step and the opponents' moves after it."""
 
-    metadata = {"render_modes": ["ansi"]}
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}  # text has no frame rate; Gymnasium asks for one
 
     def __init__(
         self,
