@@ -223,8 +223,9 @@ def test_malformed_and_hostile_requests_get_clear_4xx(client: TestClient) -> Non
     assert client.post(f"/api/tables/{state['id']}/step", json={"by": 1}).status_code == 409
     assert client.get("/api/nothing").status_code == 404
     # None of it disturbed the table.
-    assert client.get(f"/api/tables/{state['id']}?seat=0", headers=auth(state, 0)).json()["legal_actions"] == (
-        state["legal_actions"]
+    assert (
+        client.get(f"/api/tables/{state['id']}?seat=0", headers=auth(state, 0)).json()["legal_actions"]
+        == (state["legal_actions"])
     )
 
 
