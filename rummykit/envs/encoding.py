@@ -713,7 +713,7 @@ class Encoder:
         equal to ``encode(game.observation(seat), ...)``, without building the text view."""
         faces, once, rest = self.parts(game, seat, selection)
         low, high = self._score_low, self._score_high
-        for score in game.scores:  # a plain loop: max() and min() would cost more than all the scalars
+        for score in game.scores:  # a plain loop: about a third of what max() and min() cost on a short list
             if score > high or score < low:
                 at = self.score_columns
                 rest[at] = [low if s < low else high if s > high else s for s in rest[at]]
