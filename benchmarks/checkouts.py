@@ -1,0 +1,130 @@
+#!/usr/bin/env python3
+"""Is this checkout slower than another commit? Every variant's random play, both checkouts interleaved.
+
+One command::
+
+    python3 benchmarks/checkouts.py REF            # e.g. HEAD~5, a tag, a commit
+    python3 benchmarks/checkouts.py REF --rounds 7 --actions 4000 --only gin --only fortune
+
+It makes a worktree of ``REF`` and a virtual environment for each side under ``benchmarks/.checkouts/``
+(ignored by git; reused), then, round after round, plays the same seeded random games of each variant in a
+fresh process of each side in turn (so a change in the machine's load falls on both) and measures CPU time
+per action (``time.process_time``). Per variant it prints both medians and the ratio this/REF with the
+range of the per-round ratios: above 1 means this checkout is slower. Both sides must play the same
+actions: the records' digests are compared, and a difference is reported (the comparison then means
+little). Needs only the standard library to start (Python 3.10+).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+PLACE = HERE / ".checkouts"
+
+DRIVER = r"""
+import hashlib, json, sys, time
+import rummykit
+from rummykit.bots import RandomBot
+
+def play(name, actions, seed):
+    variant = rummykit.load_variant(name)  # tables built once, outside the timing
+    variant.new_game(seed=seed)
+    done = 0
+    digest = hashlib.sha256()
+    cpu = time.process_time()
+    game_number = 0
+    while done < actions:
+        game = variant.new_game(seed=seed + game_number, max_hands=20)
+        bots = [RandomBot(seed * 100 + game_number * 10 + seat) for seat in range(game.num_players)]
+        game_number += 1
+        while not game.is_over and done < actions:
+            game.apply(bots[game.deal.actor].choose(game))
+            done += 1
+        digest.update(game.to_json().encode())
+    return time.process_time() - cpu, digest.hexdigest()[:12]
+
+names, actions, seed = json.loads(sys.argv[1])
+out = {}
+for name in names:
+    seconds, digest = play(name, actions, seed)
+    out[name] = {"cpu_us_per_action": seconds / actions * 1e6, "digest": digest}
+print(json.dumps(out))
+"""
+
+
+def run(cmd: list[str], **kwargs: object) -> str:
+    return subprocess.run(cmd, check=True, text=True, capture_output=True, **kwargs).stdout  # type: ignore[call-overload]
+
+
+def side(ref: str | None) -> Path:
+    """The Python of a virtual environment with ``ref``'s checkout installed (this checkout for None)."""
+    label = "this" if ref is None else run(["git", "-C", str(REPO), "rev-parse", "--short", ref]).strip()
+    root = REPO if ref is None else PLACE / f"tree-{label}"
+    if ref is not None and not root.exists():
+        PLACE.mkdir(exist_ok=True)
+        run(["git", "-C", str(REPO), "worktree", "add", "--detach", str(root), ref])
+    env = PLACE / f"venv-{label}"
+    python = env / "bin" / "python"
+    if not python.exists():
+        print(f"setting up {env} ...", flush=True)
+        venv.create(env, with_pip=True)
+        run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", "-e", str(root)])
+    elif ref is None:  # this checkout may have gained entry points since
+        run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-deps", "-e", str(root)])
+    return python
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("ref", help="the commit to compare this checkout with")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds, each side once per round (default 5)")
+    parser.add_argument("--actions", type=int, default=3000, help="random actions per variant and round")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--only", action="append", help="variant names (default: every built-in variant)")
+    parser.add_argument("--json", type=Path, help="also save every round's figures here")
+    args = parser.parse_args(argv)
+    ours, theirs = side(None), side(args.ref)
+    names = args.only or json.loads(
+        run([str(ours), "-c", "import json, rummykit; print(json.dumps([v.name for v in rummykit.list_variants()]))"])
+    )
+    rounds: list[dict[str, dict[str, dict[str, float | str]]]] = []
+    for number in range(args.rounds):
+        order = [("this", ours), (args.ref, theirs)]
+        if number % 2:
+            order.reverse()
+        figures = {}
+        for label, python in order:
+            print(f"round {number + 1} of {args.rounds}: {label}", flush=True)
+            figures[label] = json.loads(run([str(python), "-c", DRIVER, json.dumps([names, args.actions, args.seed])]))
+        rounds.append(figures)
+    print(f"\nCPU microseconds per random action, {args.actions} actions a variant, {args.rounds} rounds interleaved")
+    print(f"{'variant':18} {'this':>9} {args.ref[:12]:>12} {'ratio':>7}  ratio range   same games")
+    slower = []
+    for name in names:
+        mine = [r["this"][name]["cpu_us_per_action"] for r in rounds]
+        base = [r[args.ref][name]["cpu_us_per_action"] for r in rounds]
+        ratios = sorted(float(a) / float(b) for a, b in zip(mine, base))
+        same = all(r["this"][name]["digest"] == r[args.ref][name]["digest"] for r in rounds)
+        ratio = statistics.median(ratios)
+        if ratio > 1.05:
+            slower.append(name)
+        print(
+            f"{name:18} {statistics.median(mine):9.1f} {statistics.median(base):12.1f} {ratio:7.3f}"
+            f"  {ratios[0]:.3f}-{ratios[-1]:.3f}  {'yes' if same else 'NO: the games differ'}"
+        )
+    if args.json:
+        args.json.write_text(json.dumps({"ref": args.ref, "rounds": rounds}, indent=1))
+    print("\nslower by more than 5 % (median ratio):", ", ".join(slower) if slower else "none")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
