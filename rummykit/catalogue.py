@@ -1,5 +1,6 @@
-"""Rulesets: the shipped catalogue (names and aliases), and reading a ruleset file with its ``extends`` chain,
-keeping where each value comes from."""
+"""Rulesets: the catalogue (names and aliases of the built-in variants and of those installed packages
+register under the ``rummykit.variants`` entry-point group), and reading a ruleset file with its ``extends``
+chain, keeping where each value comes from."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import stat
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from importlib import resources
+from importlib import metadata, resources
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,14 @@ from .ruleset import (
     merge,
 )
 
-__all__ = ["VariantInfo", "list_variants", "find_ruleset"]
+__all__ = ["VARIANTS_ENTRY_POINT_GROUP", "VariantInfo", "list_variants", "find_ruleset", "refresh_catalogue"]
+
+VARIANTS_ENTRY_POINT_GROUP = "rummykit.variants"
+"""Entry-point group through which an installed package registers its variants: each entry point's value
+names a package (``my_games.variants``) whose YAML files are rulesets, found by name like the built-in ones."""
+
+BUILT_IN = "rummykit"
+"""The package named as the source of the built-in variants."""
 
 
 @dataclass(frozen=True)
@@ -37,6 +45,8 @@ class VariantInfo:
     max_players: int
     summary: str
     path: str
+    package: str = BUILT_IN
+    """The distribution that ships the variant (``rummykit`` for the built-in ones)."""
 
 
 def _path_kind(path: str | Path) -> str | None:
@@ -54,16 +64,45 @@ def _is_file(path: str | Path) -> bool:
     return _path_kind(path) == "file"
 
 
-def _variant_files() -> list[Path]:
-    folder = resources.files("rummykit.variants")
+def _yaml_files(package: str) -> list[Path]:
+    folder = resources.files(package)
     return sorted(Path(str(p)) for p in folder.iterdir() if p.name.endswith((".yaml", ".yml")))
+
+
+def _variant_files() -> list[Path]:
+    return [path for path, _ in _sourced_files()]
+
+
+@cache
+def _sourced_files() -> list[tuple[Path, str]]:
+    """(ruleset file, distribution shipping it): the built-in rulesets, then those of every installed
+    package's ``rummykit.variants`` entry points (a package that cannot be imported is refused, named)."""
+    files = [(path, BUILT_IN) for path in _yaml_files("rummykit.variants")]
+    for entry in sorted(metadata.entry_points(group=VARIANTS_ENTRY_POINT_GROUP), key=lambda e: (e.value, e.name)):
+        dist = entry.dist.name if entry.dist is not None else entry.value
+        try:
+            found = _yaml_files(entry.module)
+        except (ImportError, TypeError, OSError) as exc:
+            raise RulesetError(
+                [Problem(entry.value, 0, 0, "", f"the variants of package {dist!r} ({entry.name} = {entry.value}) "
+                         f"cannot be read: {exc}")]
+            ) from None  # fmt: skip
+        files.extend((path, dist) for path in found)
+    return files
+
+
+def refresh_catalogue() -> None:
+    """Forget the catalogue read so far: the next lookup finds the variants of packages installed since."""
+    for cached in (_sourced_files, _catalogue, _shipped_names, _resolved_data):
+        cached.cache_clear()
 
 
 @cache
 def _catalogue() -> dict[str, VariantInfo]:
     """Every shipped variant, by name."""
     infos = {}
-    for path in _variant_files():
+    _shipped_names()  # a clash of names is refused before anything is built
+    for path, package in _sourced_files():
         data = _resolved_data(str(path))
         players = data.get("players", {})
         infos[data["name"]] = VariantInfo(
@@ -74,12 +113,13 @@ def _catalogue() -> dict[str, VariantInfo]:
             players.get("max", 2),
             data.get("summary", ""),
             str(path),
+            package,
         )
     return infos
 
 
 def list_variants() -> list[VariantInfo]:
-    """Every variant shipped with rummykit, sorted by name."""
+    """Every variant shipped with rummykit or registered by an installed package, sorted by name."""
     return sorted(_catalogue().values(), key=lambda info: info.name)
 
 
@@ -89,10 +129,20 @@ def _shipped_names() -> tuple[dict[str, str], dict[str, str]]:
     resolution), so that resolving ``extends: <name>`` while building the catalogue does not recurse."""
     names: dict[str, str] = {}
     aliases: dict[str, str] = {}
-    for path in _variant_files():
-        data = load_document(path).data
+    owners: dict[str, tuple[str, str]] = {}  # name or alias -> (distribution, file)
+    for path, package in _sourced_files():
+        doc = load_document(path)
+        data = doc.data
         if isinstance(data, Mapping) and isinstance(data.get("name"), str):
-            names[data["name"]] = str(path)
+            name = data["name"]
+            for key in [name, *(str(alias) for alias in data.get("aliases", ()) or ())]:
+                owner = owners.get(key)
+                if owner is not None and owner[0] != package:
+                    what = f"variant of package {owner[0]!r}" + (" (built in)" if owner[0] == BUILT_IN else "")
+                    message = f"package {package!r} registers a variant named {key!r}, which names the {what} "
+                    raise RulesetError([doc.problem(("name",), message + f"({owner[1]}): rename one of them")])
+                owners.setdefault(key, (package, str(path)))
+            names[name] = str(path)
             for alias in data.get("aliases", ()) or ():
                 aliases.setdefault(str(alias), str(path))
     return names, aliases
