@@ -66,6 +66,7 @@ RESULT_TYPES: dict[str, type | tuple[type, ...]] = {
     "rummykit_apply_action": bool,
     "rummykit_automatic_action": Action,
     "rummykit_offer_order": list,
+    "rummykit_stock_exhausted": str,
     "rummykit_score_hand": HandResult,
     "rummykit_next_dealer": int,
     "rummykit_game_over": bool,

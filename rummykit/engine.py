@@ -443,6 +443,7 @@ class Game:
             deck = list(self.deck)
             self.rng.shuffle(deck)
             self.variant.hook.rummykit_deal(deal=deal, deck=deck)
+        self.variant.hook.rummykit_dealt(deal=deal, prearranged=given is not None)
         self._actions.append([])
         self._automatic.append(set())
         self.variant.hook.rummykit_start_hand(deal=deal)

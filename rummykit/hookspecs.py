@@ -58,6 +58,15 @@ def rummykit_deal(deal: Deal, deck: list[Any]) -> bool | None:
     ``deal.discard`` and ``deal.stock``. Return True when done."""
 
 
+@hookspec
+def rummykit_dealt(deal: Deal, prearranged: bool) -> None:
+    """Called once the cards of a deal lie where the deal put them, before :func:`rummykit_start_hand`:
+    dealt by :func:`rummykit_deal` from the shuffled deck, or laid out from a prearranged deal
+    (``prearranged`` True; :func:`rummykit_deal` is not called then, and the cards the deal does not name
+    lie in the stock). A game that deals specially (cards set aside, cards dealt into zones of its own)
+    finishes its deal here, so that prearranged deals get it too."""
+
+
 @hookspec(firstresult=True)
 def rummykit_seats_in_play(game: Game, dealer: int) -> list[int] | None:
     """Return the seats that play the next deal (all by default; Gin for three leaves the dealer out)."""
@@ -129,6 +138,16 @@ def rummykit_offer_order(deal: Deal, seat: int, card: Card) -> list[int] | None:
 def rummykit_turn_ended(deal: Deal, seat: int) -> None:
     """Called when ``seat`` finished a turn (after a discard). A plugin may end the hand here
     (``deal.finish(kind)``), for example when the stock runs low."""
+
+
+@hookspec(firstresult=True)
+def rummykit_stock_exhausted(deal: Deal) -> str | None:
+    """Called when a turn ends with the stock empty (from the kernel's :func:`rummykit_turn_ended`): return
+    how the hand ends, as the kind it is scored as (the kernel's: ``exhausted``), or ``""`` to play on. The
+    kernel's answer follows the ruleset: under ``draw.empty_stock`` it makes the stock again from the pile
+    (as it already did when an action emptied the stock, if the pile allowed) and plays on; otherwise the
+    hand ends ``exhausted``, unless ``draw.from_pile: any`` lets the next player take from the pile (with
+    nothing to take, they end the hand, ``end``)."""
 
 
 @hookspec(firstresult=True)

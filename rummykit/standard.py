@@ -937,11 +937,17 @@ def _check_out(deal: Deal, seat: int) -> None:
 def rummykit_turn_ended(deal: Deal, seat: int) -> None:
     if deal.stock:
         return
+    ending = deal.variant.hook.rummykit_stock_exhausted(deal=deal)
+    if ending:
+        deal.finish(ending)
+
+
+@hookimpl(trylast=True)
+def rummykit_stock_exhausted(deal: Deal) -> str:
     variant = deal.variant
     if variant.empty_stock != "end" and refill_stock(deal):
-        return
-    if variant.draw_from_pile != "any":
-        deal.finish("exhausted")
+        return ""
+    return "" if variant.draw_from_pile == "any" else "exhausted"
 
 
 @hookimpl
