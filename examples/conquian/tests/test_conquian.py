@@ -77,6 +77,18 @@ def idle(*used: str) -> str:
     return " ".join(hand)
 
 
+# -- the package -------------------------------------------------------------------------------------------------
+
+
+def test_the_installed_package_registers_conquian_by_name() -> None:
+    from rummykit.catalogue import list_variants
+
+    info = {v.name: v for v in list_variants()}["conquian"]
+    assert info.package == "rummykit-conquian" and (info.min_players, info.max_players) == (2, 2)
+    variant = rummykit.load_variant("conquian")
+    assert "conquian" in variant.plugin_names
+
+
 # -- the pack and the run order ----------------------------------------------------------------------------------
 
 

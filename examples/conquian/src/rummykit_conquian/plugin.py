@@ -382,13 +382,17 @@ def rummykit_deal(deal: Deal, deck: list[Any]) -> bool:
 
 
 @hookimpl
+def rummykit_dealt(deal: Deal, prearranged: bool) -> None:
+    """A prearranged deal is laid out without :func:`rummykit_deal`, the cards it does not name in the stock:
+    the ranks the pack lacks are set aside here."""
+    if prearranged:
+        stray = set(_outside_pack(deal, deal.stock))
+        deal.set_aside.extend(c for c in deal.stock if c in stray)
+        deal.stock = [c for c in deal.stock if c not in stray]
+
+
+@hookimpl
 def rummykit_start_hand(deal: Deal) -> None:
-    # A prearranged deal (the kernel lays it out without rummykit_deal) puts the ranks the pack lacks
-    # beneath its named stock: set them aside here.
-    stray = _outside_pack(deal, deal.stock)
-    if stray:
-        deal.set_aside.extend(stray)
-        deal.stock = [c for c in deal.stock if c not in set(stray)]
     results = deal.game.results
     tied = bool(results) and results[-1].kind == TIE
     deal.state["conquian_stake"] = 2 if tied and rules_of(deal).after_tie == "double" else 1
@@ -485,7 +489,7 @@ def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
         deal.take_from_hand(seat, action.cards)
         deal.discard.extend(action.cards)
         deal.state["conquian_from"] = seat
-        _next_turn(deal)
+        deal.end_turn()
     elif kind == "pass":
         passed = face_up(deal)
         assert passed is not None
@@ -518,7 +522,7 @@ def _passed(deal: Deal) -> None:
     card = face_up(deal)
     assert card is not None
     if turned_by(deal) == seat:
-        _next_turn(deal)
+        deal.end_turn()
         return
     deal.face_down.add(card.id)
     if not deal.stock:
@@ -527,19 +531,11 @@ def _passed(deal: Deal) -> None:
     deal.phase = TURN
 
 
-def _next_turn(deal: Deal) -> None:
-    """End the turn. With an empty stock the kernel would end the hand at once, but the face-up card may
-    still be melded by the opponent: then play passes without the kernel's turn ending (a workaround until a
-    game can say how an empty stock ends its hand)."""
-    if deal.stock:
-        deal.end_turn()
-        return
-    deal.current = deal.next_seat(deal.current)
-    deal.responder = None
-    deal.taken = None
-    deal.drawn = None
-    deal.turn += 1
-    deal.variant.hook.rummykit_turn_started(deal=deal, seat=deal.current)
+@hookimpl
+def rummykit_stock_exhausted(deal: Deal) -> str:
+    """An empty stock does not end the hand when a turn ends: the face-up card may still be melded. The hand
+    ends as a tie when a player passes a card and there is none to turn (:func:`_passed`)."""
+    return ""
 
 
 # -- scoring ----------------------------------------------------------------------------------------------------
