@@ -42,11 +42,11 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from ..actions import Action, IllegalAction, action_words
 from ..bots import BOTS, Bot, make_bot
 from ..catalogue import list_variants
-from ..cli import TurnPrinter
 from ..dispatch import PluginError
 from ..engine import AUTO_PREFIX, Deal, Game, HandResult, load_record, play_record
 from ..engine import TableMeld as _TableMeld
 from ..ruleset import RulesetError
+from ..turntext import TurnPrinter
 from ..variant import Variant, house_rules_for, load_variant, table_entry
 
 __all__ = ["create_app", "serve", "WebError", "Tables", "MAX_BODY", "MAX_TABLES", "IDLE_SECONDS"]
