@@ -20,7 +20,7 @@ from typing import Any
 
 import pluggy
 
-from . import hookspecs, standard
+from . import hookspecs, mechanics, standard
 from .cards import JOKER_FACE, RANKS, SUITS, Card, CardError, card_from_face, parse, parse_card
 from .catalogue import VariantInfo, _is_file, _locator, _Merged, _read_chain, find_ruleset, list_variants
 from .checks import _rules_problems, _semantic_problems
@@ -134,6 +134,12 @@ class Variant:
         self.pm = pluggy.PluginManager(ENTRY_POINT_GROUP)
         self.pm.add_hookspecs(hookspecs)
         self.pm.register(standard, "rummykit.standard")
+        self.mechanics: tuple[str, ...] = ()
+        """The built-in mechanics this ruleset selects (:mod:`rummykit.mechanics`), registered in this order
+        after the plain turn and before the game's plugins."""
+        for name, module in mechanics.selected(kernel):
+            self.pm.register(module, name)
+            self.mechanics += (name,)
         for name, module in plugins:
             self.pm.register(module, name)
         self.plugin_names = tuple(name for name, _ in plugins)

@@ -20,6 +20,7 @@ from .. import standard
 from ..actions import Action, position_words
 from ..cards import Card, card_from_face, parse_card
 from ..engine import DEFAULT_MAX_HANDS, Game
+from ..mechanics import whole_pile
 from ..standard import MELD_ACTION_LIMIT
 from ..variant import Variant, stands_for_faces
 
@@ -352,7 +353,7 @@ class ActionSpace:
                 actions = [standard.meld_action(search, m) for m in candidates]
             else:
                 top = deal.discard[-1]
-                actions = [standard._pile_take(search, m, top) for m in search.melds_containing(top, hand)]
+                actions = [whole_pile.pile_take(search, m, top) for m in search.melds_containing(top, hand)]
                 actions = [a for a in actions if len(a.cards) >= 2]
             wanted = []
             for action in actions:  # valid melds by the meld search, in the kernel's own action form
@@ -374,7 +375,8 @@ class ActionSpace:
         if game.variant.discard_to_go_out == "required":
             size = len(deal.hands[deal.current])
             actions = [a for a in actions if len(a.cards) < size]
-        caller = game.variant.pm.subset_hook_caller("rummykit_legal_actions", remove_plugins=[standard])
+        kernel = [standard, *(game.variant.pm.get_plugin(name) for name in game.variant.mechanics)]
+        caller = game.variant.pm.subset_hook_caller("rummykit_legal_actions", remove_plugins=kernel)
         kept = list(actions)
         caller(deal=deal, actions=kept)
         return kept

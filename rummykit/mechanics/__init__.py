@@ -1,0 +1,37 @@
+"""The mechanics only some games use, each a plugin module of its own.
+
+Every game gets the plain turn (:mod:`rummykit.standard`) first; then, in the order of :data:`MECHANICS`,
+the mechanics its ruleset selects; then the game's own plugins and its house rules. Each mechanic
+implements the hooks for its own verbs and phases only, through the same hooks and the same
+:mod:`rummykit.toolkit` a game's plugin uses. ``docs/hooks.md`` lists them with the ruleset values that
+select them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from types import ModuleType
+
+from ..settings import KernelSettings
+from . import end_turn, exchange, offers, pass_face_down, pile_draw, refill, whole_pile
+
+__all__ = ["MECHANICS", "selected"]
+
+MECHANICS: tuple[tuple[ModuleType, Callable[[KernelSettings], bool]], ...] = (
+    (whole_pile, lambda k: k.draw_from_pile == "whole"),
+    (pile_draw, lambda k: k.draw_from_pile == "any" or k.must_use == "deepest"),
+    (exchange, lambda k: k.exchange != "none"),
+    (offers, lambda k: k.turn_end == "offer"),
+    (end_turn, lambda k: k.turn_end == "done"),
+    (pass_face_down, lambda k: k.discard_to != "pile"),
+    (refill, lambda k: k.empty_stock != "end"),
+)
+"""Each mechanic with the test of the ruleset's kernel values that selects it, in the order they are
+registered (the order their actions are listed in, their words read, and, last first, their answers to
+first-result hooks are asked: the stock is made again before the pile is offered to an empty stock's
+player)."""
+
+
+def selected(kernel: KernelSettings) -> list[tuple[str, ModuleType]]:
+    """The mechanics a ruleset's kernel values select, as (plugin name, module), in registration order."""
+    return [(module.__name__, module) for module, selects in MECHANICS if selects(kernel)]

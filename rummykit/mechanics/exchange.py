@@ -1,0 +1,145 @@
+"""Exchanging a wild card on the table (``table.exchange``, the Fortune family's joker rules and Skarney).
+
+In the play phase a player may take a wild card off a table meld by putting in its place the natural card
+it stands for (``swap 6H on 3``): in a run the wild card must stand for that very card; in a set, for a card
+of its rank (one standing for the card's suit first). The wild card goes into the player's hand, seen by
+everyone; the card put in scores for whoever laid the wild card. ``table.exchange`` says on whose melds:
+``any``, ``own-side`` (the player's side's), ``opponents``, or ``layer`` (only a wild card the player laid);
+``table.exchangeable`` says which wild cards may be exchanged (all by default). A set of wild cards alone is
+never exchanged from.
+
+The swaps are listed after the lay-offs, before the turn's endings.
+"""
+
+from __future__ import annotations
+
+from .. import standard
+from ..actions import Action, ActionWords, PositionWords
+from ..cards import Card, card_from_face
+from ..engine import Deal
+from ..hookspecs import hookimpl
+from ..melds import Meld
+from ..toolkit import cards_text, distinct_cards
+
+SELECTED_BY = "table.exchange: any, own-side, opponents or layer"
+"""The ruleset values that bring this mechanic into a game."""
+
+ENDINGS = ("discard", "offer", "end turn")
+"""The verbs that end a turn: swaps are listed before them."""
+
+
+def swaps(deal: Deal, seat: int) -> list[Action]:
+    """Exchanges of a natural card from hand for a wild card on the table (``swap 6H on 3``), on the melds the
+    ruleset's ``table.exchange`` opens to ``seat``."""
+    search = deal.variant.meld_search
+    hand = [c for c in distinct_cards(deal, deal.hands[seat]) if not search.is_wild(c)]
+    result = []
+    for index in exchange_targets(deal, seat):
+        meld = deal.table[index].meld
+        # Only a card a wild card stands for (in a set, any card of its rank) can take its place.
+        meant = {f for c, f in zip(meld.cards, meld.faces) if search.is_wild(c)}
+        ranks = {f % 13 + 1 for f in meant} if meld.kind == "set" else set()
+        for card in hand:
+            if (card.face in meant or card.rank in ranks) and exchanged(deal, index, card) is not None:
+                result.append(Action("swap", (card,), index))
+    return result
+
+
+def exchange_targets(deal: Deal, seat: int) -> list[int]:
+    """Table melds holding a wild card that ``seat`` may exchange for, by the ruleset's ``table.exchange``:
+    ``any``, ``own-side``, ``opponents``, or ``layer`` (only a wild card ``seat`` laid itself)."""
+    mode = deal.variant.exchange
+    if mode == "none":
+        return []
+    game = deal.game
+    side = game.side_of(seat)
+    exchangeable = deal.variant.exchangeable
+    result = []
+    for i, tm in enumerate(deal.table):
+        if not tm.meld.wilds or tm.meld.kind not in ("set", "run"):
+            continue
+        if mode == "own-side" and game.side_of(tm.owner) != side:
+            continue
+        if mode == "opponents" and game.side_of(tm.owner) == side:
+            continue
+        if not any(c.face in exchangeable for c in tm.meld.cards):
+            continue
+        if mode == "layer" and not any(
+            c.face in exchangeable and tm.credits.get(c.id, tm.owner) == seat for c in tm.meld.cards
+        ):
+            continue
+        result.append(i)
+    return result
+
+
+def exchanged(deal: Deal, index: int, card: Card) -> tuple[Meld, Card] | None:
+    """Table meld ``index`` with ``card`` in place of the wild card that stands for it, and that wild card; or
+    None. In a run the wild must stand for ``card`` itself; in a set, for a card of its rank (one standing
+    for ``card``'s suit first)."""
+    table_meld = deal.table[index]
+    meld = table_meld.meld
+    search = deal.variant.meld_search
+    layer_only = deal.variant.exchange == "layer"
+    faces = meld.faces
+    candidates = [
+        i
+        for i, c in enumerate(meld.cards)
+        if c.face in deal.variant.exchangeable
+        and (faces[i] == card.face or (meld.kind == "set" and faces[i] % 13 + 1 == card.rank))
+        and (not layer_only or table_meld.credits.get(c.id, table_meld.owner) == deal.current)
+    ]
+    candidates.sort(key=lambda i: faces[i] != card.face)
+    for i in candidates:
+        cards = list(meld.cards)
+        wild = cards[i]
+        cards[i] = card
+        meant = [card_from_face(f) if search.is_wild(c) else None for c, f in zip(cards, faces)]
+        swapped = search.meld(cards, kind=meld.kind, stands_for=meant)
+        if swapped is not None and (meld.kind != "run" or swapped.ranks == meld.ranks):
+            return swapped, wild
+    return None
+
+
+@hookimpl(tryfirst=True)
+def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
+    if deal.phase != "play":
+        return
+    found = swaps(deal, deal.current)
+    if found:
+        at = next((i for i, a in enumerate(actions) if a.kind in ENDINGS), len(actions))
+        actions[at:at] = found
+
+
+@hookimpl
+def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
+    if action.kind != "swap":
+        return None
+    seat = deal.current
+    assert action.target is not None
+    found = exchanged(deal, action.target, action.cards[0])
+    assert found is not None
+    swapped, wild = found
+    table_meld = deal.table[action.target]
+    deal.take_from_hand(seat, action.cards)
+    credit = table_meld.credits.pop(wild.id, table_meld.owner)
+    table_meld.credits[action.cards[0].id] = credit
+    if wild.id in table_meld.first_ids:
+        table_meld.first_ids = (table_meld.first_ids - {wild.id}) | {action.cards[0].id}
+    table_meld.meld = swapped
+    deal.hands[seat].append(wild)
+    deal.known[seat].add(wild.id)  # everyone saw it come off the table
+    return True
+
+
+@hookimpl
+def rummykit_describe_action(deal: Deal, seat: int, action: Action, viewer: int | None) -> ActionWords | None:
+    if action.kind != "swap":
+        return None
+    what = f" {cards_text(action.cards)} for the wild card in meld {action.target}"
+    what += standard.now_text(deal, action.target)
+    return ActionWords("swap" + what, "swaps" + what)
+
+
+@hookimpl(tryfirst=True)
+def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> None:
+    words.verbs.append("swap")

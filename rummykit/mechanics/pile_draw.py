@@ -1,0 +1,290 @@
+"""Drawing from deep in a fanned pile, and using the card at once (``draw.from_pile: any`` and
+``draw.must_use: deepest``, 500 Rum).
+
+With ``draw.from_pile: any`` a player may take any card of the discard pile together with every card above
+it (``draw discard 7H``: the 7H and all above). When the same card lies higher in the pile too (two decks),
+that short text means the higher copy, and taking from the lower copy names every card taken, deepest first
+(``draw discard 7H 4S 7H 2C``). The hand does not end by itself when the stock runs out: a player to draw
+from an empty stock may take from the pile or end the hand (``end``, scored as ``exhausted``).
+
+With ``draw.must_use: deepest`` the deepest card taken must be used at once: only a card that can be
+melded (with cards from hand and the cards above it) or laid off may be taken, and until it is melded or
+laid off nothing else may be done (the ``use`` phase). With ``from_pile: top`` this rule applies to the one
+card taken.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+
+from .. import standard
+from ..actions import Action, ActionWords, OneCardActions, PositionWords
+from ..cards import Card
+from ..engine import Deal
+from ..hookspecs import hookimpl
+from ..melds import Meld, MeldSearch
+from ..toolkit import cards_from_hand, layoff_targets, meld_action
+
+SELECTED_BY = "draw.from_pile: any, or draw.must_use: deepest"
+"""The ruleset values that bring this mechanic into a game."""
+
+USE = "use"
+"""The phase after a pick-up under ``draw.must_use: deepest``."""
+END = Action("end")
+"""With ``draw.from_pile: any`` and an empty stock: do not take from the pile, and end the hand."""
+PILE_DRAWS = OneCardActions("draw discard")
+"""``draw discard C``: the card ``C`` and every card above it (shared, as the discards are)."""
+
+
+def _must_use(deal: Deal) -> bool:
+    return deal.variant.must_use == "deepest"
+
+
+def _any(deal: Deal) -> bool:
+    return deal.variant.draw_from_pile == "any"
+
+
+@hookimpl(tryfirst=True)
+def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
+    phase = deal.phase
+    if phase == "draw":
+        if standard.DRAW_DISCARD in actions:
+            if _any(deal):
+                standard.replace_kind(actions, "draw discard", pile_draws(deal))
+            elif _must_use(deal) and not can_use(deal, deal.current, deal.discard[-1], deal.hands[deal.current]):
+                actions.remove(standard.DRAW_DISCARD)
+        if not deal.stock and _any(deal):
+            actions.append(END)
+    elif phase == USE:
+        assert deal.taken is not None
+        others = [c for c in deal.hands[deal.current] if c is not deal.taken]
+        actions.extend(use_actions(deal, deal.current, deal.taken, others, standard.MELD_ACTION_LIMIT))
+
+
+def pile_draws(deal: Deal) -> list[Action]:
+    """``draw discard`` actions, deepest card first (under ``must_use: deepest`` only those whose deepest card
+    can be used at once)."""
+    pile = deal.discard
+    hand = deal.hands[deal.current]
+    must_use = _must_use(deal)
+    search = deal.variant.meld_search
+    # The hand and the cards above as counts per face, kept up to date down the pile (can_use's can_meld).
+    counts: list[int] | None = None
+    if must_use and not search.rules.wild_faces and not search.rules.specials:
+        counts = [0] * 53
+        for held in hand:
+            counts[held.face] += 1
+    uses = _uses(deal, deal.current) if must_use else None
+    result = []
+    faces_above: set[int] = set()
+    cards_above: list[Card] = []
+    for depth in range(len(pile) - 1, -1, -1):
+        card = pile[depth]
+        if card.id not in deal.face_down and (uses is None or uses.usable(card, hand, cards_above, counts)):
+            if card.face in faces_above:
+                result.append(Action("draw discard", tuple(pile[depth:])))
+            else:
+                result.append(PILE_DRAWS[card])
+        faces_above.add(card.face)
+        cards_above.append(card)
+        if counts is not None:
+            counts[card.face] += 1
+    result.reverse()
+    return result
+
+
+def can_use(deal: Deal, seat: int, card: Card, others: Sequence[Card], counts: Sequence[int] | None = None) -> bool:
+    """Whether ``seat`` could meld ``card`` (with cards from ``others``) or lay it off at once. ``counts``, when
+    given, are ``others`` counted per face (see :meth:`MeldSearch.can_meld_counts`), which is quicker."""
+    return _uses(deal, seat).usable(card, others, (), counts)
+
+
+_LAST_USES: list[tuple[tuple[int, ...], _Uses]] = []
+
+
+def _uses(deal: Deal, seat: int) -> _Uses:
+    """:class:`_Uses` for ``seat``, kept while the melds it may lay off on stay the same objects (a grown
+    meld is a new object): the table changes far less often than a player draws."""
+    search = deal.variant.meld_search
+    targets = layoff_targets(deal, seat)
+    key = (id(search), *(id(deal.table[index].meld) for index in targets))
+    last = _LAST_USES[0] if _LAST_USES else None  # read once: another thread may replace it
+    if last is not None and last[0] == key:
+        return last[1]
+    found = _Uses(deal, seat, targets)
+    _LAST_USES[:] = [(key, found)]  # the melds and the search are kept in it: their ids are not reused meanwhile
+    return found
+
+
+class _Uses:
+    """What :func:`can_use` needs to know of the table melds ``seat`` may lay off on, gathered once (the pile
+    draws of ``draw.must_use: deepest`` ask it of every card in the pile)."""
+
+    def __init__(self, deal: Deal, seat: int, targets: Sequence[int]):
+        search = deal.variant.meld_search
+        self.search = search
+        self.melds = [deal.table[index].meld for index in targets]
+        fits: set[int] = set()
+        self.runs: dict[int | None, list[Meld]] = {}
+        for meld in self.melds:
+            fits |= search.layoff_faces(meld)
+            if meld.kind == "run":
+                self.runs.setdefault(meld.suit, []).append(meld)
+        self.fits = fits
+        """Faces of the cards (not wild) that some meld takes alone."""
+
+    def usable(
+        self, card: Card, hand: Sequence[Card], more: Sequence[Card], counts: Sequence[int] | None = None
+    ) -> bool:
+        """Whether ``card`` melds with cards of ``hand`` and ``more`` (the cards above it in the pile), or lays
+        off; ``counts``, when given, are those cards counted per face."""
+        search = self.search
+        if search.is_wild(card):
+            others = [*hand, *more]
+            if any(layoff_with(search, meld, card, others) is not None for meld in self.melds):
+                return True
+        elif card.face in self.fits:
+            return True
+        else:  # layoff_with's other way: cards from ``others`` bridging to a run of the card's suit
+            for meld in self.runs.get(card.suit, ()):
+                if counts is not None and not _may_bridge(search, meld, card, counts):
+                    continue
+                if layoff_with(search, meld, card, [*hand, *more]) is not None:
+                    return True
+        if counts is not None:
+            return search.can_meld_counts(card, counts)
+        return search.can_meld(card, [*hand, *more])
+
+
+def use_actions(deal: Deal, seat: int, card: Card, others: Sequence[Card], limit: int | None = None) -> list[Action]:
+    """The melds (largest first, at most ``limit``) and lay-offs that use ``card`` with cards from ``others``."""
+    search = deal.variant.meld_search
+    actions = [
+        meld_action(search, placed)
+        for m in search.melds_containing(card, others, limit)
+        for placed in (search.placements(m) if m.wilds else (m,))
+    ]
+    for index in layoff_targets(deal, seat):
+        cards = layoff_with(search, deal.table[index].meld, card, others)
+        if cards is not None:
+            actions.append(Action("layoff", cards, index))
+    return actions
+
+
+def _may_bridge(search: MeldSearch, meld: Meld, card: Card, counts: Sequence[int]) -> bool:
+    """Whether the cards counted in ``counts`` (per face) hold every position between ``meld``, a run, and
+    ``card`` of its suit: :func:`layoff_with` can bridge the gap only then."""
+    base = card.suit * 13 - 1
+    # gap positions are 2..13, never an ace
+    return any(all(counts[base + p] for p in gap) for gap in _run_gaps(search, meld, card))
+
+
+def _run_gaps(search: MeldSearch, meld: Meld, card: Card) -> Iterator[range]:
+    """For each place ``card`` may take beyond either end of the run ``meld`` (not next to it), the positions
+    between: the cards a lay-off of ``card`` there needs as a bridge."""
+    low, high = min(meld.ranks), max(meld.ranks)
+    for pos in search.rules.positions(card.rank):
+        if pos > high + 1:
+            yield range(high + 1, pos)
+        elif pos < low - 1:
+            yield range(pos + 1, low)
+
+
+def layoff_with(search: MeldSearch, meld: Meld, card: Card, others: Sequence[Card]) -> tuple[Card, ...] | None:
+    """The fewest cards that lay ``card`` off on ``meld``: ``card`` alone, or for a run, ``card`` with the
+    cards from ``others`` that bridge the gap between the run's end and it (``8H 9H`` on ``5H 6H 7H``)."""
+    if search.lays_off(meld, card):
+        return (card,)
+    if meld.kind != "run" or card.suit != meld.suit or search.is_wild(card):
+        return None
+    by_rank: dict[int, Card] = {}
+    for other in others:
+        if other.suit == card.suit and other is not card and not search.is_wild(other):
+            for pos in search.rules.positions(other.rank):
+                by_rank.setdefault(pos, other)
+    for gap in _run_gaps(search, meld, card):
+        if all(r in by_rank for r in gap):
+            bridge = [by_rank[r] for r in gap]
+            cards = tuple(sorted(bridge + [card], key=lambda c: c.rank))
+            if search.extend(meld, list(cards)) is not None:
+                return cards
+    return None
+
+
+@hookimpl
+def rummykit_check_action(deal: Deal, action: Action) -> Action | None:
+    """A bare ``draw discard`` where only one card may be taken means that card; in the ``use`` phase a meld
+    or lay-off naming the deepest card's face uses that very card."""
+    if action.kind == "draw discard" and not action.cards and deal.phase == "draw":
+        draws = [a for a in deal.legal_actions() if a.kind == "draw discard"]
+        return draws[0] if len(draws) == 1 else None
+    if deal.phase != USE or action.kind not in ("meld", "layoff") or not action.cards:
+        return None
+    cards = cards_from_hand(deal.hands[deal.current], action.cards)
+    if cards is None:
+        return None
+    taken = deal.taken
+    assert taken is not None
+    if taken not in cards:
+        twin = next((c for c in cards if c.face == taken.face), None)
+        if twin is None:
+            return None
+        cards[cards.index(twin)] = taken
+    return standard.checked_laid(deal, action, cards)
+
+
+@hookimpl
+def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
+    if deal.phase == USE and deal.taken is not None:
+        return standard.refusal(deal, action) or (
+            f"first use {deal.taken}, the deepest card you took from the pile: meld it or lay it off "
+            f"(with other cards if you like)"
+        )
+    if action.kind == "draw discard" and deal.phase == "draw" and action.cards and _must_use(deal):
+        return standard.refusal(deal, action) or (
+            f"{action.cards[0]} would have to be melded or laid off at once, and it fits no meld "
+            f"with your hand and the cards above it, nor any meld on the table"
+        )
+    return None
+
+
+@hookimpl
+def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
+    kind = action.kind
+    if kind == "draw discard" and _must_use(deal):
+        standard.take_from_pile(deal, deal.current, action)
+        deal.phase = USE
+        return True
+    if kind in ("meld", "layoff") and deal.phase == USE:
+        deal.phase = "play"  # the card taken is used: the turn goes on as usual
+        return standard.rummykit_apply_action(deal=deal, action=action)
+    if kind == "end":
+        deal.finish("exhausted")
+        return True
+    return None
+
+
+@hookimpl
+def rummykit_stock_exhausted(deal: Deal) -> str | None:
+    """The stock is empty: play on, as the next player may take from the pile (or ``end`` the hand)."""
+    return "" if _any(deal) else None
+
+
+@hookimpl
+def rummykit_describe_action(deal: Deal, seat: int, action: Action, viewer: int | None) -> ActionWords | None:
+    if action.kind == "end":
+        return ActionWords("end the hand (the stock is empty)", "ends the hand (the stock is empty)")
+    return None
+
+
+@hookimpl(tryfirst=True)
+def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> None:
+    phase = deal.phase
+    if phase == "draw" and _any(deal) and deal.discard:
+        draws = [a for a in deal.legal_actions() if a.kind == "draw discard"]
+        if len(draws) > 1:
+            words.hint = "draw a card (draw stock, or draw discard CARD: that card and every card above it)"
+    elif phase == USE and deal.taken is not None:
+        words.hint = f"meld or lay off {deal.taken} first, the deepest card you took"
+    if _any(deal):
+        words.verbs.append("end")

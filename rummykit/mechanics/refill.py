@@ -1,0 +1,55 @@
+"""Making the stock again from the pile (``draw.empty_stock: turn-over`` or ``reshuffle``, the Fortune
+family).
+
+When the stock runs out (the last card drawn, or at the end of a turn), the discard pile less its top card
+becomes the new stock: turned over as it lies (``turn-over``: the pile's bottom card is the new stock's top),
+or shuffled (``reshuffle``); the top card stays as the new pile. A pile of fewer than two cards makes no
+stock. ``draw.rebuilds`` limits how often a deal's stock is made again (``deal.rebuilds`` counts them); once
+the stock runs out after that, the hand ends as it would without this rule (``exhausted``).
+"""
+
+from __future__ import annotations
+
+from .. import standard
+from ..actions import Action
+from ..engine import Deal
+from ..hookspecs import hookimpl
+
+SELECTED_BY = "draw.empty_stock: turn-over or reshuffle"
+"""The ruleset values that bring this mechanic into a game."""
+
+
+def refill_stock(deal: Deal) -> bool:
+    """Make a new stock from the pile less its top card, as the ruleset's ``draw.empty_stock`` says. False
+    when the pile is too small or the stock was made again as often as ``draw.rebuilds`` allows."""
+    limit = deal.variant.rebuilds
+    if len(deal.discard) < 2 or (limit is not None and deal.rebuilds >= limit):
+        return False
+    deal.rebuilds += 1
+    top = deal.discard.pop()
+    rest = deal.discard
+    deal.discard = [top]
+    if deal.variant.empty_stock == "reshuffle":
+        deal.game.rng.shuffle(rest)
+        deal.stock = rest
+    else:
+        deal.stock = rest[::-1]  # turned over: the pile's bottom card is the new stock's top (its last element)
+    deal.face_down.difference_update(c.id for c in rest)
+    return True
+
+
+@hookimpl
+def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
+    """Drawing the stock's last card makes a new stock at once."""
+    if action.kind != "draw stock":
+        return None
+    standard.draw_from_stock(deal, deal.current)
+    if not deal.stock and deal.result is None:
+        refill_stock(deal)
+    return True
+
+
+@hookimpl
+def rummykit_stock_exhausted(deal: Deal) -> str | None:
+    """A turn ended with the stock empty: make it again and play on (or let the rules end the hand)."""
+    return "" if refill_stock(deal) else None

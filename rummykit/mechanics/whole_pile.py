@@ -1,0 +1,186 @@
+"""Taking the whole pile (``draw.from_pile: whole``, Fortune and Arlington).
+
+Instead of drawing from the stock, a player may take the whole discard pile into hand. With
+``draw.must_use: top`` the pile's top card must first go into a new meld with at least two cards from hand
+(``take pile with 7S 7D``: the meld is laid, the rest of the pile goes into the hand), or, with
+``draw.top_layoff``, be laid off on one of the taker's own table melds (``take pile on 2``); without it the
+pile is simply taken (``take pile``). The top card is the card taken (``deal.taken``), and every player saw
+the cards that came with it. A pile of one card melded with the last cards in hand takes the player out.
+
+The ``take pile`` actions stand where the plain turn lists ``draw discard``.
+"""
+
+from __future__ import annotations
+
+from .. import standard
+from ..actions import Action, ActionWords, PositionWords
+from ..cards import Card
+from ..engine import Deal
+from ..hookspecs import hookimpl
+from ..melds import Meld, MeldSearch
+from ..toolkit import cards_from_hand, lay_meld, lay_off, layoff_targets, meld_action
+
+SELECTED_BY = "draw.from_pile: whole"
+"""The ruleset value that brings this mechanic into a game."""
+
+TAKE_PILE = Action("take pile")
+TAKE_PILE_WITH = "take pile with"
+TAKES = ("take pile", TAKE_PILE_WITH)
+
+
+def pile_takes(deal: Deal) -> list[Action]:
+    """Ways to take the whole pile. With ``draw.must_use: top`` its top card must first go into a new meld with
+    at least two cards from hand (``take pile with 7S 7D``), or, with ``draw.top_layoff``, onto one of the
+    taker's table melds (``take pile on 2``); otherwise ``take pile``. Actions name the cards from hand; a
+    wild top card stands where it first fits."""
+    variant = deal.variant
+    if variant.must_use != "top":
+        return [TAKE_PILE]
+    top = deal.discard[-1]
+    seat = deal.current
+    hand = deal.hands[seat]
+    search = variant.meld_search
+    top_wild = search.is_wild(top)
+    result: list[Action] = []
+    seen: set[str] = set()
+    for meld in search.melds_containing(top, hand, standard.MELD_ACTION_LIMIT):
+        for placed in (meld,) if top_wild or not meld.wilds else search.placements(meld):
+            action = pile_take(search, placed, top)
+            if len(action.cards) < 2:
+                continue
+            text = str(action)
+            if text not in seen:
+                seen.add(text)
+                result.append(action)
+    if variant.top_layoff:
+        for index in layoff_targets(deal, seat):
+            if search.lays_off(deal.table[index].meld, top):
+                result.append(Action("take pile", (), index))
+    return result
+
+
+def pile_take(search: MeldSearch, meld: Meld, top: Card) -> Action:
+    """``take pile with`` the cards of ``meld`` from hand (all but the pile's ``top`` card), naming what their
+    wild cards stand for; a wild top card stands where it first fits, so then nothing is named."""
+    laid = meld_action(search, meld)
+    keep = [i for i, c in enumerate(laid.cards) if c is not top]
+    named = tuple(laid.stands_for[i] for i in keep) if laid.stands_for and not search.is_wild(top) else ()
+    return Action(TAKE_PILE_WITH, tuple(laid.cards[i] for i in keep), stands_for=named)
+
+
+_pile_take = pile_take  # the name the RL encoder used
+
+
+@hookimpl(tryfirst=True)
+def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
+    if deal.phase == "draw" and standard.DRAW_DISCARD in actions:
+        standard.replace_kind(actions, "draw discard", pile_takes(deal))
+
+
+@hookimpl
+def rummykit_check_action(deal: Deal, action: Action) -> Action | None:
+    """Accept ``take pile with C1 C2 ...`` when the pile's top card melds with those cards from hand (the
+    listed takes are capped)."""
+    if action.kind != TAKE_PILE_WITH:
+        return None
+    variant = deal.variant
+    if deal.phase != "draw" or variant.must_use != "top" or not deal.discard:
+        return None
+    if len(action.cards) < 2 or action.groups or action.target is not None or variant.discard_pile == "none":
+        return None
+    top = deal.discard[-1]
+    cards = cards_from_hand(deal.hands[deal.current], action.cards)
+    if cards is None or top.id in deal.face_down:
+        return None
+    meant = list(action.stands_for) + [None] if action.stands_for else None
+    meld = variant.meld_search.meld(cards + [top], stands_for=meant)
+    if meld is None:
+        return None
+    return pile_take(variant.meld_search, meld, top)
+
+
+@hookimpl
+def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
+    if action.kind not in TAKES:
+        return None
+    return why_not_take_pile(deal, action) or standard.NOTHING_TO_ADD
+
+
+def why_not_take_pile(deal: Deal, action: Action) -> str | None:
+    """Why ``take pile`` (``with`` cards, or ``on`` a meld) is refused now, or None to say nothing special."""
+    variant = deal.variant
+    if deal.phase != "draw":
+        return "you have drawn already this turn"
+    if not deal.discard or deal.discard[-1].id in deal.face_down:
+        return "there is no pile to take"
+    top = deal.discard[-1]
+    takes = [a for a in deal.legal_actions() if a.kind in TAKES]
+    if variant.must_use != "top":
+        return None
+    if action.kind == "take pile" and action.target is None:
+        if takes:
+            return f"first meld the top card, {top}, with cards from your hand, as in '{takes[0]}'"
+        return f"the pile's top card, {top}, makes no meld with your cards, so the pile cannot be taken now"
+    if action.kind == TAKE_PILE_WITH:
+        missing = [c for c in action.cards if c.face not in {h.face for h in deal.hands[deal.current]}]
+        if missing:
+            return f"{' '.join(map(str, missing))} is not in your hand"
+        if len(action.cards) < 2:
+            return f"the top card, {top}, must be melded with at least two cards from your hand"
+        return f"{' '.join(map(str, action.cards))} and the top card, {top}, make no valid meld"
+    return None
+
+
+@hookimpl
+def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
+    if action.kind not in TAKES:
+        return None
+    seat = deal.current
+    hand = deal.hands[seat]
+    top = deal.discard.pop()
+    if action.kind == TAKE_PILE_WITH:
+        meant = list(action.stands_for) + [None] if action.stands_for else None
+        meld = deal.variant.meld_search.meld(list(action.cards) + [top], stands_for=meant)
+        assert meld is not None
+        hand.append(top)
+        lay_meld(deal, seat, meld)
+    elif action.target is not None:
+        hand.append(top)
+        lay_off(deal, seat, action.target, (top,))
+    else:
+        deal.discard.append(top)
+    rest = deal.discard[:]
+    deal.discard.clear()
+    hand.extend(rest)
+    deal.known[seat].update(c.id for c in rest)
+    deal.taken = top
+    deal.phase = standard.after_draw(deal)
+    standard.check_out(deal, seat)  # a pile of one card taken with the last cards in hand: every card is melded
+    return True
+
+
+@hookimpl
+def rummykit_describe_action(deal: Deal, seat: int, action: Action, viewer: int | None) -> ActionWords | None:
+    kind = action.kind
+    if kind not in TAKES:
+        return None
+    top = deal.taken or (deal.discard[-1] if deal.discard else None)
+    what = " the discard pile"
+    if kind == TAKE_PILE_WITH:
+        what += f", melding its top card {top} with {standard.laid_text(action)}"
+    elif action.target is not None:
+        what += f", laying its top card {top} off on meld {action.target}{standard.now_text(deal, action.target)}"
+    return ActionWords("take" + what, "takes" + what)
+
+
+@hookimpl(tryfirst=True)
+def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> None:
+    if deal.phase == "draw":
+        words.hint = "draw a card (draw stock)"
+        takes = [a for a in deal.legal_actions() if a.kind in TAKES]
+        if takes:
+            top = "meld its top card first: take pile with ..." if deal.variant.must_use == "top" else "take pile"
+            words.hint += f", or take the whole pile ({top})"
+        elif deal.discard:
+            words.hint += "; the pile cannot be taken now"
+    words.verbs += ["take pile", TAKE_PILE_WITH]

@@ -1,0 +1,205 @@
+"""The plugin toolkit: what a game's plugin needs to move cards and count points without reaching into the
+kernel's internals.
+
+Every function here takes the :class:`~rummykit.engine.Deal` in progress (or the variant's
+:class:`~rummykit.melds.MeldSearch`) and works for any ruleset: wild cards, several decks, partnerships.
+The kernel's own turn (:mod:`rummykit.standard`) and the built-in mechanics (:mod:`rummykit.mechanics`) are
+written with these same functions. ``docs/toolkit.md`` describes each, with the members of ``Deal`` a
+plugin may read and change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from .actions import Action
+from .cards import Card, card_from_face
+from .engine import TableMeld
+from .melds import Meld, MeldSearch
+
+if TYPE_CHECKING:
+    from .engine import Deal
+    from .variant import Variant
+
+__all__ = [
+    "MeldedValue",
+    "cards_from_hand",
+    "cards_text",
+    "distinct_cards",
+    "hand_points",
+    "lay_meld",
+    "lay_off",
+    "layoff_targets",
+    "listed_meld",
+    "meld_action",
+    "rules_of",
+    "table_points",
+    "wild_layoffs",
+]
+
+
+# -- moving cards -------------------------------------------------------------------------------------
+
+
+def lay_meld(deal: Deal, seat: int, meld: Meld) -> TableMeld:
+    """Move ``meld``'s cards from ``seat``'s hand to a new table meld owned by ``seat``; return it.
+
+    Every card is credited to ``seat`` (:func:`table_points` counts it for them)."""
+    deal.take_from_hand(seat, meld.cards)
+    table_meld = TableMeld(
+        meld, seat, {c.id: seat for c in meld.cards}, len(meld.cards), frozenset(c.id for c in meld.cards)
+    )
+    deal.table.append(table_meld)
+    return table_meld
+
+
+def lay_off(
+    deal: Deal, seat: int, target: int, cards: Sequence[Card], stands_for: Sequence[Card | None] | None = None
+) -> None:
+    """Add ``cards`` from ``seat``'s hand to table meld ``target`` (``stands_for``: what its wild cards stand
+    for, one entry per card, ``None`` for a natural card). The cards are credited to ``seat``. The lay-off
+    must be valid (``deal.variant.meld_search.extend`` accepts it)."""
+    table_meld = deal.table[target]
+    grown = deal.variant.meld_search.extend(table_meld.meld, cards, stands_for)
+    assert grown is not None
+    deal.take_from_hand(seat, cards)
+    table_meld.meld = grown
+    for card in cards:
+        table_meld.credits[card.id] = seat
+
+
+# -- choosing cards ----------------------------------------------------------------------------------
+
+
+def cards_from_hand(hand: Sequence[Card], wanted: Sequence[Card]) -> list[Card] | None:
+    """The cards of ``hand`` that ``wanted`` names (by face, so any copy), or None if some are missing.
+
+    A typed action names cards by face (``7H``); with two decks this picks the very cards to move."""
+    free = list(hand)
+    chosen = []
+    for card in wanted:
+        match = card if card in free else next((c for c in free if c.face == card.face), None)
+        if match is None:
+            return None
+        free.remove(match)
+        chosen.append(match)
+    return chosen
+
+
+def distinct_cards(deal: Deal, hand: list[Card]) -> list[Card]:
+    """One card of each face in ``hand`` (two copies of 7H are one choice): list one action per face."""
+    if not deal.game.has_duplicates:
+        return hand
+    return list({c.face: c for c in hand}.values())
+
+
+def layoff_targets(deal: Deal, seat: int) -> list[int]:
+    """Indexes of the table melds ``seat`` may lay off on, by the ruleset's ``table.layoff`` (``any``: every
+    meld; ``own``: those of ``seat``'s side; ``none``: none)."""
+    mode = deal.variant.layoff_mode
+    if mode == "none":
+        return []
+    game = deal.game
+    return [i for i, tm in enumerate(deal.table) if mode == "any" or game.side_of(tm.owner) == game.side_of(seat)]
+
+
+# -- building actions ---------------------------------------------------------------------------------
+
+_MELD_ACTIONS: dict[int, tuple[Meld, Action]] = {}
+_LISTED_MELDS: dict[int, tuple[Action, Meld]] = {}
+"""The meld each action of :data:`_MELD_ACTIONS` lays (it is the meld ``search.meld`` makes of its cards)."""
+
+
+def meld_action(search: MeldSearch, meld: Meld, kind: str = "meld") -> Action:
+    """The action that lays ``meld`` as it stands: each wild card in a set or run names the card it stands for
+    (``meld 5H 6H 2C=7H``), so that the action says exactly which meld it makes. ``kind`` names another verb
+    that lays a meld (Skarney's ``contract``)."""
+    if not meld.wilds or meld.kind not in ("set", "run"):
+        if kind == "meld":  # one action per meld object (the meld tables share theirs between hands)
+            known = _MELD_ACTIONS.get(id(meld))
+            if known is not None and known[0] is meld:
+                return known[1]
+            action = Action(kind, meld.cards)
+            if len(_MELD_ACTIONS) > 4096:
+                _MELD_ACTIONS.clear()
+                _LISTED_MELDS.clear()
+            _MELD_ACTIONS[id(meld)] = (meld, action)  # both are kept, so their ids are not reused meanwhile
+            _LISTED_MELDS[id(action)] = (action, meld)
+            return action
+        return Action(kind, meld.cards)
+    wild = search.rules.wild_faces
+    meant = tuple(card_from_face(f) if c.face in wild else None for c, f in zip(meld.cards, meld.faces))
+    return Action(kind, meld.cards, stands_for=meant)
+
+
+def listed_meld(action: Action) -> Meld | None:
+    """The meld :func:`meld_action` made ``action`` from, when it did (so it need not be found again)."""
+    listed = _LISTED_MELDS.get(id(action))
+    return listed[1] if listed is not None and listed[0] is action else None
+
+
+def wild_layoffs(search: MeldSearch, meld: Meld, card: Card, target: int) -> list[Action]:
+    """Lay-offs of the wild ``card`` on ``meld`` (table meld ``target``), one per place it may stand (either
+    end of a run), each naming the card it stands for (``layoff 2C=8H on 3``)."""
+    options: list[Card | None] = [None]
+    if meld.kind == "run" and meld.suit is not None:
+        options = [
+            card_from_face(_run_face(meld.suit, r)) for r in (meld.ranks[-1] + 1, meld.ranks[0] - 1) if 1 <= r <= 14
+        ]
+    actions = []
+    for meant in options:
+        grown = search.extend(meld, [card], [meant])
+        if grown is not None:
+            face = grown.faces[len(grown.cards) - 1 - grown.cards[::-1].index(card)]
+            if meld.kind in ("set", "run"):
+                actions.append(Action("layoff", (card,), target, stands_for=(card_from_face(face),)))
+            else:
+                actions.append(Action("layoff", (card,), target))
+    return actions
+
+
+def _run_face(suit: int, position: int) -> int:
+    return suit * 13 + (0 if position == 14 else position - 1)
+
+
+# -- counting ----------------------------------------------------------------------------------------
+
+MeldedValue = Callable[[TableMeld, int], int]
+"""The points the card at an index of a table meld scores (for games where a card's value on the table
+depends on the meld, such as an ace high or low)."""
+
+
+def table_points(deal: Deal, melded_value: MeldedValue | None = None) -> list[int]:
+    """Per seat, the points of the table cards it played (credited to whoever laid each card), by the
+    ruleset's ``meld_values`` (or ``card_values``), or by ``melded_value`` when given."""
+    variant = deal.variant
+    points = [0] * deal.game.num_players
+    for table_meld in deal.table:
+        for index, card in enumerate(table_meld.meld.cards):
+            value = melded_value(table_meld, index) if melded_value is not None else variant.meld_value(card)
+            points[table_meld.credits.get(card.id, table_meld.owner)] += value
+    return points
+
+
+def hand_points(deal: Deal) -> list[int]:
+    """Per seat, the value of the cards left in its hand (the ruleset's ``card_values``)."""
+    variant = deal.variant
+    points = [0] * deal.game.num_players
+    for seat in deal.seats:
+        points[seat] = sum(variant.value(c) for c in deal.hands[seat])
+    return points
+
+
+# -- words and rules ---------------------------------------------------------------------------------
+
+
+def cards_text(cards: Sequence[Card]) -> str:
+    """Cards as a log shows them: ``7H 7S 7D``, or ``-`` for none."""
+    return " ".join(str(c) for c in cards) or "-"
+
+
+def rules_of(variant: Variant, key: str, default: Any = None) -> Any:
+    """The game's own value ``key`` from the ruleset's ``rules`` block (``default`` when the ruleset and its
+    house rules leave it out): what a plugin's ``rummykit_rules_schema`` describes."""
+    return variant.rules.get(key, default)
