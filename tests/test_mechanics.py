@@ -1,0 +1,150 @@
+"""The mechanics only some games use are plugins of their own (rummykit/mechanics/): each is registered exactly
+for the variants whose ruleset selects it, after the plain turn and before the game's plugins; the plain turn
+(rummykit/standard.py) reads none of the ruleset values that select them; and a mechanic turned on in a
+ruleset of one's own plays whole games."""
+
+from __future__ import annotations
+
+import ast
+import random
+from pathlib import Path
+
+import pytest
+
+import rummykit
+from rummykit import mechanics, standard
+from rummykit.bots import RandomBot
+from rummykit.mechanics import end_turn, exchange, offers, pass_face_down, pile_draw, refill, whole_pile
+
+EXPECTED = {
+    "gin": [],
+    "oklahoma-gin": [],
+    "gin-3": [],
+    "gin-partnership": [],
+    "500-rum": [pile_draw],
+    "500-partnership": [pile_draw],
+    "persian": [pile_draw],
+    "fortune": [whole_pile, refill],
+    "arlington": [whole_pile, refill],
+    "skarney": [exchange, offers],
+    "skarney-singles": [exchange, offers],
+    "iceberg": [pass_face_down],
+}
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_each_mechanic_is_registered_exactly_where_the_ruleset_selects_it(name: str) -> None:
+    variant = rummykit.load_variant(name)
+    expected = [m.__name__ for m in EXPECTED[name]]
+    assert list(variant.mechanics) == expected
+    registered = [n for n, _ in variant.pm.list_name_plugin()]
+    # pluggy lists in registration order: the plain turn, the mechanics, the game's plugins
+    assert registered == ["rummykit.standard", *expected, *variant.plugin_names]
+
+
+def test_a_house_rule_that_sets_a_mechanics_value_brings_it_in() -> None:
+    assert rummykit.load_variant("fortune", house_rules=["joker"]).mechanics == (
+        whole_pile.__name__,
+        exchange.__name__,
+        refill.__name__,
+    )
+    assert rummykit.load_variant("gin", options={"draw": {"from_pile": "any"}}).mechanics == (pile_draw.__name__,)
+
+
+def test_every_mechanic_module_is_in_the_table_and_says_what_selects_it() -> None:
+    modules = [m for m, _ in mechanics.MECHANICS]
+    assert set(modules) == {whole_pile, pile_draw, exchange, offers, end_turn, pass_face_down, refill}
+    for module in modules:
+        assert module.__doc__ and module.__doc__.strip().endswith(".")
+        assert isinstance(module.SELECTED_BY, str) and module.SELECTED_BY
+
+
+MECHANIC_VALUES = {
+    "turn_end",
+    "discard_to",
+    "must_use",
+    "top_layoff",
+    "exchange",
+    "exchangeable",
+    "empty_stock",
+    "rebuilds",
+    "offer",
+    "responder",
+}
+"""The Variant's and Deal's members that only the mechanics read (the kernel values only some games set)."""
+
+
+def test_the_plain_turn_reads_no_value_that_only_some_games_set() -> None:
+    tree = ast.parse(Path(standard.__file__).read_text(encoding="utf-8"))
+    read = {node.attr for node in ast.walk(tree) if isinstance(node, ast.Attribute)}
+    assert read & MECHANIC_VALUES == set()
+    # draw.from_pile is read only for the plain turn's own values (none: no pile draw), never any or whole
+    strings = {node.value for node in ast.walk(tree) if isinstance(node, ast.Constant) and isinstance(node.value, str)}
+    assert not {"whole", "deepest", "turn-over", "reshuffle", "right", "left"} & strings
+    compared = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Compare)
+        and any(isinstance(n, ast.Attribute) and n.attr == "draw_from_pile" for n in ast.walk(node))
+    ]
+    for node in compared:
+        values = {n.value for n in ast.walk(node) if isinstance(n, ast.Constant)}
+        assert values == {"none"}, ast.unparse(node)
+
+
+OFFERS_RUMMY = """\
+name: offer-rummy
+title: Offer Rummy
+summary: A plain table rummy whose turns end with an offer instead of a discard.
+plugins: []
+players: {min: 2, max: 4}
+decks: {count: 1, jokers: 0}
+deal: {hand_size: 7}
+discard_pile: squared
+turn: {end: offer}
+draw: {from_pile: top}
+table: {melds: true, layoff: any}
+melds: {sets: true, runs: true}
+target: 100
+max_hands: 4
+"""
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_offers_turned_on_in_a_plain_game_play_whole_games(tmp_path: Path, players: int) -> None:
+    path = tmp_path / "offer-rummy.yaml"
+    path.write_text(OFFERS_RUMMY, encoding="utf-8")
+    variant = rummykit.load_variant(str(path))
+    assert variant.mechanics == (offers.__name__,)
+    kinds: set[str] = set()
+    for seed in range(6):
+        game = variant.new_game(players, seed=seed)
+        bot = RandomBot(seed)
+        steps = 0
+        while not game.is_over:
+            legal = game.legal_actions()
+            assert legal, "a seat to act always has a legal action"
+            assert "discard" not in {a.kind for a in legal}
+            action = bot.choose(game)
+            kinds.add(action.kind)
+            game.apply(action)
+            game.check_cards()
+            steps += 1
+            assert steps < 5000
+        assert len(game.results) <= 4
+    assert {"offer", "accept", "decline"} <= kinds
+
+
+def test_the_plain_turn_without_a_mechanic_has_no_mechanics_verbs(tmp_path: Path) -> None:
+    path = tmp_path / "plain-rummy.yaml"
+    path.write_text(OFFERS_RUMMY.replace("turn: {end: offer}\n", "").replace("offer-rummy", "plain-rummy"), "utf-8")
+    variant = rummykit.load_variant(str(path))
+    assert variant.mechanics == ()
+    game = variant.new_game(2, seed=1)
+    seen: set[str] = set()
+    while not game.is_over:
+        legal = game.legal_actions()
+        seen |= {a.kind for a in legal}
+        game.apply(random.Random(len(game.deal.log)).choice(legal))
+        game.check_cards()
+    assert seen <= {"draw stock", "draw discard", "meld", "layoff", "discard"}
