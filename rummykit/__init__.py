@@ -14,7 +14,7 @@ Pick a variant by name, start a game, and drive it with ``legal_actions()`` and 
 
 from __future__ import annotations
 
-from . import cards
+from . import cards, records  # records: gives Game.from_json its reader (records sits above the engine)
 from .actions import ActionWords, PositionWords
 from .dispatch import PluginError
 from .engine import Action, Deal, Game, HandResult, IllegalAction, TableMeld
@@ -28,6 +28,7 @@ __version__ = "0.1.0"
 __all__ = [
     "hookimpl",
     "cards",
+    "records",
     "Action",
     "ActionWords",
     "PositionWords",

@@ -8,7 +8,7 @@ from types import ModuleType
 from typing import Any
 
 from .cards import CardError, parse_card
-from .dispatch import PluginError
+from .errors import PluginError
 from .ruleset import (
     Problem,
     schema_problems,

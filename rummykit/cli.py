@@ -36,11 +36,9 @@ from .engine import (
     Action,
     Game,
     TableMeld,
-    UntrustedPlugins,
-    load_record,
-    play_record,
     players_text,
 )
+from .records import UntrustedPlugins, load_record, play_record
 from .ruleset import Problem, RulesetError, kernel_schema
 from .simulate import BACKENDS, ProgressBar, WorkerLost, make_bots, play_game, processes, simulate
 from .turntext import TurnPrinter, Write, _by_side, _cards, _count, _in_force, _meld_text, for_people, printable

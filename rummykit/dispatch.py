@@ -23,38 +23,10 @@ import pluggy
 
 from .actions import Action, ActionWords, IllegalAction
 from .engine import HandResult
+from .errors import GameBroken, PluginError
 from .melds import MeldRules
 
 __all__ = ["GameBroken", "PluginError", "ResolvedHooks"]
-
-
-class PluginError(RuntimeError):
-    """A plugin's hook implementation raised an exception (kept as ``__cause__``)."""
-
-    def __init__(self, plugin: str, hook: str, error: BaseException):
-        self.plugin = plugin
-        self.hook = hook
-        self.error = error
-        super().__init__(f"plugin {plugin!r} failed in hook {hook}: {type(error).__name__}: {error}")
-
-
-class GameBroken(PluginError):
-    """A plugin failed while an action was carried out, and failed again while the game was being put back
-    as it was: the game is neither as it was nor as the action left it, so it refuses every later action
-    and query with this error. ``plugin``, ``hook`` and ``error`` name the first failure, ``again`` the
-    second."""
-
-    def __init__(self, plugin: str, hook: str, error: BaseException, again: BaseException):
-        super().__init__(plugin, hook, error)
-        self.again = again
-        second = str(again) if isinstance(again, PluginError) else f"{type(again).__name__}: {again}"
-        self.args = (
-            f"{self.args[0]}; the game could not be restored (while it was put back as it was: {second}), "
-            "so it takes no more actions",
-        )
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (type(self), (self.plugin, self.hook, self.error, self.again))
 
 
 RESULT_TYPES: dict[str, type | tuple[type, ...]] = {

@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING, Any
 
 from .actions import Action, IllegalAction
 from .cards import Card, CardError, build_deck, parse_card
+from .errors import GameBroken, PluginError
 from .melds import Meld
 
 if TYPE_CHECKING:
-    from .dispatch import GameBroken
     from .variant import Variant
 
 __all__ = [
@@ -38,9 +38,6 @@ __all__ = [
     "Game",
     "RECORD_FORMAT",
     "DEFAULT_MAX_HANDS",
-    "UntrustedPlugins",
-    "load_record",
-    "play_record",
 ]
 
 RECORD_FORMAT = "rummykit-record/1"
@@ -660,8 +657,6 @@ class Game:
             self._finish_deal()
 
     def _lost_cards(self, deal: Deal, action: Action) -> None:
-        from .dispatch import PluginError
-
         plugins = ", ".join(self.variant.plugin_names) or "rummykit.standard"
         held = deal.card_count()
         error = AssertionError(f"after {_clip(str(action))} the deal holds {held} cards; the deck has {len(self.deck)}")
@@ -686,8 +681,6 @@ class Game:
         try:
             self._replay_deal(deal, hands_before, done)
         except Exception as again:
-            from .dispatch import GameBroken, PluginError
-
             plugins = ", ".join(self.variant.plugin_names) or "rummykit.standard"
             first = failure if isinstance(failure, PluginError) else PluginError(plugins, "apply", failure)
             self._broken = GameBroken(first.plugin, first.hook, first.error, again)
@@ -783,10 +776,12 @@ class Game:
         A record names the local plugins (Python files) its game was played with. Loading one runs its
         code, so a record's plugins are loaded only when the caller passes them in ``plugins`` (files or
         modules, matched by plugin name: the file may be elsewhere now) or sets ``trust_plugins`` to load
-        the files the record names; otherwise :class:`UntrustedPlugins` names them. Raises ValueError
-        (TypeError never) naming what is wrong with a record that is malformed or does not replay."""
-        record, variant = load_record(text, plugins, trust_plugins)
-        return play_record(record, variant)
+        the files the record names; otherwise :class:`~rummykit.records.UntrustedPlugins` names them. Raises
+        ValueError (TypeError never) naming what is wrong with a record that is malformed or does not replay.
+        The work is done by :func:`rummykit.records.read_game`."""
+        if _read_game is None:  # pragma: no cover - ``import rummykit`` imports rummykit.records, which sets it
+            raise RuntimeError("Game.from_json needs rummykit.records: import rummykit")
+        return _read_game(text, plugins, trust_plugins)
 
     def check_cards(self) -> None:
         """Raise AssertionError unless every card of the deck is in exactly one place."""
@@ -847,164 +842,21 @@ def _cards(items: Any, where: str) -> list[Card]:
     return cards
 
 
-class UntrustedPlugins(ValueError):
-    """A record names local plugins that the caller did not pass: replaying would run their code."""
+_read_game: Callable[[str, Iterable[str | Path | ModuleType], bool], Game] | None = None
+"""How :meth:`Game.from_json` reads a record, set by :mod:`rummykit.records` when it is imported (as
+``import rummykit`` does). Reading a record loads its variant, which sits above the engine: the engine
+is told how rather than importing what sits above it."""
 
-    def __init__(self, files: Sequence[str]):
-        self.files = list(files)
-        super().__init__(
-            f"the record was played with local plugins, code that replaying would run: {_clip(', '.join(files), 400)}; "
-            "if you trust them, pass them as plugins=[...] (rummykit replay --plugin FILE), or trust the files "
-            "the record names with trust_plugins=True (rummykit replay --trust-plugins)"
-        )
+_MOVED: dict[str, Any] = {}
+"""Record names that moved to :mod:`rummykit.records`, which fills this in when it is imported: the old
+``rummykit.engine`` names keep working for a release, with a DeprecationWarning."""
 
 
-def _record_problem(record: Any) -> str | None:
-    """What makes ``record`` (parsed JSON) malformed, or None."""
-    from .ruleset import MAX_DEPTH, MAX_VALUES
-
-    if not isinstance(record, dict) or record.get("format") != RECORD_FORMAT:
-        found = record.get("format") if isinstance(record, dict) else None
-        if isinstance(found, str) and found.startswith("rummykit-record/"):
-            return f"not a record this rummykit reads: its format is {_clip(repr(found), 60)}, not {RECORD_FORMAT!r}"
-        return f"not a rummykit record: expected 'format': {RECORD_FORMAT!r}"
-
-    def texts(value: Any) -> bool:
-        return isinstance(value, list) and all(isinstance(v, str) for v in value)
-
-    def whole(value: Any) -> bool:
-        return isinstance(value, int) and not isinstance(value, bool)
-
-    checks: list[tuple[str, bool, str]] = [
-        ("variant", isinstance(record.get("variant"), str), "a variant name or ruleset file"),
-        ("house_rules", texts(record.get("house_rules", [])), "a list of house rule names"),
-        ("options", isinstance(record.get("options") or {}, dict), "a mapping of ruleset values"),
-        ("plugins", texts(record.get("plugins", [])), "a list of plugin files"),
-        ("players", whole(record.get("players")) or texts(record.get("players")), "a list of names"),
-        ("seed", whole(record.get("seed")), "a whole number"),
-        ("deal", isinstance(record.get("deal") or {}, dict), "a mapping (dealer, hands, discard, stock)"),
-        ("actions", isinstance(record.get("actions"), list) and all(map(texts, record["actions"])),
-         "a list of deals, each a list of actions as text"),
-        ("max_hands", record.get("max_hands") is None or (whole(record["max_hands"]) and record["max_hands"] >= 1),
-         "a whole number of hands, 1 or more"),
-        ("scores", record.get("scores") is None or (isinstance(record["scores"], list)
-                                                     and all(map(whole, record["scores"]))), "a list of whole numbers"),
-    ]  # fmt: skip
-    for key, good, expected in checks:
-        if not good:
-            return f"'{key}' is {expected}, not {_clip(json.dumps(record.get(key)), 60)}"
-    deepest, count = _extent(record.get("options"), MAX_VALUES)
-    if deepest > MAX_DEPTH:
-        return f"'options' nests more than {MAX_DEPTH} levels deep"
-    if count > MAX_VALUES:  # as a ruleset file may hold: checked before anything is copied or merged
-        return f"'options' holds more than {MAX_VALUES:,} values"
-    return None
-
-
-def _extent(value: Any, most: int) -> tuple[int, int]:
-    """How deeply lists and mappings nest in ``value``, and how many values it holds, counted (without
-    recursion) until there are more than ``most``."""
-    deepest, count, level = 0, 0, [(value, 1)]
-    while level and count <= most:
-        item, depth = level.pop()
-        count += 1
-        if isinstance(item, (dict, list)):
-            deepest = max(deepest, depth)
-            level.extend((v, depth + 1) for v in (item.values() if isinstance(item, dict) else item))
-    return deepest, count
-
-
-def load_record(
-    text: str, plugins: Iterable[str | Path | ModuleType] = (), trust_plugins: bool = False
-) -> tuple[dict[str, Any], Variant]:
-    """A record (:meth:`Game.to_json`) checked, and the variant it was played with: see :meth:`Game.from_json`."""
-    from .loader import _local_plugins, local_plugin_name
-    from .variant import load_variant
-
-    try:
-        record = json.loads(text)
-    except RecursionError:
-        raise ValueError("not a rummykit record: it nests too deeply to be read") from None
-    except ValueError as exc:
-        raise ValueError(f"not a rummykit record: not JSON ({exc})") from None
-    problem = _record_problem(record)
-    if problem is not None:
-        raise ValueError(problem if problem.startswith("not a") else f"not a valid rummykit record: {problem}")
-    given = list(plugins)
-    names = {name for name, _ in _local_plugins(given)}
-    named = [file for file in record.get("plugins", []) if local_plugin_name(file) not in names]
-    if named and not trust_plugins:
-        raise UntrustedPlugins(named)
-    try:
-        variant = load_variant(
-            record["variant"],
-            house_rules=record.get("house_rules", ()),
-            options=record.get("options") or None,
-            plugins=given + named,
-        )
-    except KeyError as exc:  # no such variant or file: a ValueError, as for any record that does not load
-        raise ValueError(str(exc.args[0]) if exc.args else f"no variant {record['variant']!r}") from None
-    return record, variant
-
-
-def play_record(
-    record: Mapping[str, Any],
-    variant: Variant,
-    on_start: Callable[[Game], None] | None = None,
-    on_action: Callable[[Game, Deal, int, Action], None] | None = None,
-) -> Game:
-    """Replay a record checked by :func:`load_record` on ``variant``, calling ``on_start(game)`` before the
-    first action and ``on_action(game, deal, seat, action)`` after each. Raises ValueError when the record
-    does not replay (an action refused, more actions than a deal takes, other scores)."""
-    game = variant.new_game(
-        players=record["players"], seed=record["seed"], layout=record.get("deal"), max_hands=record.get("max_hands")
-    )
-    if on_start is not None:
-        on_start(game)
-    for number, actions in enumerate(record["actions"], start=1):
-        for text_action in actions:
-            if text_action.startswith(AUTO_PREFIX):
-                continue  # the rules make it again by themselves; checked below
-            if game.is_over or game.deal.number != number:
-                raise ValueError(f"record does not replay: deal {number} has more actions than it can take")
-            deal, seat = game.deal, game.deal.actor
-            try:
-                action = game.resolve(text_action)
-            except IllegalAction as exc:
-                raise IllegalAction(f"record does not replay: deal {number}: {exc}") from None
-            game.apply(action)
-            if on_action is not None:
-                on_action(game, deal, seat, action)
-    if game.history != record["actions"]:
-        raise ValueError("record does not replay: the moves made by the rules differ from the record's")
-    if record.get("scores") is not None and record["scores"] != game.scores:
-        raise ValueError(f"record does not replay: scores {game.scores} differ from {record['scores']}")
-    _check_outcome(record, game)
-    return game
-
-
-def _check_outcome(record: Mapping[str, Any], game: Game) -> None:
-    """ValueError unless the record's hand results and end reason (where it holds them) are the replayed
-    game's: a record is believed only as far as its actions go."""
-    saved = record.get("results")
-    if saved is not None:
-        replayed = json.loads(json.dumps([r.as_dict() for r in game.results]))  # as a record holds them
-        if not isinstance(saved, list) or len(saved) != len(replayed):
-            held = len(saved) if isinstance(saved, list) else _clip(repr(saved), 40)
-            raise ValueError(f"record does not replay: it holds {held} hand results, its actions make {len(replayed)}")
-        for number, (mine, theirs) in enumerate(zip(replayed, saved), start=1):
-            if mine == theirs:
-                continue
-            if not isinstance(theirs, dict):
-                raise ValueError(f"record does not replay: hand {number}'s result is {_clip(repr(theirs), 40)}")
-            key = next(k for k in sorted(mine.keys() | theirs.keys()) if mine.get(k) != theirs.get(k))
-            raise ValueError(
-                f"record does not replay: hand {number}'s result differs: its {key} is "
-                f"{_clip(repr(mine.get(key)), 60)} when replayed, {_clip(repr(theirs.get(key)), 60)} in the record"
-            )
-    if "end_reason" in record and record["end_reason"] != game.end_reason:
-        said = _clip(repr(record["end_reason"]), 40)
-        raise ValueError(f"record does not replay: the game ends by {game.end_reason!r}, the record says {said}")
+def __getattr__(name: str) -> Any:
+    if name in _MOVED:
+        warnings.warn(f"rummykit.engine.{name} moved to rummykit.records.{name}", DeprecationWarning, stacklevel=2)
+        return _MOVED[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def check_max_hands(max_hands: object) -> None:

@@ -41,7 +41,8 @@ from typing import Any, TextIO, TypeVar
 
 from .bots import Bot, make_bot
 from .dispatch import PluginError
-from .engine import Action, Deal, Game, check_max_hands, load_record, play_record, players_text
+from .engine import Action, Deal, Game, check_max_hands, players_text
+from .records import load_record, play_record
 from .variant import ENTRY_POINT_GROUP, Variant, load_variant
 
 __all__ = [

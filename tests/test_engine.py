@@ -313,7 +313,7 @@ def test_a_record_names_its_local_plugins_and_replays_with_them(undercut_double_
     assert undercuts and all(max(h.scores) % 2 == 0 for h in undercuts)
     record = json.loads(game.to_json())
     assert record["plugins"] == [str(plugin.resolve())]
-    with pytest.raises(rummykit.engine.UntrustedPlugins, match="undercut_double.py"):
+    with pytest.raises(rummykit.records.UntrustedPlugins, match="undercut_double.py"):
         rummykit.Game.from_json(game.to_json())  # loading the plugin runs its code: only when asked
     for again in (
         rummykit.Game.from_json(game.to_json(), plugins=[plugin]),

@@ -19,7 +19,7 @@ from rummykit import Action, Game, IllegalAction
 from rummykit.bots import GreedyBot
 from rummykit.cli import main
 from rummykit.dispatch import PluginError
-from rummykit.engine import UntrustedPlugins
+from rummykit.records import UntrustedPlugins
 from rummykit.simulate import play_game
 from rummykit.variant import load_local_plugin
 

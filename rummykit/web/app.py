@@ -43,8 +43,9 @@ from ..actions import Action, IllegalAction, action_words
 from ..bots import BOTS, Bot, make_bot
 from ..catalogue import list_variants
 from ..dispatch import PluginError
-from ..engine import AUTO_PREFIX, Deal, Game, HandResult, load_record, play_record
+from ..engine import AUTO_PREFIX, Deal, Game, HandResult
 from ..engine import TableMeld as _TableMeld
+from ..records import load_record, play_record
 from ..ruleset import RulesetError
 from ..turntext import TurnPrinter
 from ..variant import Variant, house_rules_for, load_variant, table_entry
