@@ -174,11 +174,20 @@ def format_cards(cards: Iterable[Card], sort: bool = False) -> str:
     return " ".join(str(card) for card in items)
 
 
-def build_deck(decks: int = 1, jokers: int = 0) -> list[Card]:
-    """Every card of ``decks`` standard 52-card decks plus ``jokers`` jokers, in a fixed order."""
+def build_deck(
+    decks: int = 1, jokers: int = 0, ranks: Iterable[int] | None = None, suits: Iterable[int] | None = None
+) -> list[Card]:
+    """Every card of ``decks`` decks plus ``jokers`` jokers, in a fixed order (by copy, then face). A deck
+    holds the ``ranks`` (1..13; default all thirteen) of the ``suits`` (0..3 for ``C D H S``; default all
+    four): 52 cards by default, 40 for a Spanish-style pack without 8 9 T."""
     if decks < 1:
         raise ValueError(f"a game uses at least one deck, not {decks}")
-    cards = [card_from_face(face, copy) for copy in range(decks) for face in range(52)]
+    faces: Sequence[int] = range(52)
+    if ranks is not None or suits is not None:
+        held_ranks = set(range(1, 14) if ranks is None else ranks)
+        held_suits = set(range(4) if suits is None else suits)
+        faces = [f for f in faces if f % 13 + 1 in held_ranks and f // 13 in held_suits]
+    cards = [card_from_face(face, copy) for copy in range(decks) for face in faces]
     cards.extend(Card(0, 4, copy) for copy in range(jokers))
     return cards
 

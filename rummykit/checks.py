@@ -23,6 +23,7 @@ from .settings import (
     PER_PLAYER_DEFAULTS,
     RANK_KEYS,
     KernelSettings,
+    Pack,
     per_players,
     wild_cards,
 )
@@ -101,7 +102,7 @@ def _semantic_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
         most_wild = max(most_wild, (wild_cards(wild_items, decks, jokers), decks, jokers))
         size = per_players(data, "deal", "hand_size", count)
         needed = size * count + (1 if KernelSettings.read(data).upcard else 0)
-        available = 52 * decks + jokers
+        available = Pack.read(data).size * decks + jokers
         if needed > available:
             problems.append(
                 locate(
@@ -128,6 +129,7 @@ def _semantic_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
             )
         )
     problems += _card_value_problems(data, locate, jokers_dealt)
+    problems += _pack_problems(data, locate)
     for low_key, high_key in (("set_min", "set_max"), ("run_min", "run_max")):
         if melds.get(high_key) is not None and melds.get(low_key, 3) > melds[high_key]:
             problems.append(
@@ -237,7 +239,8 @@ def _card_value_problems(data: Mapping[str, Any], locate: Any, jokers_dealt: boo
             problems.append(locate(("card_values", key), f"{key!r} is not a rank or a card"))
     if spec is not None:
         missing = []
-        for rank in _RANK_NAMES:
+        held = Pack.read(data).ranks
+        for rank in (name for i, name in enumerate(_RANK_NAMES) if i + 1 in held):
             by_card = all(f"{rank}{suit}" in spec for suit in "CDHS")
             if rank not in spec and not (rank == "T" and "10" in spec) and not by_card:
                 missing.append(rank)
@@ -256,4 +259,54 @@ def _card_value_problems(data: Mapping[str, Any], locate: Any, jokers_dealt: boo
             )
     if jokers_dealt and "JK" not in (spec or {}):
         problems.append(locate(("decks", "jokers"), "the decks hold jokers: expected a value for JK in card_values"))
+    return problems
+
+
+def _outside(item: str, pack: Pack) -> bool:
+    """Whether ``item`` (a rank or a card a ruleset names; ``JK`` is neither) is one the pack does not hold."""
+    if item == "JK":
+        return False
+    if item in RANK_KEYS:
+        return not pack.holds(RANK_KEYS[item])
+    try:
+        card = parse_card(item)
+    except CardError:
+        return False  # refused as no card elsewhere
+    return not card.is_joker and not pack.holds(card.rank, card.suit)
+
+
+def _pack_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
+    """A pack (``decks.ranks``, ``decks.suits``) and run order (``melds.run_order``) that make sense, and no rank
+    or card outside the pack named anywhere: wild cards, exchangeable ones, excluded ranks, values."""
+    problems = []
+    pack = Pack.read(data)
+    decks, melds = data.get("decks", {}), data.get("melds", {})
+    held = " ".join(_RANK_NAMES[r - 1] for r in pack.ranks)
+    for index, item in enumerate(decks.get("ranks") or ()):
+        if item == "JK":
+            problems.append(locate(("decks", "ranks", index), "JK is no rank of a deck: jokers are decks.jokers"))
+    order = melds.get("run_order")
+    if order is not None:
+        ranks = [RANK_KEYS.get(str(item)) for item in order]
+        for index, (item, rank) in enumerate(zip(order, ranks)):
+            if rank is None:
+                problems.append(locate(("melds", "run_order", index), f"{item} is no rank of a run"))
+            elif not pack.holds(rank):
+                problems.append(locate(("melds", "run_order", index), f"{item} is not in the pack ({held})"))
+            elif rank == 1 and index:
+                problems.append(locate(("melds", "run_order", index), "an ace comes first in a run order (melds.ace "
+                                       "says whether it also follows the last rank)"))  # fmt: skip
+        known = [r for r in ranks if r is not None and r != 1]
+        if known != sorted(known):
+            problems.append(locate(("melds", "run_order"), "expected the ranks in the usual order (A 2 .. K), "
+                                   "leaving out those that are in no run: cards are shown in that order"))  # fmt: skip
+    named = [("melds", "wild"), ("melds", "excluded_ranks"), ("table", "exchangeable")]
+    for block, key in named:
+        for index, item in enumerate(data.get(block, {}).get(key) or ()):
+            if isinstance(item, str) and _outside(item, pack):
+                problems.append(locate((block, key, index), f"{item} is not in the pack ({pack.text()})"))
+    for key in ("card_values", "meld_values"):
+        for item in data.get(key) or {}:
+            if isinstance(item, str) and _outside(item, pack):
+                problems.append(locate((key, item), f"{item} is not in the pack ({pack.text()})"))
     return problems

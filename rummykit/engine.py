@@ -382,7 +382,10 @@ class Game:
         self.seed = seed if seed is not None else random.SystemRandom().randrange(2**63)
         self.rng = random.Random(self.seed)
         self.first_deal = _deal_to_text(deal) if deal is not None else None
-        self.deck = build_deck(variant.deck_count(self.num_players), variant.joker_count(self.num_players))
+        pack = variant.pack
+        self.deck = build_deck(
+            variant.deck_count(self.num_players), variant.joker_count(self.num_players), pack.ranks, pack.suits
+        )
         self.has_duplicates = len({c.face for c in self.deck}) != len(self.deck)
         """Whether the deck holds identical cards (several decks, or several jokers)."""
         self.results: list[HandResult] = []
@@ -461,6 +464,9 @@ class Game:
         def take(token: Any, where: str) -> Card:
             card = token if isinstance(token, Card) else parse_card(str(token))
             copies = unused.get(card.face)
+            if not copies and not card.is_joker and not self.variant.pack.holds(card.rank, card.suit):
+                pack = f"the pack of {self.variant.name} ({self.variant.pack.text()})"
+                raise ValueError(f"deal: {where} names {card}, which {pack} does not hold")
             if not copies:
                 raise ValueError(f"deal: {where} names {card} more times than the deck holds it")
             if aside[card.face]:

@@ -33,6 +33,9 @@ meld). Called with every meld before it is accepted, listed or used by the searc
 
 AceRule = Literal["low", "high", "both"]
 
+RUN_ORDER: tuple[int, ...] = tuple(range(1, 14))
+"""The usual run order, A 2 3 .. Q K (ranks 1..13)."""
+
 
 @dataclass(frozen=True)
 class SpecialMeld:
@@ -67,23 +70,84 @@ class MeldRules:
     joker_sets: bool = False
     """Jokers that are not wild meld with each other only."""
     excluded_ranks: frozenset[int] = frozenset()
-    """Ranks that never meld (Iceberg's aces)."""
+    """Ranks that never meld (Iceberg's aces): in the pack, but in no set or run, which they cut short (not
+    even a wild card stands for one). A rank missing from :attr:`order` is only left out of runs."""
+    order: tuple[int, ...] = RUN_ORDER
+    """The ranks that follow each other in a run, lowest first (``melds.run_order``, by default the pack's
+    ranks in the usual order): without 8 9 T, J follows 7. An ace, when listed, is first; :attr:`ace` says
+    whether it also follows the last rank."""
     specials: tuple[SpecialMeld, ...] = ()
     accept: MeldCheck | None = None
     """The game's last word on a meld that the rules above allow (Arlington: a 2 may stand for QS only in a
     meld otherwise natural). Set it from ``rummykit_meld_rules``; validation, the listed actions, lay-offs
     and the deadwood search all honour it (see :data:`MeldCheck`)."""
 
+    _order_tables: tuple[tuple[int, ...], tuple[int, ...], int] = field(init=False, repr=False, compare=False)
+    _usual: bool = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        # Tables of the run order, built once (read on every run checked).
+        object.__setattr__(self, "_order_tables", self._build_order_tables())
+        object.__setattr__(self, "_usual", self.order == RUN_ORDER)
+
+    def _build_order_tables(self) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+        """(position of each rank 0..14 (0: none; 14 is the high ace), rank at each position, top position).
+
+        Position 1 is the low ace, then the ranks of :attr:`order`, the top one the highest; the high ace
+        takes the position above it. Under the usual order a rank's position is the rank itself."""
+        if not self.order:
+            return (0,) * 15, (0, 14), 0
+        if 1 in self.order[1:]:
+            raise ValueError(f"an ace in a run order comes first, not as in {self.order}")
+        first = 1 if self.order[0] == 1 else 2  # without an ace, position 1 (the low ace's) stays empty
+        position = [0] * 15
+        for i, rank in enumerate(self.order):
+            position[rank] = first + i
+        top = first + len(self.order) - 1
+        position[14] = top + 1
+        rank_at = [0] * (top + 2)
+        for rank in range(1, 15):
+            if position[rank]:
+                rank_at[position[rank]] = rank
+        return tuple(position), tuple(rank_at), top
+
+    @property
+    def usual_order(self) -> bool:
+        """Whether runs follow the usual order A 2 .. K (the fast tables assume it)."""
+        return self._usual
+
+    @property
+    def top(self) -> int:
+        """The highest run position of a rank other than the high ace (13 under the usual order, a king's)."""
+        return self._order_tables[2]
+
+    def rank_at(self, position: int) -> int:
+        """The rank at a run position (14 for the high ace, above :attr:`top`)."""
+        return self._order_tables[1][position]
+
+    def position(self, rank: int) -> int:
+        """The run position of ``rank`` (1 for an ace, 14 for a high ace: its low and high places; others
+        follow :attr:`order`); 0 for a rank that is in no run."""
+        return self._order_tables[0][rank]
+
     @property
     def run_span(self) -> tuple[int, int]:
-        """The lowest and highest run positions the ace rule allows (1 is a low ace, 14 a high one)."""
-        return {"low": (1, 13), "high": (2, 14), "both": (1, 14)}[self.ace]
+        """The lowest and highest run positions the ace rule allows (1 is a low ace, ``top + 1`` a high one;
+        under the usual order 1..13, 2..14 or 1..14)."""
+        top = self.top
+        if self.order[:1] != (1,):
+            return (2, top)  # no ace in runs
+        return {"low": (1, top), "high": (2, top + 1), "both": (1, top + 1)}[self.ace]
 
     def positions(self, rank: int) -> tuple[int, ...]:
-        """The run positions a card of ``rank`` may take: 1..13, and 14 for a high ace."""
+        """The run positions a card of ``rank`` may take (under the usual order: 1..13, and 14 for a high
+        ace); none for a rank outside :attr:`order`."""
         if rank != 1:
-            return (rank,)
-        return {"low": (1,), "high": (14,), "both": (1, 14)}[self.ace]
+            position = self._order_tables[0][rank]
+            return (position,) if position else ()
+        if self.order[:1] != (1,):
+            return ()
+        return {"low": (1,), "high": (self.top + 1,), "both": (1, self.top + 1)}[self.ace]
 
 
 @dataclass(frozen=True)
@@ -171,6 +235,9 @@ class MeldSearch:
     cache_limit: int = 200_000
     accept: MeldCheck | None = None
     """The game's own meld test (see :data:`MeldCheck`); None accepts every meld the rules allow."""
+    pack_faces: frozenset[int] | None = None
+    """The natural faces a deck holds (``decks.ranks``, ``decks.suits``); None: all 52. A hand given as
+    texts naming another card is not taken on the fast path, so the caller's check refuses it."""
     _by_low: list[tuple[int, ...]] = field(init=False, repr=False)
     _cache: dict[int, tuple[int, tuple[int, ...]]] = field(init=False, repr=False)
     _gcache: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, tuple[tuple[int, ...], ...]]] = field(
@@ -206,6 +273,10 @@ class MeldSearch:
         self._melds_by_mask: dict[int, Meld] = {}
         self._table_melds: dict[int, tuple[tuple[int, tuple[int, ...]], Meld]] = {}
         self._plain = self.accept is None and not self.rules.specials
+        top = self.rules.top
+        self._top_rank = self.rules.rank_at(top) if top else -1
+        self._below_top_rank = self.rules.rank_at(top - 1) if top > 1 else -1
+        """The top rank of a run, and the one below it (K and Q in the usual order)."""
         """No game's own test and no special meld: a natural lay-off is decided by the rules alone."""
         self._layoff_cache: dict[int, tuple[Meld, frozenset[int]]] = {}
         self._last_general: tuple[tuple[int, ...], list[Meld]] | None = None
@@ -228,6 +299,8 @@ class MeldSearch:
         rules = self.rules
         if rules.specials or (rules.sets and rules.set_min not in (3, 4)) or (rules.runs and rules.run_min < 2):
             return None
+        if rules.runs and not rules.usual_order:
+            return None  # runs over other orders are not neighbouring bits
         excluded = 0
         for rank in rules.excluded_ranks:
             for suit in range(4):
@@ -296,7 +369,7 @@ class MeldSearch:
         bits: dict[object, int] = {}
         ranks, suits = "A23456789TJQK", "CDHS"
         for face in range(52):
-            if face in self.rules.wild_faces:
+            if face in self.rules.wild_faces or (self.pack_faces is not None and face not in self.pack_faces):
                 continue
             bit = 1 << face
             bits[card_from_face(face)] = bit
@@ -433,15 +506,16 @@ class MeldSearch:
                     yield from itertools.combinations(faces, size)
         if rules.runs:
             lo, hi = rules.run_span
+            ace_high = rules.top + 1
             for suit in range(4):
                 for start in range(lo, hi + 1):
                     for end in range(start + rules.run_min - 1, hi + 1):
                         length = end - start + 1
                         if rules.run_max is not None and length > rules.run_max:
                             break
-                        if start == 1 and end == 14:
+                        if start == 1 and end == ace_high:
                             break  # would use the ace twice
-                        ranks = range(start, end + 1)
+                        ranks = [rules.rank_at(pos) for pos in range(start, end + 1)]
                         if any(
                             (14 if r == 14 else r) in rules.excluded_ranks or (r == 14 and 1 in rules.excluded_ranks)
                             for r in ranks
@@ -617,6 +691,10 @@ class MeldSearch:
         aces = [c for c in natural if c.rank == 1] + [c for c in fixed if named[c.id] % 13 == 0]
         others = [(c.rank, c) for c in natural if c.rank != 1]
         others += [(named[c.id] % 13 + 1, c) for c in fixed if named[c.id] % 13 != 0]
+        if not rules.usual_order:
+            others = [(rules.position(rank), c) for rank, c in others]
+            if any(not pos for pos, _ in others):
+                return None  # a rank outside the run order
         if len(aces) > 1:
             return None
         ace_positions = rules.positions(1) if aces else (0,)
@@ -641,14 +719,15 @@ class MeldSearch:
             if above < 0 or down < 0 or high + above > hi_bound or low - down < lo_bound:
                 continue
             start, end = low - down, high + above
-            if start == 1 and end == 14:
+            if start == 1 and end == rules.top + 1:
                 continue  # a run holds one ace: A-2-...-K-A would need a second (natural or wild)
             by_pos = dict(placed)
             wild_iter = iter(free)
             ordered: list[Card] = []
             for pos in range(start, end + 1):
                 ordered.append(by_pos[pos] if pos in by_pos else next(wild_iter))
-            return Meld("run", tuple(ordered), tuple(range(start, end + 1)), suit, len(wild))
+            ranks_of = range(start, end + 1) if rules.usual_order else [rules.rank_at(p) for p in range(start, end + 1)]
+            return Meld("run", tuple(ordered), tuple(ranks_of), suit, len(wild))
         return None
 
     def placements(self, meld: Meld) -> list[Meld]:
@@ -675,7 +754,9 @@ class MeldSearch:
         rules = self.rules
         lo_bound, hi_bound = rules.run_span
         for rank in rules.excluded_ranks:
-            for pos in (1, 14) if rank == 1 else (rank,):
+            for pos in (1, rules.top + 1) if rank == 1 else (rules.position(rank),):
+                if not pos:
+                    continue
                 if low <= pos <= high:
                     return None
                 if pos < low:
@@ -701,7 +782,9 @@ class MeldSearch:
                 if kind == "run" and card.suit != meld.suit:
                     return None
                 # A-..-Q with a K under ``ace: both``: the ace may move to the top; the general check decides.
-                if kind == "run" and not (card.rank == 13 and meld.ranks[0] == 1 and meld.ranks[-1] == 12):
+                if kind == "run" and not (
+                    card.rank == self._top_rank and meld.ranks[0] == 1 and meld.ranks[-1] == self._below_top_rank
+                ):
                     return self._extend_natural(meld, card)
         if meld.kind not in ("set", "run", "wild-set", "joker-set"):
             return None
@@ -710,7 +793,7 @@ class MeldSearch:
         wild = self.rules.wild_faces
         if len(cards) == 1 and cards[0].face not in wild and meld.kind == "run" and not meld.wilds:
             # One natural card goes on an end of a run without wild cards, or nowhere.
-            low, high = meld.ranks[0] - 1, meld.ranks[-1] + 1
+            low, high = self.rules.position(meld.ranks[0]) - 1, self.rules.position(meld.ranks[-1]) + 1
             if not any(pos == low or pos == high for pos in self.rules.positions(cards[0].rank)):
                 return None
         if meld.kind == "set" and any(c.face not in wild and c.rank != meld.ranks[0] for c in cards):
@@ -737,15 +820,16 @@ class MeldSearch:
             return Meld("set", ordered, (card.rank,) * size, None, 0, tuple(c.face for c in ordered))
         if not rules.runs or (rules.run_max is not None and size > rules.run_max):
             return None
-        low, high = meld.ranks[0], meld.ranks[-1]
-        if card.rank == 1 and (low == 1 or high == 14):
+        low, high = rules.position(meld.ranks[0]), rules.position(meld.ranks[-1])
+        if card.rank == 1 and (low == 1 or high == rules.top + 1):
             return None  # a run holds one ace
         # The card's places, highest first (an ace: 14 before 1), as the general check tries them.
         for pos in sorted(rules.positions(card.rank), reverse=True):
+            rank = rules.rank_at(pos)
             if pos == high + 1:
-                cards, ranks, new_low, new_high = meld.cards + (card,), meld.ranks + (pos,), low, pos
+                cards, ranks, new_low, new_high = meld.cards + (card,), meld.ranks + (rank,), low, pos
             elif pos == low - 1:
-                cards, ranks, new_low, new_high = (card,) + meld.cards, (pos,) + meld.ranks, pos, high
+                cards, ranks, new_low, new_high = (card,) + meld.cards, (rank,) + meld.ranks, pos, high
             else:
                 continue
             bounds = self._run_bounds(new_low, new_high)
@@ -832,17 +916,18 @@ class MeldSearch:
         if rules.runs and (rules.run_max is None or rules.run_max >= rules.run_min):
             lo_bound, hi_bound = rules.run_span
             excluded = rules.excluded_ranks
-            base = suit * 13 - 1  # counts[base + rank] for ranks 1..13; position 14 is the ace (rank 1)
+            base = suit * 13 - 1  # counts[base + rank] for ranks 1..13; the high ace is rank 1
+            rank_at, ace_high = rules.rank_at, rules.top + 1
             # A position is held when a card of its rank is (the bounds leave out an ace's other position).
             for pos in rules.positions(card.rank):
                 if not lo_bound <= pos <= hi_bound:
                     continue
                 low = pos
-                while low - 1 >= lo_bound and counts[base + low - 1] and low - 1 not in excluded:
+                while low - 1 >= lo_bound and counts[base + rank_at(low - 1)] and rank_at(low - 1) not in excluded:
                     low -= 1
                 high = pos
                 while high + 1 <= hi_bound:
-                    rank = 1 if high + 1 == 14 else high + 1
+                    rank = 1 if high + 1 == ace_high else rank_at(high + 1)
                     if not counts[base + rank] or rank in excluded:
                         break
                     high += 1
@@ -1137,8 +1222,9 @@ class MeldSearch:
             candidates = [_face(meld.ranks[0] if meld.ranks[0] != 14 else 1, s) for s in range(4)]
         elif meld.kind == "run" and meld.suit is not None and not meld.wilds and meld.ranks:
             # without wild cards a natural card goes on either end or nowhere (see extend's quick refusals)
-            ends = (meld.ranks[0] - 1, meld.ranks[-1] + 1)
-            candidates = [_face(pos, meld.suit) for pos in ends if 1 <= pos <= 14]
+            rules = self.rules
+            ends = (rules.position(meld.ranks[0]) - 1, rules.position(meld.ranks[-1]) + 1)
+            candidates = [_face(rules.rank_at(pos), meld.suit) for pos in ends if 1 <= pos <= rules.top + 1]
         elif meld.kind == "run" and meld.suit is not None:
             candidates = range(meld.suit * 13, meld.suit * 13 + 13)
         elif meld.kind == "joker-set":
@@ -1333,10 +1419,11 @@ class MeldSearch:
                 # above ``low``: lower ones were settled already) or a wild card.
                 downs: list[tuple[int, tuple[int, ...], int]] = [(pos, (low,), 0)]
                 frontier = downs[:]
+                ace_high, rank_at = rules.top + 1, rules.rank_at
                 for start in range(pos - 1, lo_bound - 1, -1):
-                    if start == 1 and pos == 14:
+                    if start == 1 and pos == ace_high:
                         break  # a run holds one ace: down from a high ace, a wild card may not be the low one
-                    frontier = self._grow(frontier, start, suit, low, counts, max_w)
+                    frontier = self._grow(frontier, start, _face(rank_at(start), suit), low, counts, max_w)
                     if not frontier:
                         break
                     downs.extend(frontier)
@@ -1352,12 +1439,12 @@ class MeldSearch:
                                 for chosen in self._wild_choices(wilds, w):
                                     yield faces, chosen
                         end += 1
-                        if end > hi_bound or (start == 1 and end == 14):
+                        if end > hi_bound or (start == 1 and end == ace_high):
                             break
                         grown = [
                             (f, w)
                             for _, f, w in self._grow(
-                                [(start, f, w) for f, w in partial], end, suit, low, counts, max_w
+                                [(start, f, w) for f, w in partial], end, _face(rank_at(end), suit), low, counts, max_w
                             )
                         ]
                         if not grown:
@@ -1377,13 +1464,12 @@ class MeldSearch:
     def _grow(
         partial: list[tuple[int, tuple[int, ...], int]],
         position: int,
-        suit: int,
+        face: int,
         low: int,
         counts: Counter[int],
         max_w: int,
     ) -> list[tuple[int, tuple[int, ...], int]]:
-        """Extend partial runs by one run position, with the natural card there or a wild card."""
-        face = _face(position, suit)
+        """Extend partial runs by one run position, with the natural card there (``face``) or a wild card."""
         grown = []
         for _, faces, w in partial:
             if face >= low and counts.get(face, 0) > faces.count(face):

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .cards import RANKS
+from .cards import RANKS, SUITS
 
 __all__ = [
     "MAX_DECKS",
@@ -19,6 +19,7 @@ __all__ = [
     "PER_PLAYER_DEFAULTS",
     "RANK_KEYS",
     "KernelSettings",
+    "Pack",
     "per_players",
     "wild_cards",
 ]
@@ -55,6 +56,61 @@ PER_PLAYER_DEFAULTS: dict[tuple[str, str], int] = {
 
 RANK_KEYS: dict[str, int] = {**{r: i + 1 for i, r in enumerate(RANKS)}, "10": 10}
 """How a ruleset names a rank (``A``, ``2``..``9``, ``T`` or ``10``, ``J``, ``Q``, ``K``), to its number."""
+
+
+@dataclass(frozen=True)
+class Pack:
+    """What one deck holds and the order of its ranks in a run (``decks.ranks``, ``decks.suits``,
+    ``melds.run_order``): by default the 52 cards, runs A 2 .. K."""
+
+    ranks: tuple[int, ...] = tuple(range(1, 14))
+    """The ranks a deck holds (1..13), in the usual order."""
+    suits: tuple[int, ...] = tuple(range(4))
+    """The suits a deck holds (0..3 for ``C D H S``)."""
+    order: tuple[int, ...] = tuple(range(1, 14))
+    """The ranks that follow each other in a run, lowest first (default: :attr:`ranks`)."""
+
+    @classmethod
+    def read(cls, data: Mapping[str, Any]) -> Pack:
+        """The pack of a merged ruleset (values a schema refuses are left out, never an error here)."""
+        decks = data.get("decks", {})
+        ranks = cls._ranks(decks.get("ranks")) or cls.ranks
+        suits = tuple(sorted({SUITS.index(s) for s in decks.get("suits") or () if s in SUITS})) or cls.suits
+        order = cls._ranks(data.get("melds", {}).get("run_order"), keep_order=True) or ranks
+        return cls(tuple(sorted(ranks)), suits, order)
+
+    @staticmethod
+    def _ranks(items: Any, keep_order: bool = False) -> tuple[int, ...]:
+        ranks: list[int] = []
+        for item in items or ():
+            rank = RANK_KEYS.get(str(item))
+            if rank is not None and rank not in ranks:
+                ranks.append(rank)
+        return tuple(ranks) if keep_order else tuple(sorted(ranks))
+
+    @property
+    def usual(self) -> bool:
+        """Whether this is the usual 52-card pack with runs A 2 .. K."""
+        return self == Pack()
+
+    @property
+    def size(self) -> int:
+        """Cards in one deck (52 for the usual pack)."""
+        return len(self.ranks) * len(self.suits)
+
+    @property
+    def faces(self) -> frozenset[int]:
+        """The faces (0..51) of the natural cards a deck holds."""
+        return frozenset(suit * 13 + rank - 1 for suit in self.suits for rank in self.ranks)
+
+    def holds(self, rank: int, suit: int | None = None) -> bool:
+        """Whether a deck holds cards of ``rank`` (of ``suit``, when given); a joker's rank 0 is not a rank."""
+        return rank in self.ranks and (suit is None or suit in self.suits)
+
+    def text(self) -> str:
+        """The pack as a ruleset writes it: ``A 2 3 4 5 6 7 J Q K`` (and its suits when not all four)."""
+        ranks = " ".join(RANKS[r - 1] for r in self.ranks)
+        return ranks if len(self.suits) == 4 else f"{ranks} of {' '.join(SUITS[s] for s in self.suits)}"
 
 
 def wild_cards(wild: Sequence[str], decks: int, jokers: int) -> int:

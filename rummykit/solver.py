@@ -83,7 +83,8 @@ class DeadwoodSolver:
     @staticmethod
     def supports(rules: MeldRules) -> bool:
         """Whether the rules are within what the programme handles (the rest use the exhaustive search)."""
-        return not rules.specials and not rules.set_distinct_suits and rules.run_max is None
+        # Its positions are ranks: runs in another order (J after 7) take the exhaustive search.
+        return not rules.specials and not rules.set_distinct_suits and rules.run_max is None and rules.usual_order
 
     # -- positions ---------------------------------------------------------------------------------
 

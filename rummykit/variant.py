@@ -37,7 +37,7 @@ from .loader import (
     local_plugin_name,
     plugin_problems,
 )
-from .melds import Arrangement, Meld, MeldRules, MeldSearch, check_copies
+from .melds import RUN_ORDER, Arrangement, Meld, MeldRules, MeldSearch, check_copies
 from .ruleset import (
     Document,
     Problem,
@@ -49,7 +49,7 @@ from .ruleset import (
     merge,
     schema_problems,
 )
-from .settings import RANK_KEYS, KernelSettings, per_players
+from .settings import RANK_KEYS, KernelSettings, Pack, per_players
 
 __all__ = [
     "VariantInfo",
@@ -145,9 +145,12 @@ class Variant:
         self.plugin_names = tuple(name for name, _ in plugins)
         self.hook = ResolvedHooks(self.pm)
         """The hooks, resolved once (see :mod:`rummykit.dispatch`); call with keyword arguments."""
-        meld_rules = self._meld_rules(data.get("melds", {}))
+        self.pack = Pack.read(data)
+        """What a deck holds and the run order (``decks.ranks``, ``decks.suits``, ``melds.run_order``)."""
+        meld_rules = self._meld_rules(data.get("melds", {}), self.pack.order)
         meld_rules = self.hook.rummykit_meld_rules(variant=self, rules=meld_rules) or meld_rules
-        self.meld_search = MeldSearch(meld_rules, self.values)
+        held = None if self.pack.size == 52 else self.pack.faces
+        self.meld_search = MeldSearch(meld_rules, self.values, pack_faces=held)
         exchangeable = data.get("table", {}).get("exchangeable")
         self.exchangeable: frozenset[int] = (
             self._faces(exchangeable) & meld_rules.wild_faces if exchangeable is not None else meld_rules.wild_faces
@@ -183,7 +186,7 @@ class Variant:
         return frozenset(faces)
 
     @classmethod
-    def _meld_rules(cls, spec: Mapping[str, Any]) -> MeldRules:
+    def _meld_rules(cls, spec: Mapping[str, Any], order: tuple[int, ...] = RUN_ORDER) -> MeldRules:
         wild = cls._faces(spec.get("wild", []))
         return MeldRules(
             sets=spec.get("sets", True),
@@ -199,6 +202,7 @@ class Variant:
             wild_sets=spec.get("wild_sets", False),
             joker_sets=spec.get("joker_sets", False),
             excluded_ranks=frozenset(RANK_KEYS[r] for r in spec.get("excluded_ranks", []) if r != "JK"),
+            order=order,
         )
 
     def value(self, card: Card) -> int:
@@ -315,6 +319,11 @@ class Variant:
         except CardError as exc:
             raise CardError(f"{where}: {exc}") from None
         check_copies(items, self._decks, self._jokers, where)
+        pack = self.pack
+        if len(pack.ranks) < 13 or len(pack.suits) < 4:
+            outside = next((c for c in items if not c.is_joker and not pack.holds(c.rank, c.suit)), None)
+            if outside is not None:
+                raise ValueError(f"{where}: {outside} is not in the pack of {self.name} ({pack.text()})")
         return items
 
     @property
