@@ -21,7 +21,8 @@ from .engine import Action, Deal, Game, HandResult, IllegalAction, TableMeld
 from .hookspecs import hookimpl
 from .melds import Arrangement, Meld, MeldRules
 from .ruleset import Problem, RulesetError
-from .variant import Variant, VariantInfo, list_variants, load_variant, validate
+from .validation import validate
+from .variant import Variant, VariantInfo, list_variants, load_variant
 
 __version__ = "0.1.0"
 

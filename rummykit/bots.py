@@ -15,6 +15,7 @@ with ``greedy`` in every seat, in positions sampled consistently with what it ca
 
 from __future__ import annotations
 
+import hashlib
 import inspect
 import math
 import random
@@ -29,7 +30,18 @@ from .melds import Arrangement
 from .search import determinize, expected_deadwood, hand_points, hidden_cards, side_difference
 from .standard import layoff_targets
 
-__all__ = ["Bot", "RandomBot", "GreedyBot", "OutsBot", "SearchBot", "BOTS", "make_bot"]
+__all__ = [
+    "Bot",
+    "RandomBot",
+    "GreedyBot",
+    "OutsBot",
+    "SearchBot",
+    "BOTS",
+    "make_bot",
+    "make_bots",
+    "bot_seed",
+    "derive_seed",
+]
 
 
 class Bot(Protocol):
@@ -514,3 +526,29 @@ def make_bot(name: str, seed: int | None = None, **options: Any) -> Bot:
         takes = f"its options: {', '.join(known)}" if known else "it takes none"
         raise TypeError(f"the {name.lower()} bot has no option {', '.join(map(repr, unknown))} ({takes})")
     return cls(seed, **options)
+
+
+def make_bots(names: Sequence[str | Bot], seats: int, seed: int) -> list[Bot]:
+    """One bot per seat: names (``random``, ``greedy``) are built with :func:`bot_seed`; bot objects are
+    used as given. A single entry plays every seat. Raises ValueError when the counts differ and KeyError
+    for an unknown bot name."""
+    items = list(names)
+    if len(items) == 1:
+        items = items * seats
+    if len(items) != seats:
+        raise ValueError(f"{len(items)} bots for {seats} seats: name one bot per seat (or one for all)")
+    return [make_bot(item, bot_seed(seed, seat)) if isinstance(item, str) else item for seat, item in enumerate(items)]
+
+
+_SEED_BITS = 63
+
+
+def derive_seed(*parts: object) -> int:
+    """A 63-bit seed from the sha256 of ``parts`` joined with ``:``; the same parts always give the same seed."""
+    digest = hashlib.sha256(":".join(str(p) for p in parts).encode("utf-8")).digest()
+    return int.from_bytes(digest[:8], "big") >> (64 - _SEED_BITS)
+
+
+def bot_seed(seed: int, seat: int) -> int:
+    """The seed of the bot in ``seat`` of the game with seed ``seed``."""
+    return derive_seed(seed, "bot", seat)

@@ -42,7 +42,8 @@ from .records import UntrustedPlugins, load_record, play_record
 from .ruleset import Problem, RulesetError, kernel_schema
 from .simulate import BACKENDS, ProgressBar, WorkerLost, make_bots, play_game, processes, simulate
 from .turntext import TurnPrinter, Write, _by_side, _cards, _count, _in_force, _meld_text, for_people, printable
-from .variant import Variant, house_rules_for, list_variants, load_variant, table_entry, validate
+from .validation import validate
+from .variant import Variant, house_rules_for, list_variants, load_variant, table_entry
 
 __all__ = ["main", "TurnPrinter", "play_interactive", "describe_position"]
 

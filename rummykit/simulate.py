@@ -19,7 +19,6 @@ flat however many games are played.
 
 from __future__ import annotations
 
-import hashlib
 import importlib
 import json
 import math
@@ -39,7 +38,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, TextIO, TypeVar
 
-from .bots import Bot, make_bot
+from .bots import Bot, bot_seed, derive_seed, make_bots  # exported here too, where they were
 from .dispatch import PluginError
 from .engine import Action, Deal, Game, check_max_hands, players_text
 from .records import load_record, play_record
@@ -69,23 +68,10 @@ OnAction = Callable[[Game, Deal, int, Action], None]
 """Called after each action as ``on_action(game, deal, seat, action)``: ``deal`` is the deal the action
 was applied in (finished when ``deal.result`` is set; ``game.deal`` is then already the next deal)."""
 
-_SEED_BITS = 63
-
-
-def derive_seed(*parts: object) -> int:
-    """A 63-bit seed from the sha256 of ``parts`` joined with ``:``; the same parts always give the same seed."""
-    digest = hashlib.sha256(":".join(str(p) for p in parts).encode("utf-8")).digest()
-    return int.from_bytes(digest[:8], "big") >> (64 - _SEED_BITS)
-
 
 def game_seed(seed: int, index: int) -> int:
     """The seed of game number ``index`` (0-based) of a simulation with master seed ``seed``."""
     return derive_seed(seed, index)
-
-
-def bot_seed(seed: int, seat: int) -> int:
-    """The seed of the bot in ``seat`` of the game with seed ``seed``."""
-    return derive_seed(seed, "bot", seat)
 
 
 def _as_variant(variant: Variant | str) -> Variant:
@@ -99,18 +85,6 @@ def _seat_count(variant: Variant, bots: Sequence[str | Bot], players: int | Sequ
     if not variant.min_players <= count <= variant.max_players:  # before a bot is built per seat: 10**9
         raise ValueError(players_text(variant, count))
     return count
-
-
-def make_bots(names: Sequence[str | Bot], seats: int, seed: int) -> list[Bot]:
-    """One bot per seat: names (``random``, ``greedy``) are built with :func:`bot_seed`; bot objects are
-    used as given. A single entry plays every seat. Raises ValueError when the counts differ and KeyError
-    for an unknown bot name."""
-    items = list(names)
-    if len(items) == 1:
-        items = items * seats
-    if len(items) != seats:
-        raise ValueError(f"{len(items)} bots for {seats} seats: name one bot per seat (or one for all)")
-    return [make_bot(item, bot_seed(seed, seat)) if isinstance(item, str) else item for seat, item in enumerate(items)]
 
 
 def play_game(

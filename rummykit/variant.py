@@ -57,7 +57,6 @@ __all__ = [
     "list_variants",
     "load_variant",
     "find_ruleset",
-    "validate",
     "house_rules_for",
     "plugin_problems",
     "load_local_plugin",
@@ -686,48 +685,35 @@ def load_variant(
     return _load_cached(source, selected, options_json, tuple(_local_plugins(plugins)))
 
 
-def validate(path: str | Path, plugins: Iterable[PluginSource] = ()) -> list[Problem]:
-    """Every problem with the ruleset at ``path`` (an empty list when it is valid): the schema, then the
-    ``extends`` chain, plugins, card values, deals, targets, and each of its own house rules.
-    ``plugins`` are local plugins to check and load with it."""
+def _ruleset_problems(
+    path: str | Path, plugins: Iterable[PluginSource] = ()
+) -> tuple[list[Problem], Variant | None, list[tuple[str, ModuleType]]]:
+    """What :func:`rummykit.validation.validate` checks without playing: the problems of the ruleset at
+    ``path`` (the schema, then the ``extends`` chain, plugins, card values, deals, targets, and each of its
+    own house rules), the variant when it loads, and the local ``plugins`` loaded with it."""
     try:
         local = _local_plugins(plugins)
         variant = _build(str(path), (), None, local)
     except RulesetError as exc:
-        return exc.problems
+        return exc.problems, None, []
     except KeyError as exc:
-        return [Problem(str(path), 0, 0, "", str(exc.args[0]))]
+        return [Problem(str(path), 0, 0, "", str(exc.args[0]))], None, []
     except PluginError as exc:
-        return [_plugin_error_problem(str(path), exc)]
-    problems = _house_rule_problems(str(path), variant, local)
-    if not problems and local:
-        problems = _play_problems(variant, local)
-    return problems
+        return [_plugin_error_problem(str(path), exc)], None, []
+    return _house_rule_problems(str(path), variant, local), variant, local
 
 
-PLAY_CHECK = (("greedy", 1), ("greedy", 2), ("random", 3))
-"""The games ``validate`` plays with local plugins (bot, seed), a few hands each, every card counted after
-every action: a plugin that fails, or loses or creates a card, is found before anyone plays it."""
+_MOVED: dict[str, Any] = {}
+"""Names that moved to :mod:`rummykit.validation` (which plays trial games between bots, above this module),
+filled in by it when it is imported (as ``import rummykit`` does): the old ``rummykit.variant`` names keep
+working for a release, with a DeprecationWarning."""
 
 
-def _play_problems(variant: Variant, local: Sequence[tuple[str, ModuleType]]) -> list[Problem]:
-    from .simulate import make_bots
-
-    names = ", ".join(repr(name) for name, _ in local)
-    file = str(getattr(local[0][1], "__file__", None) or f"plugin {local[0][0]!r}")
-    for bot, seed in PLAY_CHECK:
-        game = variant.new_game(seed=seed)
-        bots = make_bots([bot], game.num_players, seed)
-        try:
-            while not game.is_over and len(game.results) < 3:
-                game.apply(bots[game.deal.actor].choose(game))
-                game.check_cards()
-        except PluginError as exc:
-            return [_plugin_error_problem(file, exc)]
-        except AssertionError as exc:
-            message = f"with plugin {names}, a {bot} game (seed {seed}) loses or creates cards: {exc}"
-            return [Problem(file, 0, 0, "", message)]
-    return []
+def __getattr__(name: str) -> Any:
+    if name in _MOVED:
+        warnings.warn(f"rummykit.variant.{name} moved to rummykit.validation.{name}", DeprecationWarning, stacklevel=2)
+        return _MOVED[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def _house_rule_problems(path: str, variant: Variant, local: Sequence[tuple[str, ModuleType]]) -> list[Problem]:
