@@ -10,7 +10,7 @@ import inspect
 from collections.abc import Callable
 from typing import Any
 
-from . import hookspecs
+from . import hookspecs, mechanics
 
 HEADER = """# Hooks
 
@@ -27,7 +27,7 @@ def hook_functions() -> list[tuple[str, Callable[..., Any]]]:
 
 def render() -> str:
     """The hooks page, as Markdown."""
-    parts = [HEADER, inspect.cleandoc(hookspecs.__doc__ or ""), "\n"]
+    parts = [HEADER, inspect.cleandoc(hookspecs.__doc__ or ""), "\n\n", mechanics.docs_section()]
     for name, fn in hook_functions():
         signature = str(inspect.signature(fn)).replace("'", "")
         options = getattr(fn, "rummykit_spec", {}) or {}

@@ -15,7 +15,7 @@ from types import ModuleType
 from ..settings import KernelSettings
 from . import end_turn, exchange, offers, pass_face_down, pile_draw, refill, whole_pile
 
-__all__ = ["MECHANICS", "selected"]
+__all__ = ["MECHANICS", "selected", "docs_section"]
 
 MECHANICS: tuple[tuple[ModuleType, Callable[[KernelSettings], bool]], ...] = (
     (whole_pile, lambda k: k.draw_from_pile == "whole"),
@@ -35,3 +35,30 @@ player)."""
 def selected(kernel: KernelSettings) -> list[tuple[str, ModuleType]]:
     """The mechanics a ruleset's kernel values select, as (plugin name, module), in registration order."""
     return [(module.__name__, module) for module, selects in MECHANICS if selects(kernel)]
+
+
+ORDER = """\
+## The built-in plugins, in order
+
+Every game registers, in this order: the plain turn (``rummykit.standard``: draw from the stock or the
+pile's top, meld, lay off, discard, go out, plain scoring, and the kernel's answer to every *first result*
+hook); then the mechanics below that its ruleset selects; then the plugins its ruleset names, in the order
+it lists them; then the plugins of the house rules selected. So a layered hook (``rummykit_legal_actions``,
+``rummykit_describe_position``...) sees the plain turn's work, then each mechanic's, then the game's; a
+*first result* hook asks the house rules first, then the game, then the mechanics, then the plain turn.
+A mechanic changes only its own verbs and phases (``whole_pile`` lists the pile takes where the plain turn
+lists ``draw discard``). A plugin moves cards and counts points with the same
+[plugin toolkit](toolkit.md) the mechanics use.
+
+| mechanic | selected by | what it does |
+| --- | --- | --- |
+"""
+
+
+def docs_section() -> str:
+    """The plugin order and the table of mechanics, as the hooks page shows them."""
+    rows = []
+    for module, _ in MECHANICS:
+        title = " ".join((module.__doc__ or "").split("\n\n")[0].split())
+        rows.append(f"| `{module.__name__}` | `{module.SELECTED_BY}` | {title} |\n")
+    return ORDER + "".join(rows)
