@@ -691,7 +691,7 @@ class MeldSearch:
         aces = [c for c in natural if c.rank == 1] + [c for c in fixed if named[c.id] % 13 == 0]
         others = [(c.rank, c) for c in natural if c.rank != 1]
         others += [(named[c.id] % 13 + 1, c) for c in fixed if named[c.id] % 13 != 0]
-        if not rules.usual_order:
+        if not rules._usual:
             others = [(rules.position(rank), c) for rank, c in others]
             if any(not pos for pos, _ in others):
                 return None  # a rank outside the run order
@@ -793,7 +793,8 @@ class MeldSearch:
         wild = self.rules.wild_faces
         if len(cards) == 1 and cards[0].face not in wild and meld.kind == "run" and not meld.wilds:
             # One natural card goes on an end of a run without wild cards, or nowhere.
-            low, high = self.rules.position(meld.ranks[0]) - 1, self.rules.position(meld.ranks[-1]) + 1
+            position = self.rules._order_tables[0]
+            low, high = position[meld.ranks[0]] - 1, position[meld.ranks[-1]] + 1
             if not any(pos == low or pos == high for pos in self.rules.positions(cards[0].rank)):
                 return None
         if meld.kind == "set" and any(c.face not in wild and c.rank != meld.ranks[0] for c in cards):
@@ -820,12 +821,13 @@ class MeldSearch:
             return Meld("set", ordered, (card.rank,) * size, None, 0, tuple(c.face for c in ordered))
         if not rules.runs or (rules.run_max is not None and size > rules.run_max):
             return None
-        low, high = rules.position(meld.ranks[0]), rules.position(meld.ranks[-1])
-        if card.rank == 1 and (low == 1 or high == rules.top + 1):
+        position, rank_at, _ = rules._order_tables
+        low, high = position[meld.ranks[0]], position[meld.ranks[-1]]
+        if card.rank == 1 and (low == 1 or high == position[14]):
             return None  # a run holds one ace
         # The card's places, highest first (an ace: 14 before 1), as the general check tries them.
         for pos in sorted(rules.positions(card.rank), reverse=True):
-            rank = rules.rank_at(pos)
+            rank = rank_at[pos]
             if pos == high + 1:
                 cards, ranks, new_low, new_high = meld.cards + (card,), meld.ranks + (rank,), low, pos
             elif pos == low - 1:
@@ -917,17 +919,17 @@ class MeldSearch:
             lo_bound, hi_bound = rules.run_span
             excluded = rules.excluded_ranks
             base = suit * 13 - 1  # counts[base + rank] for ranks 1..13; the high ace is rank 1
-            rank_at, ace_high = rules.rank_at, rules.top + 1
+            rank_at, ace_high = rules._order_tables[1], rules.top + 1
             # A position is held when a card of its rank is (the bounds leave out an ace's other position).
             for pos in rules.positions(card.rank):
                 if not lo_bound <= pos <= hi_bound:
                     continue
                 low = pos
-                while low - 1 >= lo_bound and counts[base + rank_at(low - 1)] and rank_at(low - 1) not in excluded:
+                while low - 1 >= lo_bound and counts[base + rank_at[low - 1]] and rank_at[low - 1] not in excluded:
                     low -= 1
                 high = pos
                 while high + 1 <= hi_bound:
-                    rank = 1 if high + 1 == ace_high else rank_at(high + 1)
+                    rank = 1 if high + 1 == ace_high else rank_at[high + 1]
                     if not counts[base + rank] or rank in excluded:
                         break
                     high += 1
@@ -1222,9 +1224,9 @@ class MeldSearch:
             candidates = [_face(meld.ranks[0] if meld.ranks[0] != 14 else 1, s) for s in range(4)]
         elif meld.kind == "run" and meld.suit is not None and not meld.wilds and meld.ranks:
             # without wild cards a natural card goes on either end or nowhere (see extend's quick refusals)
-            rules = self.rules
-            ends = (rules.position(meld.ranks[0]) - 1, rules.position(meld.ranks[-1]) + 1)
-            candidates = [_face(rules.rank_at(pos), meld.suit) for pos in ends if 1 <= pos <= rules.top + 1]
+            position, rank_at, top = self.rules._order_tables
+            ends = (position[meld.ranks[0]] - 1, position[meld.ranks[-1]] + 1)
+            candidates = [_face(rank_at[pos], meld.suit) for pos in ends if 1 <= pos <= top + 1]
         elif meld.kind == "run" and meld.suit is not None:
             candidates = range(meld.suit * 13, meld.suit * 13 + 13)
         elif meld.kind == "joker-set":
@@ -1419,11 +1421,11 @@ class MeldSearch:
                 # above ``low``: lower ones were settled already) or a wild card.
                 downs: list[tuple[int, tuple[int, ...], int]] = [(pos, (low,), 0)]
                 frontier = downs[:]
-                ace_high, rank_at = rules.top + 1, rules.rank_at
+                ace_high, rank_at = rules.top + 1, rules._order_tables[1]
                 for start in range(pos - 1, lo_bound - 1, -1):
                     if start == 1 and pos == ace_high:
                         break  # a run holds one ace: down from a high ace, a wild card may not be the low one
-                    frontier = self._grow(frontier, start, _face(rank_at(start), suit), low, counts, max_w)
+                    frontier = self._grow(frontier, start, _face(rank_at[start], suit), low, counts, max_w)
                     if not frontier:
                         break
                     downs.extend(frontier)
@@ -1444,7 +1446,7 @@ class MeldSearch:
                         grown = [
                             (f, w)
                             for _, f, w in self._grow(
-                                [(start, f, w) for f, w in partial], end, _face(rank_at(end), suit), low, counts, max_w
+                                [(start, f, w) for f, w in partial], end, _face(rank_at[end], suit), low, counts, max_w
                             )
                         ]
                         if not grown:
