@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from types import ModuleType
 from typing import Any
 
+from . import mechanics
 from .cards import CardError, parse_card
 from .errors import PluginError
 from .ruleset import (
@@ -188,7 +189,7 @@ def _turn_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
     """Draw, pile and turn settings that contradict each other (each would leave a player without a move)."""
     problems = []
     kernel = KernelSettings.read(data)
-    from_pile, must_use = kernel.draw_from_pile, kernel.must_use
+    from_pile = kernel.draw_from_pile
     if kernel.discard_pile == "none":
         if from_pile != "none":
             problems.append(
@@ -199,30 +200,7 @@ def _turn_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
             )
         if kernel.upcard:
             problems.append(locate(("deal", "upcard"), "discard_pile is none, so there is no upcard: expected false"))
-    if must_use == "top" and from_pile != "whole":
-        problems.append(locate(("draw", "must_use"), f"must_use: top goes with from_pile: whole, not {from_pile!r}"))
-    if must_use == "deepest" and from_pile not in ("top", "any"):
-        problems.append(
-            locate(("draw", "must_use"), f"must_use: deepest goes with from_pile: top or any, not {from_pile!r}")
-        )
-    if kernel.rebuilds is not None and kernel.empty_stock == "end":
-        problems.append(locate(("draw", "rebuilds"), "rebuilds goes with empty_stock: turn-over or reshuffle"))
-    if kernel.top_layoff and must_use != "top":
-        problems.append(locate(("draw", "top_layoff"), "top_layoff goes with must_use: top"))
-    if kernel.turn_end != "discard" and not kernel.melds_on_table:
-        problems.append(
-            locate(
-                ("turn", "end"),
-                f"a turn ends with {kernel.turn_end!r} only in games that meld on the table (table.melds: true)",
-            )
-        )
-    if kernel.discard_to != "pile":
-        if kernel.discard_pile != "none":
-            problems.append(
-                locate(("turn", "discard_to"), "a discard passed to a player needs discard_pile: none (no open pile)")
-            )
-        if kernel.turn_end != "discard":
-            problems.append(locate(("turn", "discard_to"), "a discard passed to a player needs turn.end: discard"))
+    problems += mechanics.ruleset_problems(kernel, locate)  # each mechanic checks its own values
     return problems
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import ast
 import random
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -15,6 +16,7 @@ import rummykit
 from rummykit import mechanics, standard
 from rummykit.bots import RandomBot
 from rummykit.mechanics import end_turn, exchange, offers, pass_face_down, pile_draw, refill, whole_pile
+from rummykit.settings import KernelSettings
 
 EXPECTED = {
     "gin": [],
@@ -148,3 +150,24 @@ def test_the_plain_turn_without_a_mechanic_has_no_mechanics_verbs(tmp_path: Path
         game.apply(random.Random(len(game.deal.log)).choice(legal))
         game.check_cards()
     assert seen <= {"draw stock", "draw discard", "meld", "layoff", "discard"}
+
+
+@pytest.mark.parametrize(
+    ("module", "values", "message"),
+    [
+        (whole_pile, {"must_use": "top"}, "must_use: top goes with from_pile: whole, not 'top'"),
+        (whole_pile, {"top_layoff": True}, "top_layoff goes with must_use: top"),
+        (pile_draw, {"must_use": "deepest", "draw_from_pile": "whole"}, "must_use: deepest goes with from_pile"),
+        (refill, {"rebuilds": 2}, "rebuilds goes with empty_stock: turn-over or reshuffle"),
+        (offers, {"turn_end": "offer"}, "a turn ends with 'offer' only in games that meld on the table"),
+        (end_turn, {"turn_end": "done"}, "a turn ends with 'done' only in games that meld on the table"),
+        (pass_face_down, {"discard_to": "left"}, "a discard passed to a player needs discard_pile: none"),
+    ],
+)
+def test_each_mechanic_checks_the_ruleset_values_it_owns(module: Any, values: dict[str, Any], message: str) -> None:
+    kernel = KernelSettings(**values)
+    found = module.ruleset_problems(kernel, lambda path, text: (path, text))
+    assert any(message in text for _, text in found), found
+    others = [m for m, _ in mechanics.MECHANICS if m is not module and hasattr(m, "ruleset_problems")]
+    assert all(other.ruleset_problems(kernel, lambda path, text: (path, text)) == [] for other in others)
+    assert module.ruleset_problems(KernelSettings(), lambda path, text: (path, text)) == []

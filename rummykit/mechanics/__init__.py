@@ -11,11 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from types import ModuleType
+from typing import Any
 
+from ..ruleset import Problem
 from ..settings import KernelSettings
 from . import end_turn, exchange, offers, pass_face_down, pile_draw, refill, whole_pile
 
-__all__ = ["MECHANICS", "selected", "docs_section"]
+__all__ = ["MECHANICS", "selected", "ruleset_problems", "docs_section"]
 
 MECHANICS: tuple[tuple[ModuleType, Callable[[KernelSettings], bool]], ...] = (
     (whole_pile, lambda k: k.draw_from_pile == "whole"),
@@ -35,6 +37,17 @@ player)."""
 def selected(kernel: KernelSettings) -> list[tuple[str, ModuleType]]:
     """The mechanics a ruleset's kernel values select, as (plugin name, module), in registration order."""
     return [(module.__name__, module) for module, selects in MECHANICS if selects(kernel)]
+
+
+def ruleset_problems(kernel: KernelSettings, locate: Any) -> list[Problem]:
+    """The problems every mechanic finds with the ruleset values it owns (whether it is selected or not: a
+    value of a mechanic the rest of the ruleset leaves out is a mistake), located by ``locate(path, message)``."""
+    problems = []
+    for module, _ in MECHANICS:
+        check = getattr(module, "ruleset_problems", None)
+        if check is not None:
+            problems += check(kernel, locate)
+    return problems
 
 
 ORDER = """\

@@ -6,13 +6,25 @@ by melding and laying off goes out.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .. import standard
 from ..actions import Action, PositionWords
 from ..engine import Deal
 from ..hookspecs import hookimpl
+from ..ruleset import Problem
+from ..settings import KernelSettings
 
 SELECTED_BY = "turn.end: done"
 """The ruleset value that brings this mechanic into a game."""
+
+
+def ruleset_problems(kernel: KernelSettings, locate: Any) -> list[Problem]:
+    """A turn that ends without a discard needs melds on the table (going out by melding the last card)."""
+    if kernel.turn_end == "done" and not kernel.melds_on_table:
+        message = f"a turn ends with {kernel.turn_end!r} only in games that meld on the table (table.melds: true)"
+        return [locate(("turn", "end"), message)]
+    return []
 
 
 @hookimpl(tryfirst=True)

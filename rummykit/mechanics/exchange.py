@@ -24,6 +24,7 @@ from ..toolkit import cards_text, distinct_cards
 SELECTED_BY = "table.exchange: any, own-side, opponents or layer"
 """The ruleset values that bring this mechanic into a game."""
 
+
 ENDINGS = ("discard", "offer", "end turn")
 """The verbs that end a turn: swaps are listed before them."""
 

@@ -10,15 +10,28 @@ With one card left in hand a player offers nothing and ends the turn (``end turn
 
 from __future__ import annotations
 
+from typing import Any
+
 from .. import standard
 from ..actions import Action, ActionWords, OneCardActions, PositionWords
 from ..cards import Card
 from ..engine import Deal, Offer
 from ..hookspecs import hookimpl
+from ..ruleset import Problem
+from ..settings import KernelSettings
 from ..toolkit import distinct_cards
 
 SELECTED_BY = "turn.end: offer"
 """The ruleset value that brings this mechanic into a game."""
+
+
+def ruleset_problems(kernel: KernelSettings, locate: Any) -> list[Problem]:
+    """A turn that ends without a discard needs melds on the table (going out by melding the last card)."""
+    if kernel.turn_end == "offer" and not kernel.melds_on_table:
+        message = f"a turn ends with {kernel.turn_end!r} only in games that meld on the table (table.melds: true)"
+        return [locate(("turn", "end"), message)]
+    return []
+
 
 ACCEPT = Action("accept")
 DECLINE = Action("decline")

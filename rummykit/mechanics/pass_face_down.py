@@ -8,14 +8,32 @@ knows them too. A player whose discard is their last card goes out.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .. import standard
 from ..actions import Action, ActionWords
 from ..engine import Deal
 from ..hookspecs import hookimpl
+from ..ruleset import Problem
+from ..settings import KernelSettings
 from ..toolkit import cards_text
 
 SELECTED_BY = "turn.discard_to: right or left"
 """The ruleset values that bring this mechanic into a game."""
+
+
+def ruleset_problems(kernel: KernelSettings, locate: Any) -> list[Problem]:
+    """A discard passed to a player needs no open pile and a turn that ends with a discard."""
+    problems = []
+    if kernel.discard_to != "pile":
+        if kernel.discard_pile != "none":
+            problems.append(
+                locate(("turn", "discard_to"), "a discard passed to a player needs discard_pile: none (no open pile)")
+            )
+        if kernel.turn_end != "discard":
+            problems.append(locate(("turn", "discard_to"), "a discard passed to a player needs turn.end: discard"))
+    return problems
+
 
 PASSED = "passed"
 """The zone of cards passed face down to a seat, hidden from all but the passer (``deal.seen``) until the

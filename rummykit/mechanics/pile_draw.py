@@ -16,6 +16,7 @@ card taken.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from typing import Any
 
 from .. import standard
 from ..actions import Action, ActionWords, OneCardActions, PositionWords
@@ -23,10 +24,21 @@ from ..cards import Card
 from ..engine import Deal
 from ..hookspecs import hookimpl
 from ..melds import Meld, MeldSearch
+from ..ruleset import Problem
+from ..settings import KernelSettings
 from ..toolkit import cards_from_hand, layoff_targets, meld_action
 
 SELECTED_BY = "draw.from_pile: any, or draw.must_use: deepest"
 """The ruleset values that bring this mechanic into a game."""
+
+
+def ruleset_problems(kernel: KernelSettings, locate: Any) -> list[Problem]:
+    """``draw.must_use: deepest`` needs a pile drawn from its top or anywhere."""
+    if kernel.must_use == "deepest" and kernel.draw_from_pile not in ("top", "any"):
+        message = f"must_use: deepest goes with from_pile: top or any, not {kernel.draw_from_pile!r}"
+        return [locate(("draw", "must_use"), message)]
+    return []
+
 
 USE = "use"
 """The phase after a pick-up under ``draw.must_use: deepest``."""

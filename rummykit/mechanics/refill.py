@@ -10,13 +10,24 @@ the stock runs out after that, the hand ends as it would without this rule (``ex
 
 from __future__ import annotations
 
+from typing import Any
+
 from .. import standard
 from ..actions import Action
 from ..engine import Deal
 from ..hookspecs import hookimpl
+from ..ruleset import Problem
+from ..settings import KernelSettings
 
 SELECTED_BY = "draw.empty_stock: turn-over or reshuffle"
 """The ruleset values that bring this mechanic into a game."""
+
+
+def ruleset_problems(kernel: KernelSettings, locate: Any) -> list[Problem]:
+    """``draw.rebuilds`` limits a stock that is made again."""
+    if kernel.rebuilds is not None and kernel.empty_stock == "end":
+        return [locate(("draw", "rebuilds"), "rebuilds goes with empty_stock: turn-over or reshuffle")]
+    return []
 
 
 def refill_stock(deal: Deal) -> bool:

@@ -12,16 +12,33 @@ The ``take pile`` actions stand where the plain turn lists ``draw discard``.
 
 from __future__ import annotations
 
+from typing import Any
+
 from .. import standard
 from ..actions import Action, ActionWords, PositionWords
 from ..cards import Card
 from ..engine import Deal
 from ..hookspecs import hookimpl
 from ..melds import Meld, MeldSearch
+from ..ruleset import Problem
+from ..settings import KernelSettings
 from ..toolkit import cards_from_hand, lay_meld, lay_off, layoff_targets, meld_action
 
 SELECTED_BY = "draw.from_pile: whole"
 """The ruleset value that brings this mechanic into a game."""
+
+
+def ruleset_problems(kernel: KernelSettings, locate: Any) -> list[Problem]:
+    """``draw.must_use: top`` and ``draw.top_layoff`` belong to the whole-pile take."""
+    problems = []
+    if kernel.must_use == "top" and kernel.draw_from_pile != "whole":
+        problems.append(
+            locate(("draw", "must_use"), f"must_use: top goes with from_pile: whole, not {kernel.draw_from_pile!r}")
+        )
+    if kernel.top_layoff and kernel.must_use != "top":
+        problems.append(locate(("draw", "top_layoff"), "top_layoff goes with must_use: top"))
+    return problems
+
 
 TAKE_PILE = Action("take pile")
 TAKE_PILE_WITH = "take pile with"
