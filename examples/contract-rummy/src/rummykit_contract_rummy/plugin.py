@@ -45,6 +45,8 @@ CONTRACT_LIMIT = 24
 CONTRACT_STEPS = 5000
 """The search for contracts visits at most this many partial choices, so that it stays cheap on any hand."""
 
+EXAMPLE_SETS = ["7H 7S JK", "9C 9D 9S", "KC KD 2H", "4D 4H 4S"]
+EXAMPLE_RUNS = ["5C 6C 7C 8C", "9H TH JK QH", "AS 2D 3S 4S", "JD QD KD AD"]
 _NUMBER_WORDS = {1: "a", 2: "two", 3: "three", 4: "four"}
 
 RULES_SCHEMA: dict[str, Any] = {
@@ -387,13 +389,15 @@ def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
 def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
     book = books(deal)
     if deal.phase == BUY_PHASE:
-        top = deal.discard[-1]
-        return f"{deal.game.names[deal.actor]} is asked whether to buy {top}: 'buy' or 'pass'"
+        return f"you are asked whether you buy {deal.discard[-1]}: 'buy' or 'pass'"
     if action.kind in ("buy", "pass"):
         return "a discard is bought only when the next player draws from the stock instead, before he plays on"
     if deal.phase != "play" or action.kind not in ("meld", "layoff"):
         return None
     seat = deal.current
+    held = Counter(c.face for c in deal.hands[seat])
+    if any(n > held[face] for face, n in Counter(c.face for c in action.cards).items()):
+        return None  # cards not in hand: the kernel says which
     search = deal.variant.meld_search
     least = book.rules.min_naturals
     for cards, _ in action.melds() if action.kind == "meld" else ():
@@ -405,7 +409,7 @@ def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
         if action.kind == "layoff":
             return "no lay-off before your contract is down"
         problem = contract_problem(deal, action)
-        example = " | ".join(["7H 7S JK"] * book.contract.sets + ["5C 6C 7C 8C"] * book.contract.runs)
+        example = " | ".join(EXAMPLE_SETS[: book.contract.sets] + EXAMPLE_RUNS[: book.contract.runs])
         return (
             f"before your contract is down, the only meld is the contract, {book.contract}, laid at once "
             f"('meld {example}')" + (f": {problem}" if problem else "")
@@ -476,6 +480,13 @@ def rummykit_game_over(game: Game) -> bool:
 # -- words ---------------------------------------------------------------------------------------------
 
 
+def _count(number: int, noun: str) -> str:
+    """``a penalty card``, ``2 penalty cards``, ``no penalty card``."""
+    if number == 1:
+        return f"a {noun}"
+    return f"{number or 'no'} {noun}{'s' if number else ''}"
+
+
 @hookimpl
 def rummykit_describe_action(deal: Deal, seat: int, action: Action, viewer: int | None) -> ActionWords | None:
     if action.kind == "buy":
@@ -483,7 +494,8 @@ def rummykit_describe_action(deal: Deal, seat: int, action: Action, viewer: int 
         book = books(deal)
         card = deal.discard[-1] if deal.phase == BUY_PHASE else book.bought[-1][1] if book.bought else None
         what = str(card) if card is not None else "the discard"
-        return ActionWords(f"buy {what} with a penalty card from the stock", f"buys {what} with a penalty card")
+        penalty = _count(book.rules.buy_penalty, "penalty card")
+        return ActionWords(f"buy {what} with {penalty} from the stock", f"buys {what} with {penalty}")
     if action.kind == "pass":
         return ActionWords("do not buy", "does not buy")
     return None
@@ -499,8 +511,8 @@ def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> N
     words.verbs.extend(["buy", "pass"])
     if deal.phase == BUY_PHASE and deal.actor == seat and deal.discard:
         penalty = book.rules.buy_penalty
-        extra = f" and {penalty} penalty card{'s' if penalty != 1 else ''} from the stock" if penalty else ""
-        words.hint = f"buy {deal.discard[-1]}{extra} (buy), or pass"
+        extra = f" with {_count(penalty, 'penalty card')} from the stock" if penalty else ""
+        words.hint = f"buy {deal.discard[-1]}{extra} ('buy'), or 'pass'"
     elif deal.phase == "play" and deal.current == seat and seat not in book.down and not book.down_now:
         words.hint = f"lay down your contract ({book.contract}) at once, 'meld A B C | D E F G', or discard"
     elif deal.phase == "play" and deal.current == seat and seat in book.down and not book.down_now:
