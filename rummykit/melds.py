@@ -259,7 +259,8 @@ class MeldSearch:
         self._lane_max = [self._lane_max_table(suit) for suit in range(4)]
         # The pruning bound assumes every meld of the rules is allowed; a game's own test may refuse some.
         self._prune = self._pruning_table() if self.accept is None else None
-        self._solver = DeadwoodSolver(self.rules, self.values) if DeadwoodSolver.supports(self.rules) else None
+        solvable = DeadwoodSolver.supports(self.rules) and (self.rules.usual_order or self._order_holds_pack())
+        self._solver = DeadwoodSolver(self.rules, self.values) if solvable else None
         # Special melds by their lowest face, each with the faces it needs: found without a scan of every option.
         self._specials_by_low: dict[int, list[tuple[tuple[int, ...], int, Counter[int]]]] = {}
         for special in self.rules.specials:
@@ -282,6 +283,11 @@ class MeldSearch:
         self._last_general: tuple[tuple[int, ...], list[Meld]] | None = None
         """The general walk's last answer, by the hand's card ids: the engine's capped listing and a caller
         wanting every meld of the same hand (the RL action mask) share one walk."""
+
+    def _order_holds_pack(self) -> bool:
+        """Whether every rank of the pack is in the run order (the solver visits those ranks only)."""
+        faces = range(52) if self.pack_faces is None else self.pack_faces
+        return {face % 13 + 1 for face in faces} <= set(self.rules.order)
 
     def _lane_table(self, suit: int) -> list[int]:
         """Deadwood value of every subset of one suit's 13 cards (a 13-bit lane), built once."""

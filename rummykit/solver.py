@@ -59,13 +59,19 @@ class DeadwoodSolver:
         self.values = values
         self._run_min = rules.run_min
         self._max_wilds = rules.max_wilds
+        # Positions follow the run order (under the usual order a position is its rank; 14 is the high ace).
+        self._ace_high = rules.top + 1
+        rank_at = [rules.rank_at(p) for p in range(self._ace_high + 1)] + [0]
+        self._rank_at = [1 if rank == 14 else rank for rank in rank_at]
+        self._face_at = [[suit * 13 + rank - 1 if rank else -1 for suit in range(4)] for rank in self._rank_at]
+        """The face at each position of each suit."""
         if rules.runs:
             self._lo, self._hi = rules.run_span
         else:
-            self._lo, self._hi = 1, 13
+            self._lo, self._hi = 1, rules.top
         self._both = rules.runs and rules.ace == "both"
         # Where sets of aces are formed: with the aces' other run position when it is the only one.
-        self._ace_set_position = 14 if rules.runs and rules.ace in ("high", "both") else 1
+        self._ace_set_position = self._ace_high if rules.runs and rules.ace in ("high", "both") else 1
         self._moves: dict[tuple[object, ...], list[Move]] = {}
         self._solved: dict[tuple[bytes, tuple[int, ...], int], tuple[int, tuple[tuple[int, ...], ...]]] = {}
         """Hands solved already (bots and searches ask about the same hands again and again)."""
@@ -82,14 +88,16 @@ class DeadwoodSolver:
 
     @staticmethod
     def supports(rules: MeldRules) -> bool:
-        """Whether the rules are within what the programme handles (the rest use the exhaustive search)."""
-        # Its positions are ranks: runs in another order (J after 7) take the exhaustive search.
-        return not rules.specials and not rules.set_distinct_suits and rules.run_max is None and rules.usual_order
+        """Whether the rules are within what the programme handles (the rest use the exhaustive search). It
+        visits the ranks of the run order only: with another order than the usual one, the caller makes sure
+        that the pack holds no other rank."""
+        usual = rules.usual_order or rules.order[:1] == (1,)  # another order starts with the ace
+        return not rules.specials and not rules.set_distinct_suits and rules.run_max is None and usual
 
     # -- positions ---------------------------------------------------------------------------------
 
     def _rank(self, position: int) -> int:
-        return 1 if position == 14 else position
+        return self._rank_at[position]
 
     def _allowed(self, position: int) -> bool:
         """Whether a run may pass through ``position`` (within the ace rule, not an excluded rank)."""
@@ -110,7 +118,7 @@ class DeadwoodSolver:
         top = position
         while self._allowed(top + 1):
             top += 1
-        return top - bottom + 1 - (1 if self._both and bottom == 1 and top == 14 else 0)
+        return top - bottom + 1 - (1 if self._both and bottom == 1 and top == self._ace_high else 0)
 
     # -- one suit at one position --------------------------------------------------------------------
 
@@ -365,7 +373,7 @@ class DeadwoodSolver:
             cont = self._allowed(position)
             region = self._region_length(position - 1) if self._allowed(position - 1) else 0
             keep_back = self._both and position == 1
-            take_back = self._both and position == 14
+            take_back = self._both and position == self._ace_high
             sets_ok = bool(
                 in_span
                 and rules.sets
@@ -376,10 +384,10 @@ class DeadwoodSolver:
             if not in_span or rank in rules.excluded_ranks:
                 here = [0, 0, 0, 0]
             else:
-                here = [counts[_face(position, s)] for s in range(4)]
+                here = [counts[f] for f in self._face_at[position]]
             layer: dict[Key, int] = {key + (0,): val for key, val in states.items()}
             for suit in range(4):
-                worth = values[_face(position, suit)] if in_span else 0
+                worth = values[self._face_at[position][suit]] if in_span else 0
                 if not take_back:
                     seen += worth * here[suit]
                 # A state that has left out more than ``bound`` is dropped at once: its value is below
@@ -471,7 +479,7 @@ class DeadwoodSolver:
             move: Move = info  # type: ignore[assignment]
             new_runs, _, _, sets_here, _, _, actions, started = move
             current = sorted(open_runs[suit], key=lambda r: r[0])
-            face = _face(position, suit) if position <= self._hi else -1
+            face = self._face_at[position][suit] if position <= self._hi else -1
             kept_runs: list[list[Any]] = []
             for run, (action, need, room) in zip(current, actions):
                 state, cells = run
