@@ -204,7 +204,6 @@ def contract_down_game(**rules: Any) -> Game:
 def test_nothing_else_the_turn_the_contract_goes_down_and_lay_offs_after() -> None:
     game = contract_down_game()
     draw(game)  # seat 1 draws KS
-    refused(game, "layoff 9S on 0", "no lay-off before your contract is down")
     play(game, "meld 7H 7S 7D | 9C 9D 9H")
     refused(game, "layoff 7C on 0", "nothing else is laid")
     assert not any(a.kind in ("meld", "layoff") for a in game.legal_actions())
@@ -290,7 +289,7 @@ def test_buying_order_priority_and_penalty_card() -> None:
     # The upcard: seat 1 leaves it; the others are asked from seat 1's left, the dealer last.
     play(game, "draw stock")  # seat 1 draws KS
     assert (game.deal.actor, game.deal.phase) == (2, "buy")
-    refused(game, "discard 3S", "is asked whether to buy KH")
+    refused(game, "discard 3S", "you are asked whether you buy KH")
     play(game, "pass")
     assert game.deal.actor == 3
     play(game, "buy")  # seat 3 buys KH with the penalty card 8D; the dealer, seat 0, is not asked
