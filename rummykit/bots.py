@@ -5,7 +5,9 @@ it takes a discard only when that lowers its deadwood, throws the card that leav
 accepts an offered card only when its best arrangement melds it and offers its lowest unmelded card
 (``turn.end: offer``: whoever takes a card may score it on the table),
 ends the hand as soon as it may (a knock, gin: whatever the game describes as ending the hand, see
-``rummykit_describe_action``), and lays down melds and lay-offs at once in table games. ``outs`` is greedy
+``rummykit_describe_action``), and lays down melds and lay-offs at once in table games. In a game with
+verbs it was not written for, it lays cards on the table first whatever the verb (an action whose cards
+form melds or go on the table meld it names), then ends the hand if it can. ``outs`` is greedy
 that, in the Gin family, weighs a hand by the deadwood it can expect after its next draw. ``search`` looks
 ahead: for each of a handful of candidate actions (``outs``' choice first) it plays the hand out many times
 with ``greedy`` in every seat, in positions sampled consistently with what it can see
@@ -25,7 +27,7 @@ from typing import Any, Protocol
 
 from .actions import action_words
 from .cards import Card
-from .engine import Action, Game, IllegalAction
+from .engine import Action, Deal, Game, IllegalAction
 from .melds import Arrangement
 from .search import determinize, expected_deadwood, hand_points, hidden_cards, side_difference
 from .standard import layoff_targets
@@ -96,6 +98,10 @@ class GreedyBot:
                 or any(search.extend(deal.table[i].meld, [card]) is not None for i in layoff_targets(deal, deal.actor))
             )
             return by_kind["accept" if useful else "decline"][0]
+        if not by_kind.keys() <= self.KNOWN_VERBS:
+            chosen = self._other_game_choice(game, by_kind)
+            if chosen is not None:
+                return chosen
         if game.variant.melds_on_table and deal.phase in ("draw", "use", "play"):
             return self._table_choice(game, actions, by_kind)
         ending = self._hand_enders(game, by_kind)
@@ -127,6 +133,51 @@ class GreedyBot:
         # Nothing left worth laying down: finish (Gin's "done", "end turn"), an action that names no card.
         finish = next((a for a in actions if not a.cards and a.target is None), None)
         return finish if finish is not None else self.rng.choice(actions)
+
+    KNOWN_VERBS = frozenset(
+        {
+            "draw stock", "draw discard", "take pile", "take pile with", "discard", "meld", "layoff", "swap",
+            "knock", "big gin", "done", "end", "end turn", "pass", "offer", "accept", "decline",
+        }
+    )  # fmt: skip
+    """The verbs greedy's rules are written for: every built-in game's. In a game that lists any other verb,
+    greedy first judges every action by what it does with the cards (:meth:`_other_game_choice`)."""
+
+    NOT_LAYING = KNOWN_VERBS - {"meld", "layoff"}
+    """Known verbs that never lay cards on the table, whatever cards they name. Neither does any verb with the
+    word ``draw`` or ``discard`` in it (``discard face down``)."""
+
+    def _other_game_choice(self, game: Game, by_kind: dict[str, list[Action]]) -> Action | None:
+        """In a game with verbs greedy was not written for: an action that lays cards from the hand on the
+        table (they form melds, or go on the table meld it names) when there is one, the most cards first
+        and the best arrangement's melds before others; else one that ends the hand (as the
+        ``rummykit_describe_action`` hook says); else None, for the usual choice. So greedy melds and goes
+        out whatever the game calls it, and never passes or folds while it can meld."""
+        deal = game.deal
+        hand = {c.id for c in deal.hands[deal.actor]}
+        search = game.variant.meld_search
+        laying = [
+            action
+            for kind, kind_actions in by_kind.items()
+            if kind not in self.NOT_LAYING and not {"draw", "discard"} & set(kind.split())
+            for action in kind_actions
+            if action.cards and all(c.id in hand for c in action.cards) and _lays(deal, action)
+        ]
+        if laying:
+            arrangement = self._arrange(game, deal.hands[deal.actor])
+            wanted = {tuple(sorted(c.face for c in m.cards)) for m in arrangement.melds}
+            value = game.variant.value
+
+            def merit(action: Action) -> tuple[bool, int, int]:
+                planned = all(tuple(sorted(c.face for c in cards)) in wanted for cards, _ in action.melds())
+                return planned, len(action.cards), sum(value(c) for c in action.cards)
+
+            return max(laying, key=merit)
+        ending = self._hand_enders(game, by_kind)
+        if ending:
+            hand_cards = deal.hands[deal.actor]
+            return min(ending, key=lambda a: (search.deadwood(_without(hand_cards, a.cards)), len(a.cards)))
+        return None
 
     @staticmethod
     def _hand_enders(game: Game, by_kind: dict[str, list[Action]]) -> list[Action]:
@@ -292,6 +343,20 @@ class OutsBot(GreedyBot):
             discards,
             key=lambda a: (expected_deadwood(search, _without(hand, a.cards), pool), -value(a.cards[0])),
         )
+
+
+def _lays(deal: Deal, action: Action) -> bool:
+    """Whether ``action``'s cards would lie on the table as melds: on the table meld it names (its
+    ``target``), or, naming none, as melds of their own (each of its groups)."""
+    search = deal.variant.meld_search
+    if action.target is not None:
+        if not 0 <= action.target < len(deal.table):
+            return False
+        return search.extend(deal.table[action.target].meld, action.cards, action.stands_for or None) is not None
+    return all(
+        search.meld(cards, stands_for=meant if any(m is not None for m in meant) else None) is not None
+        for cards, meant in action.melds()
+    )
 
 
 def _without(hand: list[Card], cards: tuple[Card, ...]) -> list[Card]:
