@@ -91,6 +91,7 @@ def _semantic_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
     melds = data.get("melds", {})
     wild_items = melds.get("wild", [])
     most_wild = (0, 0, 0)  # (wild cards, decks, jokers) at the player count with the most
+    suits = len(Pack.read(data).suits)
     for count in counts:
         decks = per_players(data, "decks", "count", count)
         jokers = per_players(data, "decks", "jokers", count)
@@ -100,7 +101,7 @@ def _semantic_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
         if decks < 1:
             problems.append(locate(("decks", "count"), f"expected at least 1 deck for {count} players, got {decks}"))
             continue
-        most_wild = max(most_wild, (wild_cards(wild_items, decks, jokers), decks, jokers))
+        most_wild = max(most_wild, (wild_cards(wild_items, decks, jokers, suits), decks, jokers))
         size = per_players(data, "deal", "hand_size", count)
         needed = size * count + (1 if KernelSettings.read(data).upcard else 0)
         available = Pack.read(data).size * decks + jokers
@@ -113,7 +114,7 @@ def _semantic_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
             )
         if size < 1:
             problems.append(locate(("deal", "hand_size"), f"expected at least 1 card each for {count} players"))
-        if size > MAX_WILD_HAND_SIZE and wild_cards(wild_items, decks, jokers):
+        if size > MAX_WILD_HAND_SIZE and wild_cards(wild_items, decks, jokers, suits):
             message = f"expected at most {MAX_WILD_HAND_SIZE} cards a hand when cards are wild (melds.wild), got {size}"
             if all(p.message != message for p in problems):
                 problems.append(locate(("deal", "hand_size"), message))

@@ -113,12 +113,13 @@ class Pack:
         return ranks if len(self.suits) == 4 else f"{ranks} of {' '.join(SUITS[s] for s in self.suits)}"
 
 
-def wild_cards(wild: Sequence[str], decks: int, jokers: int) -> int:
-    """How many cards ``melds.wild`` (ranks, cards or ``JK``) makes wild in ``decks`` decks with ``jokers``."""
+def wild_cards(wild: Sequence[str], decks: int, jokers: int, suits: int = 4) -> int:
+    """How many cards ``melds.wild`` (ranks, cards or ``JK``) makes wild in ``decks`` decks of ``suits`` suits
+    with ``jokers``."""
     ranks = {RANK_KEYS[item] for item in wild if item in RANK_KEYS}  # T and 10 are one rank
     cards = {(RANK_KEYS.get(item[:-1]), item[-1]) for item in wild if item != "JK" and item not in RANK_KEYS}
     single = [card for card in cards if card[0] not in ranks]  # a card of a wild rank is counted with it
-    return 4 * decks * len(ranks) + decks * len(single) + (jokers if "JK" in wild else 0)
+    return suits * decks * len(ranks) + decks * len(single) + (jokers if "JK" in wild else 0)
 
 
 def per_players(data: Mapping[str, Any], block: str, key: str, players: int) -> int:
