@@ -26,6 +26,7 @@ from .cards import Card, card_from_face
 from .engine import Deal, Game, HandResult
 from .hookspecs import hookimpl
 from .melds import Meld
+from .results import ResultWords, kernel_words
 from .toolkit import (
     MeldedValue,
     cards_from_hand,
@@ -206,18 +207,20 @@ def rummykit_check_action(deal: Deal, action: Action) -> Action | None:
 
 
 def checked_laid(deal: Deal, action: Action, cards: list[Card]) -> Action | None:
-    """The meld or lay-off ``action`` names, laying ``cards`` (from hand), if the rules allow it; else None."""
+    """The meld or lay-off ``action`` names, laying ``cards`` (from hand), if the rules allow it (its verb's
+    check, :func:`meld_problem` or :func:`layoff_problem`, finds nothing); else None."""
+    check = meld_problem if action.kind == "meld" else layoff_problem
+    if check(deal, action) is not None:
+        return None
     search = deal.variant.meld_search
     meant = action.stands_for or None
     if action.kind == "meld":
-        if action.target is not None:
-            return None
         melds = []
         start = 0
         for size in action.groups or (len(cards),):
             group = cards[start : start + size]
             meld = search.meld(group, stands_for=meant[start : start + size] if meant else None)
-            if meld is None:
+            if meld is None:  # not met: meld_problem made these melds of the same faces
                 return None
             melds.append(meld)
             start += size
@@ -233,10 +236,9 @@ def checked_laid(deal: Deal, action: Action, cards: list[Card]) -> Action | None
             else (),
         )
     target = action.target
-    if target is None or target not in layoff_targets(deal, deal.current) or action.groups:
-        return None
+    assert target is not None
     grown = search.extend(deal.table[target].meld, cards, meant)
-    if grown is None:
+    if grown is None:  # not met: layoff_problem grew the meld with the same faces
         return None
     wild = search.rules.wild_faces
     if any(c.face in wild for c in cards) and grown.kind in ("set", "run"):
@@ -244,6 +246,44 @@ def checked_laid(deal: Deal, action: Action, cards: list[Card]) -> Action | None
         named = tuple(card_from_face(faces[c.id]) if c.face in wild else None for c in cards)
         return Action("layoff", tuple(cards), target, stands_for=named)
     return Action("layoff", tuple(cards), target)
+
+
+def meld_problem(deal: Deal, action: Action) -> str | None:
+    """The ``meld`` verb's one check, once the turn is at its melds: None when the melds ``action`` names are
+    legal, else why not. Typed melds are accepted by it (:func:`checked_laid`) and refused in its words."""
+    reason = not_in_hand(deal, action)
+    if reason is not None:
+        return reason
+    search = deal.variant.meld_search
+    for cards, meant in action.melds():
+        if search.meld(cards, stands_for=meant if any(meant) else None) is None:
+            return f"{' '.join(str(c) if m is None else f'{c}={m}' for c, m in zip(cards, meant))} is not a valid meld"
+    if action.target is not None:
+        return f"{action} is not one the rules allow now"
+    return None
+
+
+def layoff_problem(deal: Deal, action: Action) -> str | None:
+    """The ``layoff`` verb's one check, once the turn is at its melds: None when the lay-off ``action`` names
+    is legal, else why not. Typed lay-offs are accepted by it (:func:`checked_laid`) and refused in its
+    words."""
+    reason = not_in_hand(deal, action)
+    if reason is not None:
+        return reason
+    target = action.target
+    if target is None:
+        return NOTHING_TO_ADD
+    if not 0 <= target < len(deal.table):
+        return f"there is no table meld {target}"
+    meld = deal.table[target].meld
+    if target not in layoff_targets(deal, deal.actor):
+        own = "your side's" if deal.variant.partnerships else "your own"
+        return f"table meld {target} ({meld}) is not yours: in this game you add only to {own} melds"
+    if deal.variant.meld_search.extend(meld, list(action.cards), action.stands_for or None) is None:
+        return f"{action.cards_text()} does not fit table meld {target} ({meld})"
+    if action.groups:  # one lay-off names one group of cards
+        return NOTHING_TO_ADD
+    return None
 
 
 # -- why an action is refused ------------------------------------------------------------------------
@@ -304,26 +344,14 @@ def refusal(deal: Deal, action: Action) -> str | None:
         return "you have drawn already this turn"
     if kind in ("discard", "knock", "offer") and phase == "draw":
         return "draw a card first"
-    if kind == "meld" and phase == "play":
-        search = deal.variant.meld_search
-        groups = action.melds()
-        if all(search.meld(cards, stands_for=meant if any(meant) else None) is not None for cards, meant in groups):
-            return f"{action} is not one the rules allow now"
-        bad = next(
-            zip(cards, meant)
-            for cards, meant in groups
-            if search.meld(cards, stands_for=meant if any(meant) else None) is None
-        )
-        return f"{' '.join(str(c) if m is None else f'{c}={m}' for c, m in bad)} is not a valid meld"
+    if kind == "meld" and phase == "play":  # legal by its check, then a game's rule refused it
+        return meld_problem(deal, action) or f"{action} is not one the rules allow now"
     if kind == "layoff" and action.target is not None and not 0 <= action.target < len(deal.table):
         return f"there is no table meld {action.target}"
     if kind == "layoff" and action.target is not None and action.cards and phase == "play":
-        meld = deal.table[action.target].meld
-        if action.target not in layoff_targets(deal, deal.actor):
-            own = "your side's" if deal.variant.partnerships else "your own"
-            return f"table meld {action.target} ({meld}) is not yours: in this game you add only to {own} melds"
-        if deal.variant.meld_search.extend(meld, list(action.cards), action.stands_for or None) is None:
-            return f"{action.cards_text()} does not fit table meld {action.target} ({meld})"
+        reason = layoff_problem(deal, action)
+        if reason is not None:
+            return reason
     if kind == "draw stock" and not deal.stock:
         return "the stock is empty"
     if phase != "draw":
@@ -540,3 +568,9 @@ def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> N
     if variant.melds_on_table:
         verbs += ["meld", "layoff"]
     words.verbs.extend(verbs)
+
+
+@hookimpl(tryfirst=True)
+def rummykit_describe_result(game: Game, deal: Deal | None, result: HandResult, words: ResultWords) -> None:
+    """What the kernel says of any hand (:func:`rummykit.results.kernel_words`); a game's plugin says more."""
+    kernel_words(game, deal, result, words)

@@ -96,24 +96,44 @@ def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
 
 @hookimpl
 def rummykit_check_action(deal: Deal, action: Action) -> Action | None:
-    """Accept ``take pile with C1 C2 ...`` when the pile's top card melds with those cards from hand (the
-    listed takes are capped)."""
-    if action.kind != TAKE_PILE_WITH:
+    """Accept ``take pile with C1 C2 ...`` when its check, :func:`take_with_problem`, finds nothing (the listed
+    takes are capped)."""
+    if action.kind != TAKE_PILE_WITH or take_with_problem(deal, action) is not None:
         return None
-    variant = deal.variant
-    if deal.phase != "draw" or variant.must_use != "top" or not deal.discard:
-        return None
-    if len(action.cards) < 2 or action.groups or action.target is not None or variant.discard_pile == "none":
-        return None
+    search = deal.variant.meld_search
     top = deal.discard[-1]
     cards = cards_from_hand(deal.hands[deal.current], action.cards)
-    if cards is None or top.id in deal.face_down:
-        return None
+    assert cards is not None  # take_with_problem found them in hand
     meant = list(action.stands_for) + [None] if action.stands_for else None
-    meld = variant.meld_search.meld(cards + [top], stands_for=meant)
-    if meld is None:
-        return None
-    return pile_take(variant.meld_search, meld, top)
+    meld = search.meld(cards + [top], stands_for=meant)
+    return None if meld is None else pile_take(search, meld, top)
+
+
+def take_with_problem(deal: Deal, action: Action) -> str | None:
+    """The ``take pile with`` verb's one check: None when the pile's top card melds with the cards ``action``
+    names from hand (two at least) and the pile may be taken, else why not. Typed takes are accepted by it
+    and refused in its words."""
+    variant = deal.variant
+    if deal.phase != "draw":
+        return "you have drawn already this turn"
+    if not deal.discard or deal.discard[-1].id in deal.face_down or variant.discard_pile == "none":
+        return "there is no pile to take"
+    if variant.must_use != "top":
+        return standard.NOTHING_TO_ADD
+    top = deal.discard[-1]
+    missing = [c for c in action.cards if c.face not in {h.face for h in deal.hands[deal.current]}]
+    if missing:
+        return f"{' '.join(map(str, missing))} is not in your hand"
+    if len(action.cards) < 2:
+        return f"the top card, {top}, must be melded with at least two cards from your hand"
+    no_meld = f"{' '.join(map(str, action.cards))} and the top card, {top}, make no valid meld"
+    cards = cards_from_hand(deal.hands[deal.current], action.cards)
+    if cards is None or action.groups or action.target is not None:
+        return no_meld
+    meant = list(action.stands_for) + [None] if action.stands_for else None
+    if variant.meld_search.meld(cards + [top], stands_for=meant) is None:
+        return no_meld
+    return None
 
 
 @hookimpl
@@ -125,26 +145,24 @@ def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
 
 def why_not_take_pile(deal: Deal, action: Action) -> str | None:
     """Why ``take pile`` (``with`` cards, or ``on`` a meld) is refused now, or None to say nothing special."""
+    if action.kind == TAKE_PILE_WITH:
+        reason = take_with_problem(deal, action)
+        if reason != standard.NOTHING_TO_ADD:  # legal by its check, then a game's rule refused it: no meld
+            top = deal.discard[-1]
+            return reason or f"{' '.join(map(str, action.cards))} and the top card, {top}, make no valid meld"
     variant = deal.variant
     if deal.phase != "draw":
         return "you have drawn already this turn"
     if not deal.discard or deal.discard[-1].id in deal.face_down:
         return "there is no pile to take"
     top = deal.discard[-1]
-    takes = [a for a in deal.legal_actions() if a.kind in TAKES]
     if variant.must_use != "top":
         return None
     if action.kind == "take pile" and action.target is None:
+        takes = [a for a in deal.legal_actions() if a.kind in TAKES]
         if takes:
             return f"first meld the top card, {top}, with cards from your hand, as in '{takes[0]}'"
         return f"the pile's top card, {top}, makes no meld with your cards, so the pile cannot be taken now"
-    if action.kind == TAKE_PILE_WITH:
-        missing = [c for c in action.cards if c.face not in {h.face for h in deal.hands[deal.current]}]
-        if missing:
-            return f"{' '.join(map(str, missing))} is not in your hand"
-        if len(action.cards) < 2:
-            return f"the top card, {top}, must be melded with at least two cards from your hand"
-        return f"{' '.join(map(str, action.cards))} and the top card, {top}, make no valid meld"
     return None
 
 
