@@ -114,11 +114,14 @@ class TurnPrinter:
         return "You" if seat == self.viewer else printable(game.names[seat])
 
     def scores_text(self, game: Game, scores: Sequence[int]) -> str:
+        """``You 12, Player 2 30``: ``scores`` (one per seat) after the seats' names."""
         return ", ".join(f"{self.name(game, seat)} {score}" for seat, score in enumerate(scores))
 
     # -- the game --
 
     def start(self, game: Game) -> None:
+        """Write the game's header (the variant, what is in force, the seed, who plays whom) and the first
+        deal's: ``on_start`` of :func:`rummykit.simulate.play_game`."""
         variant = game.variant
         extra = _in_force(variant)
         seats = []
@@ -158,6 +161,7 @@ class TurnPrinter:
         return self.table_text(game, round_number, table, seats)
 
     def deal_header(self, game: Game, deal: Deal) -> None:
+        """Write the header of ``deal``: who deals, every hand when ``show_hands``, the pile and the stock."""
         self.write("")
         self.write(
             f"== {self.deal_title(game, deal)}: {self.name(game, deal.dealer)} "
@@ -199,6 +203,7 @@ class TurnPrinter:
                 self.deal_header(game, game.deal)
 
     def hand_result(self, game: Game, deal: Deal | None, result: HandResult) -> None:
+        """Write the :meth:`result_lines` of a finished hand."""
         for line in self.result_lines(game, deal, result):
             self.write(line)
 
@@ -307,6 +312,7 @@ class TurnPrinter:
         return f"{_count(rounds, 'round')} ({deals})"
 
     def game_end(self, game: Game) -> None:
+        """Write how the game ended (or that it stopped before its end), the final scores and who wins."""
         self.write("")
         if not game.is_over:
             self.write(f"== Stopped after {self.played_text(game)}: the game is not over ==")
