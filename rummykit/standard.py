@@ -18,6 +18,7 @@ needs to move cards and count points are in :mod:`rummykit.toolkit` (also import
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Sequence
 from typing import Any
 
@@ -73,6 +74,20 @@ DISCARDS = OneCardActions("discard")
 NOTHING_TO_ADD = "not a legal action now"
 """What a refusal says when no rule explains it further: an ``rummykit_explain_illegal`` answer that ends
 the search for a reason (the engine says the same for no answer)."""
+
+
+_MOVED: dict[str, tuple[str, Any]] = {}
+"""Names of the mechanics that lived here, by name: (their module now, the object), filled in by
+:mod:`rummykit.mechanics` when it is imported (it sits above this module). The old names keep working for
+a release, with a DeprecationWarning."""
+
+
+def __getattr__(name: str) -> Any:
+    if name in _MOVED:
+        module, found = _MOVED[name]
+        warnings.warn(f"rummykit.standard.{name} moved to {module}.{name}", DeprecationWarning, stacklevel=2)
+        return found
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # -- dealing and seats -------------------------------------------------------------------------------

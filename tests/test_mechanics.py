@@ -171,3 +171,15 @@ def test_each_mechanic_checks_the_ruleset_values_it_owns(module: Any, values: di
     others = [m for m, _ in mechanics.MECHANICS if m is not module and hasattr(m, "ruleset_problems")]
     assert all(other.ruleset_problems(kernel, lambda path, text: (path, text)) == [] for other in others)
     assert module.ruleset_problems(KernelSettings(), lambda path, text: (path, text)) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "module"),
+    [("refill_stock", refill), ("pile_takes", whole_pile), ("can_use", pile_draw), ("TAKE_UP", pass_face_down)],
+)
+def test_names_that_moved_to_a_mechanic_keep_working_with_a_warning(name: str, module: Any) -> None:
+    with pytest.warns(DeprecationWarning, match=rf"rummykit\.standard\.{name} moved to {module.__name__}\.{name}"):
+        found = getattr(standard, name)
+    assert found is getattr(module, name)
+    with pytest.raises(AttributeError):
+        standard.no_such_name  # noqa: B018

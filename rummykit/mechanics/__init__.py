@@ -13,6 +13,7 @@ from collections.abc import Callable
 from types import ModuleType
 from typing import Any
 
+from .. import standard
 from ..ruleset import Problem
 from ..settings import KernelSettings
 from . import end_turn, exchange, offers, pass_face_down, pile_draw, refill, whole_pile
@@ -32,6 +33,19 @@ MECHANICS: tuple[tuple[ModuleType, Callable[[KernelSettings], bool]], ...] = (
 registered (the order their actions are listed in, their words read, and, last first, their answers to
 first-result hooks are asked: the stock is made again before the pile is offered to an empty stock's
 player)."""
+
+
+_NAMES_MOVED = {
+    whole_pile: ("TAKE_PILE", "TAKE_PILE_WITH", "pile_takes"),
+    pile_draw: ("USE", "END", "PILE_DRAWS", "pile_draws", "can_use", "use_actions", "layoff_with"),
+    exchange: ("swaps", "exchange_targets", "exchanged"),
+    offers: ("ACCEPT", "DECLINE", "OFFERS", "OFFERED", "offered_card"),
+    pass_face_down: ("PASSED", "TAKE_UP", "pass_receiver"),
+    refill: ("refill_stock",),
+}
+"""The public names of rummykit.standard that moved to a mechanic: still found there, with a warning."""
+for _module, _names in _NAMES_MOVED.items():
+    standard._MOVED.update({name: (_module.__name__, getattr(_module, name)) for name in _names})
 
 
 def selected(kernel: KernelSettings) -> list[tuple[str, ModuleType]]:
