@@ -15,6 +15,7 @@ from rummykit.actions import ActionWords, PositionWords
 from rummykit.cards import Card
 from rummykit.engine import Action, Deal, Game, HandResult
 from rummykit.melds import Arrangement, Meld, MeldSearch
+from rummykit.results import ResultWords, SeatResult
 from rummykit.standard import cards_text, distinct_cards, lay_meld, lay_off
 
 PASS = Action("pass")
@@ -246,15 +247,6 @@ def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
             deal.phase = "draw"
             state["stock_only"] = True
         return True
-    if kind in ("draw stock", "draw discard"):
-        state.pop("stock_only", None)
-        return None
-    if kind == "discard":
-        retake = deal.variant.rules.get("retake_discard", "forbidden")
-        state.pop("gra_block", None)
-        if retake == "gra" and deal.taken is not None and action.cards[0] == deal.taken:
-            state["gra_block"] = (deal.next_seat(seat), action.cards[0].id)
-        return None
     if kind in ("knock", "big gin"):
         state.pop("gra_block", None)
         if kind == "knock":
@@ -295,8 +287,19 @@ def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
 
 
 @hookimpl
+def rummykit_action_applied(deal: Deal, seat: int, action: Action) -> None:
+    if action.kind in ("draw stock", "draw discard"):
+        deal.state.pop("stock_only", None)
+
+
+@hookimpl
 def rummykit_turn_ended(deal: Deal, seat: int) -> None:
     rules = deal.variant.rules
+    # The turn ends with a discard (a knock ends the hand). Under GRA a card taken and thrown back at
+    # once may be taken again by the next player only to knock with it.
+    deal.state.pop("gra_block", None)
+    if rules.get("retake_discard") == "gra" and deal.taken is not None and deal.discard[-1] is deal.taken:
+        deal.state["gra_block"] = (deal.next_seat(seat), deal.taken.id)
     if deal.state.get("last_chance"):
         return
     if len(deal.stock) <= rules.get("dead_hand_stock", 2):
@@ -502,6 +505,71 @@ def rummykit_describe_action(deal: Deal, seat: int, action: Action, viewer: int 
     if kind == "done":
         return ActionWords("are done", "is done")
     return None
+
+
+ENDINGS = {"knock": "knock", "gin": "gin", "big-gin": "big gin", "undercut": "undercut", "dead": "dead hand"}
+
+
+def _as_laid(melds: dict[str, Any], knocker: Any, layoffs: list[str]) -> dict[str, Any]:
+    """The settled melds with the knocker's as the knocker laid them: the result's melds hold the cards the
+    other player laid off on them (``4H on 0``), which are shown apart (``Laid off: 4H on [4C 4D 4S]``)."""
+    spread = melds.get(str(knocker)) if isinstance(knocker, int) else None
+    if not isinstance(spread, list) or not layoffs:
+        return melds
+    laid = [str(meld).split() for meld in spread]
+    for entry in layoffs:
+        card, _, index = entry.partition(" on ")
+        if index.isdigit() and int(index) < len(laid) and card in laid[int(index)]:
+            laid[int(index)].remove(card)
+    return {**melds, str(knocker): [" ".join(cards) for cards in laid]}
+
+
+def _layoff_text(entry: str, melds: dict[str, Any], knocker: Any) -> str:
+    """``4C on 0`` (a lay-off on the knocker's meld number 0) as ``4C on [5C 6C 7C]``: the melds as the
+    knocker laid them, not their numbers (``4C on 1``, counted from 1, if the meld is not known)."""
+    card, _, index = entry.partition(" on ")
+    spread = melds.get(str(knocker)) if isinstance(knocker, int) else None
+    if index.isdigit() and isinstance(spread, list) and int(index) < len(spread):
+        return f"{card} on [{spread[int(index)]}]"
+    return f"{card} on {int(index) + 1}" if index.isdigit() else entry
+
+
+@hookimpl
+def rummykit_describe_result(game: Game, deal: Deal | None, result: HandResult, words: ResultWords) -> None:
+    kind, details = result.kind, result.details
+    if kind not in ENDINGS:
+        return
+    knocker = details.get("knocker")
+    words.ending = ENDINGS[kind]
+    if kind == "undercut" and isinstance(result.winner, int) and isinstance(knocker, int):
+        words.ending += f" by {words.name(result.winner)} ({words.name(knocker)} knocked)"
+    elif isinstance(knocker, int) and kind != "dead":
+        words.ending += f" by {words.name(knocker)}"
+    if kind == "dead":
+        words.seats = []
+        if "stock" in details:
+            count = details["stock"]
+            words.remarks.append(f"({count} card{'' if count == 1 else 's'} left in the stock)")
+        return
+    melds, unmatched = details.get("melds"), details.get("unmatched")
+    if not (isinstance(melds, dict) and isinstance(unmatched, dict)):
+        return
+    layoffs = [str(x) for x in details.get("layoffs") or ()]
+    melds = _as_laid(melds, knocker, layoffs)
+    deadwood = details.get("deadwood", [])
+    words.seats = []
+    for key in melds:
+        seat = int(key)
+        line = SeatResult(seat, laid=list(melds[key]), held=list(unmatched.get(key, [])), held_as="unmatched")
+        if seat == knocker:
+            line.notes.append("knocker")
+        if isinstance(deadwood, list) and seat < len(deadwood):
+            line.notes.append(f"deadwood {deadwood[seat]}")
+        words.seats.append(line)
+    if layoffs:
+        words.lines.insert(0, "Laid off: " + ", ".join(_layoff_text(x, melds, knocker) for x in layoffs))
+    if kind in ("knock", "undercut") and isinstance(knocker, int) and isinstance(deadwood, list):
+        words.figures["knock deadwood"] = [deadwood[knocker] if s == knocker else None for s in range(len(deadwood))]
 
 
 @hookimpl

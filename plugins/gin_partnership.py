@@ -26,6 +26,7 @@ from typing import Any
 
 from rummykit import hookimpl
 from rummykit.engine import Deal, Game, HandResult
+from rummykit.results import ResultWords
 
 from . import gin
 
@@ -152,3 +153,47 @@ def rummykit_observe(deal: Deal, seat: int | None, view: dict[str, Any]) -> None
     view["tables_done"] = [
         {"seats": r.details["table"], "winner": r.winner, "points": r.details["table_points"][r.winner]} for r in done
     ]
+
+
+def _points(number: int) -> str:
+    return f"{number} point{'' if number == 1 else 's'}"
+
+
+def round_text(game: Game, details: dict[str, Any], words: ResultWords) -> str:
+    """How a round of tables scores, from the result of its last table; for an earlier table, that the round
+    is scored when the other ends."""
+    round_number = details.get("round")
+    games = details.get("round_games")
+    if not details.get("round_done") or not isinstance(games, list):
+        return f"Round {round_number} is scored when its other table ends."
+    won = [f"{words.name(seat)} won table {table} ({_points(points)})" for table, (seat, points) in enumerate(games, 1)]
+    teams: dict[int, list[str]] = {}
+    for seat in range(game.num_players):
+        teams.setdefault(game.side_of(seat), []).append(words.name(seat))
+    (w1, p1), (w2, p2) = games[0], games[-1]
+    if game.side_of(w1) == game.side_of(w2):
+        how = f"{' & '.join(teams[game.side_of(w1)])} won both tables and score {p1} + {p2} = {p1 + p2}"
+    elif p1 == p2:
+        how = "one table each, with equal points, so nobody scores"
+    else:
+        high, low, seat = (p1, p2, w1) if p1 > p2 else (p2, p1, w2)
+        how = (
+            f"one table each, so {' & '.join(teams[game.side_of(seat)])} score the difference, "
+            f"{high} - {low} = {high - low}"
+        )
+    return f"Round {round_number}: {', '.join(won)}: {how}."
+
+
+@hookimpl
+def rummykit_describe_result(game: Game, deal: Deal | None, result: HandResult, words: ResultWords) -> None:
+    """A table's result: the table's points (the round's are scored at its last table), and the round."""
+    details = result.details
+    table_points = details.get("table_points")
+    if isinstance(table_points, list) and isinstance(result.winner, int):
+        winner = result.winner
+        won = f"{words.name(winner)} {words.verb(winner, 'win', 'wins')} the table"
+        words.scored = f"{won}: {_points(table_points[winner])}"
+    if result.kind == "dead" and isinstance(details.get("table"), list):
+        words.remarks.append("The table is dealt again.")
+    if isinstance(table_points, list) and result.kind != "dead":
+        words.lines.append(round_text(game, details, words))

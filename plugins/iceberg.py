@@ -138,7 +138,9 @@ def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
             deal.finish("out")  # nothing left to play or pass
         return True
     if action.kind == "layoff" and action.target is not None:
-        # The kernel lays it off; the place each card takes in the meld decides what it scores.
+        # The kernel lays it off; the place each card takes in the meld decides what it scores. Noted here,
+        # before the kernel carries it out, not in rummykit_action_applied: a lay-off that empties the hand
+        # ends it, and the hand is scored before any plugin hears that the action was applied.
         size = len(deal.table[action.target].meld.cards)
         added = deal.state["added"]
         for offset, card in enumerate(action.cards, start=1):

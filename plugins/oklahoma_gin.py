@@ -70,10 +70,10 @@ def rummykit_start_hand(deal: Deal) -> None:
 
 
 @hookimpl
-def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
-    if action.kind == "discard" and deal.state.get("knock_card") is None and not deal.discard:
+def rummykit_action_applied(deal: Deal, seat: int, action: Action) -> None:
+    # Only the opening discard of an 11-card start finds no knock card yet: it becomes the knock card.
+    if action.kind == "discard" and deal.state.get("knock_card") is None:
         _set_knock_card(deal, action.cards[0])
-    return None  # the gin plugin and the kernel carry the discard out
 
 
 @hookimpl

@@ -46,6 +46,7 @@ from rummykit.actions import Action, ActionWords, PositionWords
 from rummykit.cards import JOKER_FACE, RANKS, Card, card_from_face
 from rummykit.engine import Deal, Game, HandResult, TableMeld
 from rummykit.melds import Meld, MeldSearch
+from rummykit.results import ResultWords
 from rummykit.standard import END_TURN, hand_points, meld_action, table_points
 
 CONTRACT_LIMIT = 24
@@ -451,11 +452,10 @@ def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
 
 
 @hookimpl
-def rummykit_apply_action(deal: Deal, action: Action) -> None:
-    """Keep Skarney's books on each action; the kernel carries it out."""
+def rummykit_action_applied(deal: Deal, seat: int, action: Action) -> None:
+    """Keep Skarney's books on each action the kernel carried out."""
     state = deal.state
     kind = action.kind
-    seat = deal.actor
     if kind == "meld":
         side = deal.game.side_of(seat)
         if side not in state["contracts"]:
@@ -468,14 +468,22 @@ def rummykit_apply_action(deal: Deal, action: Action) -> None:
         state["laid"] = True
     elif kind == "offer":
         state["offers"].append({"from": seat, "card": action.cards[0], "asked": [], "taken_by": None})
-    elif kind in ("accept", "decline") and deal.offer is not None and state["offers"]:
+    elif kind in ("accept", "decline") and state["offers"]:
         entry = state["offers"][-1]
         entry["asked"].append(seat)
         if kind == "accept":
             entry["taken_by"] = seat
-            if _rank_name(deal.offer.card) in _rules(deal).get("stop_cards", ()):
-                state["stopped"][seat] = deal.offer.offerer
-    return None
+
+
+@hookimpl
+def rummykit_turn_ended(deal: Deal, seat: int) -> None:
+    """A stop card taken: the taker skips its next draw. Noted as the offerer's turn ends, before the next
+    turn starts (the taker's own, when it sits at the offerer's left)."""
+    offer, taker = deal.offer, deal.responder
+    if offer is None or taker is None or not any(card is offer.card for card in deal.hands[taker]):
+        return  # no offer, or nobody took it
+    if _rank_name(offer.card) in _rules(deal).get("stop_cards", ()):
+        deal.state["stopped"][taker] = offer.offerer
 
 
 # -- scoring ---------------------------------------------------------------------------------------------
@@ -539,6 +547,12 @@ def rummykit_score_hand(deal: Deal, kind: str) -> HandResult | None:
     details["side_points"] = {side: sum(scores[s] for s in seats) for side, seats in sides.items()}
     winner = deal.current if kind == "out" else taker
     return HandResult(deal.number, kind, tuple(scores), winner, deal.dealer, details)
+
+
+@hookimpl
+def rummykit_describe_result(game: Game, deal: Deal | None, result: HandResult, words: ResultWords) -> None:
+    if result.kind == "tie":
+        words.ending = "the stock ran out and the sides tied: the hand does not count"
 
 
 @hookimpl

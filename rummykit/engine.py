@@ -659,6 +659,7 @@ class Game:
         self._actions[-1].append(chosen)
         if deal.card_count() != len(self.deck):  # cheap: a few len() calls, no card-by-card count
             self._lost_cards(deal, chosen)
+        self.variant.hook.rummykit_action_applied(deal=deal, seat=seat, action=chosen)
         if deal.result is not None:
             self._finish_deal()
 
@@ -715,6 +716,7 @@ class Game:
             deal._legal = None
             deal.log.append((seat, action))
             self._actions[hands_before].append(action)
+            self.variant.hook.rummykit_action_applied(deal=deal, seat=seat, action=action)
 
     def _automatic_moves(self) -> None:
         """Carry out the moves the rules make by themselves, as ``rummykit_automatic_action`` names them."""

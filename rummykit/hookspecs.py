@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from .cards import Card
     from .engine import Action, Deal, Game, HandResult
     from .melds import MeldRules
+    from .results import ResultWords
     from .variant import Variant
 
 hookspec = pluggy.HookspecMarker("rummykit")
@@ -109,8 +110,23 @@ def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
 def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
     """Carry out a legal ``action``. Return True when handled; ``None`` lets the kernel do it.
 
-    The action has already been checked against :func:`rummykit_legal_actions`.
+    The action has already been checked against :func:`rummykit_legal_actions`. Implement this hook only for
+    the verbs your game carries out itself; to keep books on actions the kernel (or another plugin) carries
+    out, implement :func:`rummykit_action_applied` instead. An implementation that only watches and returns
+    ``None`` still works (it runs before the action is carried out), but it is not told the action's seat and
+    it sees the deal before the action, not after.
     """
+
+
+@hookspec
+def rummykit_action_applied(deal: Deal, seat: int, action: Action) -> None:
+    """Called after ``seat``'s ``action`` was carried out and recorded, once per action, in the order they
+    were taken: those people and bots choose and those the rules make by themselves
+    (:func:`rummykit_automatic_action`), and again when a failed action is undone and the deal is played
+    again up to it. Every implementation is called. ``deal`` is as the action left it: when it ended the
+    hand, ``deal.result`` is already scored, and when it ended the turn the next turn has started. Keep your
+    game's books here (what was laid, offered, taken); state that scoring or the next turn's start must see
+    belongs in the hook that carries the action out or in :func:`rummykit_turn_ended`."""
 
 
 @hookspec
@@ -157,6 +173,21 @@ def rummykit_score_hand(deal: Deal, kind: str) -> HandResult | None:
     ``details["breakdown"]``, when given, lists per seat (label, value) pairs that the terminal shows after
     that seat's cards at the end of the hand (Iceberg: ``melded 50``, ``cards in hand -50``, ``ace
     multiplier x2``)."""
+
+
+@hookspec
+def rummykit_describe_result(game: Game, deal: Deal | None, result: HandResult, words: ResultWords) -> None:
+    """Describe a finished hand's ``result`` for people: fill in ``words``
+    (:class:`~rummykit.results.ResultWords`), through which the terminal, the web page, the lab and the
+    environments show every result. ``deal`` is the deal it ended, or ``None`` when the face no longer has it.
+
+    The kernel fills it in first: ``ending`` (``a player went out``, ``the stock ran out``, else the
+    result's kind), ``scored`` (``North scores 12``), a line per seat in ``seats`` (its melds on the table,
+    the cards left and ``details["breakdown"]``) and ``details["bonuses"]`` in ``lines``. A game then says
+    what only it knows: how its own kinds of ending read (Gin: ``knock by North``, ``undercut by South
+    (North knocked)``), its own seat lines (the knocker, the deadwood, the unmatched cards), further lines
+    (the cards laid off) and ``figures``, numbers per seat that the lab averages (Gin: the knocker's
+    deadwood). Name seats with ``words.name(seat)``; ``words.viewer`` is the seat reading, if any."""
 
 
 @hookspec(firstresult=True)

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from .engine import Game
+from .results import describe_result
 from .simulate import BACKENDS, _pool_map, _ray_map, chunks, game_seed, play_game
 from .variant import Variant, load_variant
 
@@ -109,8 +110,8 @@ def measure_game(game: Game) -> dict[str, Any]:
     ``points_per_hand`` is the mean, over the game's hands, of the points won in a hand (the sum of the
     seats' positive hand scores); ``first_player_wins`` and ``dealer_wins`` are the shares of hands won by
     the seat that played first and by the dealer; ``knock_deadwood`` the knocker's mean deadwood over the
-    game's knocks (Gin family; None without a knock). ``hand_points`` lists each hand's points won, for the
-    spread.
+    game's knocks (the ``knock deadwood`` figure a game reports, as Gin does; None without a knock).
+    ``hand_points`` lists each hand's points won, for the spread.
     """
     results = game.results
     n = game.num_players
@@ -119,11 +120,13 @@ def measure_game(game: Game) -> dict[str, Any]:
     won = [sum(max(s, 0) for s in r.scores) for r in results]
     first = [r.winner == (r.dealer + 1) % n for r in results if r.winner is not None]
     dealer = [r.winner == r.dealer for r in results if r.winner is not None]
-    knocks = []
-    for r in results:
-        knocker, deadwood = r.details.get("knocker"), r.details.get("deadwood")
-        if isinstance(knocker, int) and isinstance(deadwood, list) and r.kind in ("knock", "undercut"):
-            knocks.append(deadwood[knocker])
+    # Figures the games report per hand through rummykit_describe_result (Gin: the knocker's deadwood).
+    knocks = [
+        value
+        for r in results
+        for value in describe_result(game, None, r).figures.get("knock deadwood", ())
+        if value is not None
+    ]
     kinds: dict[str, int] = {}
     for r in results:
         kinds[r.kind] = kinds.get(r.kind, 0) + 1

@@ -9,27 +9,17 @@ both.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from .actions import Action, action_words, position_words
 from .engine import Deal, Game, HandResult
-from .variant import Variant, table_entry
+from .results import describe_result
+from .variant import Variant
 
 __all__ = ["TurnPrinter", "printable", "for_people", "Write"]
 
 Write = Callable[[str], None]
-
-_KIND_WORDS = {
-    "knock": "knock",
-    "gin": "gin",
-    "big-gin": "big gin",
-    "undercut": "undercut",
-    "dead": "dead hand",
-    "out": "a player went out",
-    "exhausted": "the stock ran out",
-    "tie": "the stock ran out and the sides tied: the hand does not count",
-}
 
 
 def printable(text: str) -> str:
@@ -59,30 +49,6 @@ def for_people(text: str) -> str:
     Action texts (records, the Python API, the JSON API) count table melds from 0; the terminal and the web
     page show them from 1 and read what people type from 1 (:func:`from_people`)."""
     return _MELD_NUMBER.sub(lambda match: f"{match[1]} {int(match[2]) + 1}", text)
-
-
-def _as_laid(melds: dict[str, Any], knocker: Any, layoffs: list[str]) -> dict[str, Any]:
-    """The settled melds with the knocker's as the knocker laid them: the result's melds hold the cards the
-    other player laid off on them (``4H on 0``), which are shown apart (``Laid off: 4H on [4C 4D 4S]``)."""
-    spread = melds.get(str(knocker)) if isinstance(knocker, int) else None
-    if not isinstance(spread, list) or not layoffs:
-        return melds
-    laid = [str(meld).split() for meld in spread]
-    for entry in layoffs:
-        card, _, index = entry.partition(" on ")
-        if index.isdigit() and int(index) < len(laid) and card in laid[int(index)]:
-            laid[int(index)].remove(card)
-    return {**melds, str(knocker): [" ".join(cards) for cards in laid]}
-
-
-def _layoff_text(entry: str, melds: dict[str, Any], knocker: Any) -> str:
-    """``4C on 0`` (a lay-off on the knocker's meld number 0) as ``4C on [5C 6C 7C]``: the display shows
-    the melds (as the knocker laid them, :func:`_as_laid`), not their numbers."""
-    card, _, index = entry.partition(" on ")
-    spread = melds.get(str(knocker)) if isinstance(knocker, int) else None
-    if index.isdigit() and isinstance(spread, list) and int(index) < len(spread):
-        return f"{card} on [{spread[int(index)]}]"
-    return entry
 
 
 class TurnPrinter:
@@ -208,72 +174,16 @@ class TurnPrinter:
             self.write(line)
 
     def result_lines(self, game: Game, deal: Deal | None, result: HandResult) -> list[str]:
-        """The result of a hand: how it ended, the points, and each spread."""
-        details = result.details
-        word = _KIND_WORDS.get(result.kind, result.kind)
-        knocker = details.get("knocker")
-        by = f" by {self.name(game, knocker)}" if isinstance(knocker, int) and result.kind != "dead" else ""
-        if result.kind == "undercut" and isinstance(result.winner, int) and isinstance(knocker, int):
-            by = f" by {self.name(game, result.winner)} ({self.name(game, knocker)} knocked)"
-        scored = [f"{self.name(game, s)} {'score' if s == self.viewer else 'scores'} {p}"
-                  for s, p in enumerate(result.scores) if p]  # fmt: skip
-        table_points = details.get("table_points")
-        if isinstance(table_points, list) and isinstance(result.winner, int):  # one table of a round
-            winner = result.winner
-            won = f"{self.name(game, winner)} win{'' if winner == self.viewer else 's'} the table"
-            scored = [f"{won}: {_count(table_points[winner], 'point')}"]
-        head = f"-- {self.result_title(game, result)} ends: {word}{by}. {', '.join(scored) or 'Nobody scores'}."
-        lines = [head]
-        if result.kind == "dead" and "stock" in details:
-            lines[0] += f" ({_count(details['stock'], 'card')} left in the stock)"
-        if result.kind == "dead" and isinstance(details.get("table"), list):
-            lines[0] += " The table is dealt again."
-        melds = details.get("melds")
-        unmatched = details.get("unmatched")
-        if isinstance(melds, dict) and isinstance(unmatched, dict):
-            layoffs = [str(x) for x in details.get("layoffs") or ()]
-            melds = _as_laid(melds, knocker, layoffs)
-            deadwood = details.get("deadwood", [])
-            for key in melds:
-                seat = int(key)
-                notes = []
-                if seat == knocker:
-                    notes.append("knocker")
-                if isinstance(deadwood, list) and seat < len(deadwood):
-                    notes.append(f"deadwood {deadwood[seat]}")
-                spread = " ".join(f"[{m}]" for m in melds[key]) or "no melds"
-                lines.append(f"   {self.name(game, seat)} ({', '.join(notes)}): {spread}; "
-                             f"unmatched {_cards(unmatched.get(key, []))}")  # fmt: skip
-            if layoffs:
-                laid = ", ".join(for_people(_layoff_text(x, melds, knocker)) for x in layoffs)
-                lines.append(f"   Laid off: {laid}")
-        elif deal is not None and result.kind != "dead":
-            texts = [_meld_text(table_entry(tm, game.variant.meld_search)) for tm in deal.table]
-            melded, in_hand = details.get("melded"), details.get("in_hand")
-            breakdown = details.get("breakdown")
-            for seat in deal.seats:
-                table = " ".join(f"[{t}]" for t, tm in zip(texts, deal.table) if tm.owner == seat) or "no melds"
-                counted = ""
-                if isinstance(breakdown, (list, tuple)) and seat < len(breakdown) and breakdown[seat]:
-                    counted = " (" + ", ".join(f"{label} {value}" for label, value in breakdown[seat]) + ")"
-                elif isinstance(melded, list) and isinstance(in_hand, list):
-                    bonus = details.get("bonus")
-                    extra = f", bonus +{bonus[seat]}" if isinstance(bonus, list) and bonus[seat] else ""
-                    held_back = f"-{in_hand[seat]}" if in_hand[seat] else "0"
-                    counted = f" (melded {melded[seat]}, in hand {held_back}{extra})"
-                held = _cards(sorted(deal.hands[seat]))
-                lines.append(f"   {self.name(game, seat)}: {table}; in hand {held}{counted}")
+        """The result of a hand in the words of the ``rummykit_describe_result`` hook: how it ended, the points,
+        each seat's spread, then the scores so far."""
+        names = [self.name(game, seat) for seat in range(game.num_players)]
+        words = describe_result(game, deal, result, names, self.viewer)
+        lines = [printable(f"-- {self.result_title(game, result)} ends: {words.headline()}")]
+        lines += map(printable, words.body())
         totals = [0] * game.num_players
         for hand in game.results[: result.number]:
             for seat, points in enumerate(hand.scores):
                 totals[seat] += points
-        bonuses = details.get("bonuses")
-        if isinstance(bonuses, list) and bonuses:  # [[seat, name, points], ...] (Skarney's hand and shutout bonuses)
-            lines.append(
-                "   Bonuses: " + ", ".join(f"{self.name(game, b[0])} {printable(str(b[1]))} {b[2]:+d}" for b in bonuses)
-            )
-        if isinstance(table_points, list) and result.kind != "dead":
-            lines.append("   " + self.round_text(game, details))
         lines.append(f"   Scores: {self.scores_text(game, totals)}")
         if game.variant.partnerships:
             sides = [sum(totals[s] for s in range(game.num_players) if game.side_of(s) == side) for side in (0, 1)]
@@ -281,27 +191,6 @@ class TurnPrinter:
                 f"{' & '.join(self.name(game, s) for s in range(game.num_players) if game.side_of(s) == side)} {score}"
                 for side, score in enumerate(sides)))  # fmt: skip
         return lines
-
-    def round_text(self, game: Game, details: Mapping[str, Any]) -> str:
-        """How a round of tables scores (Partnership Gin), from the result of its last table; for an earlier
-        table, that the round is scored when the others end."""
-        round_number = details.get("round")
-        games = details.get("round_games")
-        if not details.get("round_done") or not isinstance(games, list):
-            return f"Round {round_number} is scored when its other table ends."
-        won = [f"{self.name(game, seat)} won table {table} ({_count(points, 'point')})"
-               for table, (seat, points) in enumerate(games, 1)]  # fmt: skip
-        teams = _by_side(game.variant, [self.name(game, s) for s in range(game.num_players)])
-        (w1, p1), (w2, p2) = games[0], games[-1]
-        if game.side_of(w1) == game.side_of(w2):
-            how = f"{' & '.join(teams[game.side_of(w1)])} won both tables and score {p1} + {p2} = {p1 + p2}"
-        elif p1 == p2:
-            how = "one table each, with equal points, so nobody scores"
-        else:
-            high, low, seat = (p1, p2, w1) if p1 > p2 else (p2, p1, w2)
-            how = (f"one table each, so {' & '.join(teams[game.side_of(seat)])} score the difference, "
-                   f"{high} - {low} = {high - low}")  # fmt: skip
-        return f"Round {round_number}: {', '.join(won)}: {how}."
 
     def played_text(self, game: Game) -> str:
         """``3 deals``, or ``2 rounds (5 deals)`` in a game of rounds at several tables (Partnership Gin)."""

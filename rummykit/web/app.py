@@ -46,6 +46,7 @@ from ..dispatch import PluginError
 from ..engine import AUTO_PREFIX, Deal, Game, HandResult
 from ..engine import TableMeld as _TableMeld
 from ..records import load_record, play_record
+from ..results import describe_result
 from ..ruleset import RulesetError
 from ..turntext import TurnPrinter
 from ..variant import Variant, house_rules_for, load_variant, table_entry
@@ -535,8 +536,11 @@ class Tables:
 # -- what a seat sees ------------------------------------------------------------------------------------
 
 
-def _result(result: HandResult, lines: list[str]) -> dict[str, Any]:
-    return {**result.as_dict(), "lines": lines}
+def _result(game: Game, result: HandResult, lines: list[str] | None, viewer: int | None) -> dict[str, Any]:
+    """A finished hand as the page gets it: its numbers, its lines as the terminal prints them, and its
+    ``words`` (how it ended, per seat...) from the ``rummykit_describe_result`` hook."""
+    words = describe_result(game, None, result, viewer=viewer).as_dict()
+    return {**result.as_dict(), **({"lines": lines} if lines is not None else {}), "words": words}
 
 
 def state(table: Table, seat: int | None) -> dict[str, Any]:
@@ -581,7 +585,7 @@ def state(table: Table, seat: int | None) -> dict[str, Any]:
             else None
         ),  # fmt: skip
         "results": [
-            _result(r, table.settlements[i][settlement_viewer]) if i < len(table.settlements) else r.as_dict()
+            _result(game, r, table.settlements[i][settlement_viewer] if i < len(table.settlements) else None, seat)
             for i, r in enumerate(game.results)
         ],
         "log": [

@@ -478,7 +478,7 @@ function showScores(state) {
   sheet.replaceChildren();
   sheet.append(el("tr", {}, el("th", { text: "hand" }), ...state.names.map((n, s) => el("th", { text: name(state, s) }))));
   state.results.forEach((result) => {
-    sheet.append(el("tr", {}, el("td", { text: `${result.number} ${result.kind}` }),
+    sheet.append(el("tr", {}, el("td", { text: `${result.number} ${result.words ? result.words.ending : result.kind}` }),
       ...result.scores.map((p) => el("td", { text: String(p) }))));
   });
   for (const bonus of state.bonuses) {
