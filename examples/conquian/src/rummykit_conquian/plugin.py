@@ -585,10 +585,15 @@ def rummykit_describe_action(deal: Deal, seat: int, action: Action, viewer: int 
         return ActionWords("let the face-up card pass", "lets the face-up card pass")
     if kind in ("meld", "layoff"):
         cards = " ".join(map(str, action.cards))
-        where = f" on meld {action.target}" if kind == "layoff" else ""
+        # Once laid, the meld the cards went to, in order (with any cards moved from the player's other melds).
+        laid = next((tm.meld for tm in deal.table if tm.owner == seat and action.cards[0] in tm.meld.cards), None)
+        now = f" ({' '.join(map(str, laid.cards))})" if laid is not None and kind == "layoff" else ""
+        if laid is not None and kind == "meld" and set(action.cards) == set(laid.cards):
+            cards = " ".join(map(str, laid.cards))
+        where = f" on meld {action.target}{now}" if kind == "layoff" else ""
         verb = "meld" if kind == "meld" else "lay off"
         they = "melds" if kind == "meld" else "lays off"
-        return ActionWords(f"{verb} {cards}{where}", f"{they} {cards}{where}", ends_hand=False)
+        return ActionWords(f"{verb} {cards}{where}", f"{they} {cards}{where}")
     return None
 
 
@@ -605,10 +610,11 @@ def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> N
         words.hint = f"{deal.game.names[deal.current]} passed {card}, which extends one of their melds: force or waive"
     elif phase == DISCARD:
         words.hint = "discard a card from your hand (or rearrange your melds: meld/layoff with your melds' cards)"
-    if deal.result is None and seat in deal.seats:
+    if deal.result is None:
+        names = deal.game.names
+        counts = ", ".join(f"{names[s]} {melded_count(deal, s)}" for s in deal.seats)
         stake = deal.state.get("conquian_stake", 1)
-        mine = melded_count(deal, seat)
-        words.facts.append(f"Melded: you {mine} of 11" + (f"; this hand counts x{stake}" if stake != 1 else ""))
+        words.facts.append(f"Melded of 11: {counts}" + (f"; this hand counts x{stake}" if stake != 1 else ""))
     for verb in ("pass", "force", "waive", "meld", "layoff"):
         if verb not in words.verbs:
             words.verbs.append(verb)
