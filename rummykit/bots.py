@@ -7,7 +7,8 @@ accepts an offered card only when its best arrangement melds it and offers its l
 ends the hand as soon as it may (a knock, gin: whatever the game describes as ending the hand, see
 ``rummykit_describe_action``), and lays down melds and lay-offs at once in table games. In a game with
 verbs it was not written for, it lays cards on the table first whatever the verb (an action whose cards
-form melds or go on the table meld it names), then ends the hand if it can. ``outs`` is greedy
+form melds or go on the table meld it names), then ends the hand if it can; in any game it lays such an
+action rather than pass. ``outs`` is greedy
 that, in the Gin family, weighs a hand by the deadwood it can expect after its next draw. ``search`` looks
 ahead: for each of a handful of candidate actions (``outs``' choice first) it plays the hand out many times
 with ``greedy`` in every seat, in positions sampled consistently with what it can see
@@ -130,6 +131,9 @@ class GreedyBot:
             return by_kind["draw stock"][0]
         if "discard" in by_kind:
             return self._best_discard(game, by_kind["discard"], hand)
+        laying = self._laying(game, by_kind)
+        if laying:  # never pass while a meld can be laid (one taking the card turned up, say)
+            return self._best_laying(game, laying)
         # Nothing left worth laying down: finish (Gin's "done", "end turn"), an action that names no card.
         finish = next((a for a in actions if not a.cards and a.target is None), None)
         return finish if finish is not None else self.rng.choice(actions)
@@ -148,36 +152,53 @@ class GreedyBot:
     word ``draw`` or ``discard`` in it (``discard face down``)."""
 
     def _other_game_choice(self, game: Game, by_kind: dict[str, list[Action]]) -> Action | None:
-        """In a game with verbs greedy was not written for: an action that lays cards from the hand on the
-        table (they form melds, or go on the table meld it names) when there is one, the most cards first
-        and the best arrangement's melds before others; else one that ends the hand (as the
-        ``rummykit_describe_action`` hook says); else None, for the usual choice. So greedy melds and goes
-        out whatever the game calls it, and never passes or folds while it can meld."""
+        """In a game with verbs greedy was not written for: an action that lays cards on the table
+        (:meth:`_laying`) when there is one; else one that ends the hand (as the ``rummykit_describe_action``
+        hook says); else None, for the usual choice. So greedy melds and goes out whatever the game calls
+        it, and never passes or folds while it can meld."""
+        laying = self._laying(game, by_kind)
+        if laying:
+            return self._best_laying(game, laying)
+        ending = self._hand_enders(game, by_kind)
+        if ending:
+            hand = game.deal.hands[game.deal.actor]
+            search = game.variant.meld_search
+            return min(ending, key=lambda a: (search.deadwood(_without(hand, a.cards)), len(a.cards)))
+        return None
+
+    def _laying(self, game: Game, by_kind: dict[str, list[Action]]) -> list[Action]:
+        """The listed actions that lay cards on the table, whatever their verb: cards from the hand (and
+        perhaps the pile's, as when a meld takes the card turned up) that form melds, or go on the table
+        meld the action names. Never a draw or a discard."""
         deal = game.deal
         hand = {c.id for c in deal.hands[deal.actor]}
-        search = game.variant.meld_search
-        laying = [
+        seen = hand | {c.id for c in deal.discard}
+        return [
             action
             for kind, kind_actions in by_kind.items()
             if kind not in self.NOT_LAYING and not {"draw", "discard"} & set(kind.split())
             for action in kind_actions
-            if action.cards and all(c.id in hand for c in action.cards) and _lays(deal, action)
+            if action.cards
+            and any(c.id in hand for c in action.cards)
+            and all(c.id in seen for c in action.cards)
+            and _lays(deal, action)
         ]
-        if laying:
-            arrangement = self._arrange(game, deal.hands[deal.actor])
-            wanted = {tuple(sorted(c.face for c in m.cards)) for m in arrangement.melds}
-            value = game.variant.value
 
-            def merit(action: Action) -> tuple[bool, int, int]:
-                planned = all(tuple(sorted(c.face for c in cards)) in wanted for cards, _ in action.melds())
-                return planned, len(action.cards), sum(value(c) for c in action.cards)
+    def _best_laying(self, game: Game, laying: list[Action]) -> Action:
+        """Of actions that lay cards, one whose melds the best arrangement of the cards (the hand and what
+        the action takes from the pile) also makes, then the one laying the most cards, the most value."""
+        hand = game.deal.hands[game.deal.actor]
+        held = {c.id for c in hand}
+        value = game.variant.value
 
-            return max(laying, key=merit)
-        ending = self._hand_enders(game, by_kind)
-        if ending:
-            hand_cards = deal.hands[deal.actor]
-            return min(ending, key=lambda a: (search.deadwood(_without(hand_cards, a.cards)), len(a.cards)))
-        return None
+        def merit(action: Action) -> tuple[bool, int, int]:
+            taken = [c for c in action.cards if c.id not in held]
+            best = self._arrange(game, hand + taken)
+            wanted = {tuple(sorted(c.face for c in m.cards)) for m in best.melds}
+            planned = all(tuple(sorted(c.face for c in cards)) in wanted for cards, _ in action.melds())
+            return planned, len(action.cards), sum(value(c) for c in action.cards)
+
+        return max(laying, key=merit)
 
     @staticmethod
     def _hand_enders(game: Game, by_kind: dict[str, list[Action]]) -> list[Action]:

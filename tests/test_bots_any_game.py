@@ -69,3 +69,12 @@ def test_without_reading_the_verbs_greedy_never_melds(
     chosen, endings, _ = play(lay_rummy, "greedy", 3)
     assert chosen["lay"] == 0
     assert "out" not in endings
+
+
+def test_greedy_never_passes_a_meld_that_takes_the_turned_up_card() -> None:
+    """Conquian (examples/conquian, when installed) melds the card turned up with cards from the hand, under
+    verbs greedy knows: greedy takes such a meld rather than pass, and goes out."""
+    if "conquian" not in {info.name for info in rummykit.list_variants()}:
+        pytest.skip("the Conquian example package is not installed (pip install examples/conquian)")
+    chosen, endings, _ = play(rummykit.load_variant("conquian"), "greedy", 1)
+    assert chosen["meld"] > 0 and "out" in endings
