@@ -279,6 +279,22 @@ def test_out_with_a_discard() -> None:
     assert result.scores == (-(5 + 10 + 10 + 15 + 5 + 5 + 5), 0, -(5 + 5 + 5 + 10 + 5 + 10 + 20))
 
 
+def test_the_card_taken_from_the_pile_is_not_discarded_that_turn() -> None:
+    game = new_game(["3D 5D 8C TS 4H AD", "4D 6D 8S JD 5H KC", "6H 9C TD QD AC 3C"], discard="KH")
+    play(game, "draw discard")
+    refused(game, "discard KH", "KH was taken from the pile this turn")
+    assert not any(a.kind == "discard" and str(a.cards[0]) == "KH" for a in game.legal_actions())
+    play(game, "discard AD")
+    game = new_game(["3D 5D 8C TS 4H AD", "4D 6D 8S JD 5H KC", "6H 9C TD QD AC 3C"], discard="KH", discard_taken=True)
+    play(game, "draw discard", "discard KH")
+
+
+def test_the_card_taken_goes_back_when_nothing_else_can() -> None:
+    game = new_game(["KH", "4D 6D 8S JD 5H KC", "6H 9C TD QD AC 3C"], discard="KH")
+    play(game, "draw discard")
+    assert [str(a) for a in game.legal_actions() if a.kind == "discard"] == ["discard KH"]
+
+
 # -- buying ----------------------------------------------------------------------------------------
 
 FOUR = ["3D 5D 8C TS 4H AD QS", "4D 6D 8S JD 5H KC 3S", "6H 9C TD QD AC 3C 8H", "5S 7C 9S JS 4S TH JH"]

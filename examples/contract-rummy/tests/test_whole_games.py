@@ -14,9 +14,14 @@ RANDOM_GAMES = 200
 GREEDY_GAMES = 50
 
 
+LONGEST_DEAL = 2000
+"""Turns after which a deal is taken to go round in circles (the longest seen is a few hundred)."""
+
+
 def check(game: Game, deal: Deal, seat: int, action: Action) -> None:
     game.check_cards()
     assert deal.card_count() == len(game.deck)
+    assert deal.turn <= LONGEST_DEAL, f"deal {deal.number} of seed {game.seed} runs past {LONGEST_DEAL} turns"
 
 
 def finished(game: Game) -> None:

@@ -32,6 +32,7 @@ from rummykit.actions import Action, ActionWords, PositionWords
 from rummykit.cards import JOKER_FACE, Card, card_from_face
 from rummykit.engine import Deal, Game, HandResult
 from rummykit.melds import MeldRules, MeldSearch
+from rummykit.toolkit import hand_points
 from rummykit.variant import Variant
 
 BUY_PHASE = "buy"
@@ -72,6 +73,10 @@ RULES_SCHEMA: dict[str, Any] = {
         "buy_penalty": {"type": "integer", "minimum": 0, "description": "stock cards a buyer takes as penalty"},
         "buy_when_down": {"type": "boolean", "description": "whether a player whose contract is down may buy"},
         "buy_upcard": {"type": "boolean", "description": "whether the upcard may be bought"},
+        "discard_taken": {
+            "type": "boolean",
+            "description": "whether the card taken from the pile may be discarded in the same turn",
+        },
         "melds_after_contract": {"type": "boolean", "description": "new melds after the contract is down"},
         "longer_contract_melds": {
             "type": "boolean",
@@ -108,6 +113,7 @@ class Rules:
     buy_penalty: int = 1
     buy_when_down: bool = False
     buy_upcard: bool = True
+    discard_taken: bool = False
     melds_after_contract: bool = False
     longer_contract_melds: bool = True
 
@@ -370,6 +376,11 @@ def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
         return
     book = books(deal)
     seat = deal.current
+    if deal.taken is not None and not book.rules.discard_taken:
+        # The card taken from the pile (or a copy of it) goes back only when nothing else can.
+        face = deal.taken.face
+        if any(a.kind == "discard" and a.cards[0].face != face for a in actions):
+            actions[:] = [a for a in actions if a.kind != "discard" or a.cards[0].face != face]
     if book.down_now:
         # The turn the contract goes down, nothing else is laid.
         actions[:] = [a for a in actions if a.kind not in ("meld", "layoff")]
@@ -392,6 +403,9 @@ def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
         return f"you are asked whether you buy {deal.discard[-1]}: 'buy' or 'pass'"
     if action.kind in ("buy", "pass"):
         return "a discard is bought only when the next player draws from the stock instead, before he plays on"
+    taken = deal.taken
+    if action.kind == "discard" and taken is not None and any(c.face == taken.face for c in action.cards):
+        return f"{taken} was taken from the pile this turn: it is not discarded again in the same turn"
     if deal.phase != "play" or action.kind not in ("meld", "layoff"):
         return None
     seat = deal.current
@@ -459,8 +473,7 @@ def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
 @hookimpl
 def rummykit_score_hand(deal: Deal, kind: str) -> HandResult:
     """The cards left in hand count against their holder (the one who went out holds none)."""
-    values = deal.variant.value
-    in_hand = [sum(values(c) for c in deal.hands[s]) if s in deal.seats else 0 for s in range(len(deal.hands))]
+    in_hand = hand_points(deal)
     winner = deal.current if kind == "out" else None
     details = {
         "deal": books(deal).number,
