@@ -43,8 +43,8 @@ def table(game: Game, seat: int) -> list[str]:
 
 def face_up(game: Game) -> str | None:
     deal = game.deal
-    top = deal.discard[-1] if deal.discard else None
-    return None if top is None or top.id in deal.face_down else str(top)
+    assert len(deal.discard) <= 1  # the pile is the face-up card alone: refused cards are out of play
+    return str(deal.discard[-1]) if deal.discard else None
 
 
 def in_any_hand(game: Game, card: str) -> bool:
@@ -218,7 +218,7 @@ def test_passing_the_opponents_card_turns_it_down_and_turns_the_next(conquian: r
     play(game, "pass", "pass")
     deal = game.deal
     assert face_up(game) == "2H" and game.current_player == 1
-    assert parse_card("QC").id in deal.face_down and game.history[0][-1] == "auto: turn 2H"
+    assert parse_card("QC") in deal.set_aside and game.history[0][-1] == "auto: turn 2H"
 
 
 # -- forcing ---------------------------------------------------------------------------------------------------

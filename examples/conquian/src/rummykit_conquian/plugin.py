@@ -171,10 +171,8 @@ def extends(rules: Rules, meld: Meld, card: Card) -> bool:
 
 
 def face_up(deal: Deal) -> Card | None:
-    """The card lying face up on the pile, if one does (refused cards lie face down beneath it)."""
-    if deal.discard and deal.discard[-1].id not in deal.face_down:
-        return deal.discard[-1]
-    return None
+    """The card lying face up, if one does: the pile holds it alone (cards refused are out of play)."""
+    return deal.discard[-1] if deal.discard else None
 
 
 def turned_by(deal: Deal) -> int | None:
@@ -524,7 +522,9 @@ def _passed(deal: Deal) -> None:
     if turned_by(deal) == seat:
         deal.end_turn()
         return
-    deal.face_down.add(card.id)
+    # Turned down: out of play for the rest of the hand (both players saw it).
+    deal.discard.remove(card)
+    deal.set_aside.append(card)
     if not deal.stock:
         deal.finish(TIE)
         return
