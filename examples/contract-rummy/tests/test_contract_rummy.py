@@ -400,4 +400,8 @@ def test_seven_deals_then_lowest_total_wins() -> None:
     assert all(p >= 0 for p in penalties)
     assert game.winner == penalties.index(min(penalties))
     for result in game.results:
-        assert result.scores[result.winner] == 0 if result.kind == "out" else True
+        if result.kind == "out":
+            assert result.winner is not None and result.scores[result.winner] == 0
+    assert any(a == "buy" for deal in game.history for a in deal)
+    again = Game.from_json(game.to_json())  # the record, buys and passes out of turn included, replays
+    assert again.scores == game.scores and again.history == game.history

@@ -461,10 +461,16 @@ def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
         book.asked = _buyers(deal)
         _ask_next(deal)
         return True
-    if kind == "meld" and deal.current not in book.down:
-        book.down[deal.current] = deal.turn
+    return None  # the kernel does everything else
+
+
+@hookimpl
+def rummykit_action_applied(deal: Deal, seat: int, action: Action) -> None:
+    """A player's first meld of the deal is his contract (nothing else is legal before it)."""
+    book = books(deal)
+    if action.kind == "meld" and seat not in book.down:
+        book.down[seat] = deal.turn
         book.down_now = True
-    return None  # the kernel lays the meld, and does everything else
 
 
 # -- scoring -------------------------------------------------------------------------------------------
