@@ -35,12 +35,14 @@ def variant() -> rummykit.Variant:
     return rummykit.load_variant("contract-rummy")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("first", range(0, RANDOM_GAMES, 25))
 def test_random_bots(variant: rummykit.Variant, first: int) -> None:
     for seed in range(first, first + 25):
         finished(play_game(variant, seed, bots=["random"] * (3 + seed % 6), on_action=check))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("first", range(0, GREEDY_GAMES, 10))
 def test_greedy_bots(variant: rummykit.Variant, first: int) -> None:
     for seed in range(first, first + 10):
