@@ -60,6 +60,25 @@ def bless(case: Case, lines: list[str], code: int) -> None:
     case.path.write_bytes("".join(head + exit_line + expect).encode() + b"".join(text[size:]))
 
 
+def built_in_only(lines: list[str]) -> list[str]:
+    """``lines`` with the variants and plugins of other installed packages (the ``examples/`` games, once
+    installed) left out of their lists: the expected messages name the built-in ones."""
+    from importlib import metadata
+
+    from rummykit.catalogue import BUILT_IN
+
+    others = {info.name for info in rummykit.list_variants() if info.package != BUILT_IN}
+    others |= {e.name for e in metadata.entry_points(group="rummykit") if e.dist and e.dist.name != "rummykit"}
+    found = []
+    for line in lines:
+        for marker in ("Known variants: ", "; installed: "):
+            head, known, names = line.partition(marker)
+            if known:
+                line = head + known + ", ".join(name for name in names.split(", ") if name not in others)
+        found.append(line)
+    return found
+
+
 def test_the_corpus_is_large_enough() -> None:
     assert len(CASES) >= 40
     plugins = [c for c in CASES if c.suffix == ".py"]
@@ -72,7 +91,7 @@ def test_broken_case(path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest
     monkeypatch.chdir(BROKEN)
     code = main(case.command)  # an exception escaping here would be a traceback for the user
     out, err = capsys.readouterr()
-    lines = (out if case.validates else err).splitlines()
+    lines = built_in_only((out if case.validates else err).splitlines())
     if BLESS:
         bless(case, lines, code)
         return
@@ -84,7 +103,7 @@ def test_broken_case(path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest
     else:
         assert all(line.startswith("rummykit: ") for line in lines)
     if case.command == ["validate", path.name]:  # the Python API says the same
-        assert [str(p) for p in rummykit.validate(path.name)] == case.expect
+        assert built_in_only([str(p) for p in rummykit.validate(path.name)]) == case.expect
 
 
 def test_every_message_gives_a_position_a_path_and_what_was_expected() -> None:
@@ -111,7 +130,7 @@ def test_the_installed_command_checks_the_whole_corpus_without_a_traceback() -> 
     )
     assert result.returncode == 1
     assert "Traceback" not in result.stderr and result.stderr == ""
-    assert result.stdout.splitlines() == [line for c in yaml_cases for line in c.expect]
+    assert built_in_only(result.stdout.splitlines()) == [line for c in yaml_cases for line in c.expect]
 
 
 def test_validate_json_lists_every_problem(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
