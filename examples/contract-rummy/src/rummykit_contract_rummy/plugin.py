@@ -8,7 +8,11 @@ high or low), lay-offs on anyone's meld, out with or without a final discard. Th
   runs). A player lays it down all at once, in one action (``meld 7H 7S JK | 9C 9D 9S``), and nothing else
   that turn. Before it is down he lays no other meld and lays off nothing; once it is down he lays off on
   any meld on his later turns, and lays no new meld (``rules.melds_after_contract``).
-* **Naturals.** Every meld holds at least ``rules.min_naturals`` (two) natural cards.
+* **Wild 2s and naturals.** Every 2 is wild besides the jokers (``rules.wild_twos``: the ruleset's
+  ``melds.wild`` may name twelve wild cards at most, and three decks hold twelve 2s and six jokers). Every
+  meld holds at least ``rules.min_naturals`` (two) natural cards.
+* **The card taken from the pile** is not discarded in the same turn (``rules.discard_taken``), unless
+  nothing else can be.
 * **Buying.** When the player next in turn draws from the stock instead of taking the discard, the others
   are asked in turn order from his left (the seat nearest after the discarder first) whether they buy it:
   the first who does takes it and ``rules.buy_penalty`` (one) card from the stock. At most ``rules.buys``
