@@ -15,6 +15,7 @@ are house rules).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from rummykit import hookimpl
@@ -52,10 +53,21 @@ def knock_card_limit(deal: Deal, card: Card) -> int:
     return min(card.rank, 10)
 
 
+@dataclass
+class OklahomaState:
+    """What a deal of Oklahoma Gin keeps besides Gin's own state (``deal.state_of(OklahomaState)``)."""
+
+    knock_card: Card | None = None
+    """The card that set the knock limit: the upcard, or the opening discard of an 11-card start."""
+    multiplier: int = 1
+    """2 when the knock card is a spade: the deal's whole score is doubled."""
+
+
 def _set_knock_card(deal: Deal, card: Card) -> None:
-    deal.state["knock_card"] = card
+    state = deal.state_of(OklahomaState)
+    state.knock_card = card
+    state.multiplier = 2 if card.suit == SPADES else 1
     deal.state["knock_limit"] = knock_card_limit(deal, card)
-    deal.state["multiplier"] = 2 if card.suit == SPADES else 1
 
 
 @hookimpl
@@ -64,15 +76,14 @@ def rummykit_start_hand(deal: Deal) -> None:
     if deal.discard:
         _set_knock_card(deal, deal.discard[0])
     else:  # 11-card start: the knock card is the non-dealer's opening discard
-        deal.state["knock_card"] = None
+        deal.state_of(OklahomaState)  # no knock card yet, no multiplier
         deal.state["knock_limit"] = 0
-        deal.state["multiplier"] = 1
 
 
 @hookimpl
 def rummykit_action_applied(deal: Deal, seat: int, action: Action) -> None:
     # Only the opening discard of an 11-card start finds no knock card yet: it becomes the knock card.
-    if action.kind == "discard" and deal.state.get("knock_card") is None:
+    if action.kind == "discard" and deal.state_of(OklahomaState).knock_card is None:
         _set_knock_card(deal, action.cards[0])
 
 
@@ -80,10 +91,10 @@ def rummykit_action_applied(deal: Deal, seat: int, action: Action) -> None:
 def rummykit_score_hand(deal: Deal, kind: str) -> HandResult | None:
     if kind != "knock":
         return None
-    multiplier: int = deal.state.get("multiplier", 1)
+    multiplier = deal.state_of(OklahomaState).multiplier
     extra = {k: v * multiplier for k, v in EXTRA_BOXES.items()} if deal.variant.rules.get("extra_boxes") else None
     result = gin.score_knock(deal, multiplier, extra)
-    card = deal.state.get("knock_card")
+    card = deal.state_of(OklahomaState).knock_card
     details = dict(result.details)
     details["knock_card"] = str(card) if card is not None else None
     return HandResult(result.number, result.kind, result.scores, result.winner, result.dealer, details, result.boxes)
@@ -92,7 +103,7 @@ def rummykit_score_hand(deal: Deal, kind: str) -> HandResult | None:
 def knock_limit_reason(deal: Deal) -> str:
     """How this deal's knock limit was set, for people: ``the upcard's value``, ``gin only until the opening
     discard sets it``..."""
-    card = deal.state.get("knock_card")
+    card = deal.state_of(OklahomaState).knock_card
     knock_card = "the opening discard" if deal.variant.rules.get("eleven_card_start") else "the upcard"
     if deal.variant.rules.get("gin_only"):
         return "gin only"
@@ -112,6 +123,6 @@ def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> N
 
 @hookimpl
 def rummykit_observe(deal: Deal, seat: int | None, view: dict[str, Any]) -> None:
-    card = deal.state.get("knock_card")
-    view["knock_card"] = str(card) if card is not None else None
-    view["score_multiplier"] = deal.state.get("multiplier", 1)
+    state = deal.state_of(OklahomaState)
+    view["knock_card"] = str(state.knock_card) if state.knock_card is not None else None
+    view["score_multiplier"] = state.multiplier

@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from rummykit import hookimpl
@@ -48,6 +49,7 @@ from rummykit.engine import Deal, Game, HandResult, TableMeld
 from rummykit.melds import Meld, MeldSearch
 from rummykit.results import ResultWords
 from rummykit.standard import END_TURN, hand_points, meld_action, table_points
+from rummykit.typed import rules_as
 
 CONTRACT_LIMIT = 24
 """At most this many contracts are listed at once (any valid one is accepted when typed)."""
@@ -100,9 +102,23 @@ def rummykit_rules_schema() -> dict[str, Any]:
     return RULES_SCHEMA
 
 
-def _rules(deal: Deal) -> dict[str, Any]:
-    rules: dict[str, Any] = deal.variant.rules
-    return rules
+@dataclass(frozen=True)
+class SkarneyRules:
+    """Skarney's ``rules`` block (:data:`RULES_SCHEMA`), read once per variant; a key left out has its default."""
+
+    hands: tuple[dict[str, Any], ...]
+    contract: bool = True
+    contract_meld_size: int = 3
+    layoff_per_meld: int = 2
+    shutout_bonus: int = 200
+    left_only: tuple[str, ...] = ()
+    stop_cards: tuple[str, ...] = ()
+    exchange_first: bool = True
+    jokers: bool = True
+
+
+def _rules(deal: Deal) -> SkarneyRules:
+    return rules_as(deal.variant, SkarneyRules)
 
 
 def _rank_name(card: Card) -> str:
@@ -125,7 +141,7 @@ def hand_number(deal: Deal) -> int:
 
 def contract_size(deal: Deal) -> int:
     """How many melds the contract of this hand holds."""
-    hands = _rules(deal)["hands"]
+    hands = _rules(deal).hands
     size: int = hands[min(hand_number(deal), len(hands)) - 1]["contract"]
     return size
 
@@ -146,7 +162,7 @@ def _yours(deal: Deal) -> str:
 @hookimpl
 def rummykit_deal(deal: Deal, deck: list[Any]) -> None:
     """Without jokers (house rule), they are set aside before the deal; the kernel deals the rest."""
-    if _rules(deal).get("jokers", True):
+    if _rules(deal).jokers:
         return None
     deal.set_aside.extend(c for c in deck if c.is_joker)
     deck[:] = [c for c in deck if not c.is_joker]
@@ -156,7 +172,7 @@ def rummykit_deal(deal: Deal, deck: list[Any]) -> None:
 @hookimpl
 def rummykit_start_hand(deal: Deal) -> None:
     game = deal.game
-    if not _rules(deal).get("jokers", True):
+    if not _rules(deal).jokers:
         # A prearranged deal puts the cards it does not name into the stock, jokers too.
         jokers = [c for c in deal.stock if c.is_joker]
         if jokers:
@@ -189,7 +205,7 @@ def rummykit_turn_started(deal: Deal, seat: int) -> None:
 @hookimpl
 def rummykit_offer_order(deal: Deal, seat: int, card: Card) -> list[int] | None:
     """Aces and wild cards go to the left-hand opponent only; others to everyone, clockwise (the kernel's)."""
-    if _rank_name(card) in _rules(deal).get("left_only", ()):
+    if _rank_name(card) in _rules(deal).left_only:
         return [deal.next_seat(seat)]
     return None
 
@@ -277,7 +293,7 @@ def contracts(deal: Deal, seat: int, limit: int = CONTRACT_LIMIT) -> list[Action
     search = deal.variant.meld_search
     hand = deal.hands[seat]
     count = contract_size(deal)
-    size = int(_rules(deal).get("contract_meld_size", 3))
+    size = int(_rules(deal).contract_meld_size)
     if len(hand) < count * size:
         return []
     melds = three_card_melds(search, hand, size)
@@ -342,7 +358,7 @@ def is_contract(deal: Deal, action: Action) -> bool:
     if action.kind != "meld":
         return False
     groups = action.melds()
-    size = int(_rules(deal).get("contract_meld_size", 3))
+    size = int(_rules(deal).contract_meld_size)
     if len(groups) != contract_size(deal) or any(len(cards) != size for cards, _ in groups):
         return False
     search = deal.variant.meld_search
@@ -365,7 +381,7 @@ def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
     if state["contract_now"]:
         # The turn the contract is laid, nothing else is laid.
         actions[:] = [a for a in actions if a.kind not in ("meld", "layoff", "swap")]
-    elif rules.get("contract", True) and not has_contract(deal, seat):
+    elif rules.contract and not has_contract(deal, seat):
         # Before the side's contract: no meld but the contract, no lay-off; exchanges are allowed.
         actions[:] = [
             a for a in actions if a.kind not in ("meld", "layoff") or (a is deal.probe and is_contract(deal, a))
@@ -373,14 +389,14 @@ def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
         if deal.probe is None:
             actions.extend(contracts(deal, seat))
     else:
-        limit = int(rules.get("layoff_per_meld", 2))
+        limit = int(rules.layoff_per_meld)
         added = state["added"]
         actions[:] = [
             a
             for a in actions
             if a.kind != "layoff" or a.target is None or added.get(a.target, 0) + len(a.cards) <= limit
         ]
-    if state["laid"] and rules.get("exchange_first", True):
+    if state["laid"] and rules.exchange_first:
         actions[:] = [a for a in actions if a.kind != "swap"]
     if not deal.stock:
         # The last stock card was drawn: the player melds what they can and offers nothing; the hand ends.
@@ -404,13 +420,13 @@ def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
                 return "a meld holds at most one wild card (2s alone or jokers alone make a special meld)"
     if state["contract_now"] and action.kind != "offer":
         return "the turn a contract is laid, nothing else is laid"
-    if action.kind == "swap" and state["laid"] and rules.get("exchange_first", True):
+    if action.kind == "swap" and state["laid"] and rules.exchange_first:
         return "exchanges come first in a turn, before any meld or lay-off"
     if action.kind == "offer" and not deal.stock:
         return "you drew the last card of the stock: meld what you can and end the turn (no offer)"
-    if action.kind in ("meld", "layoff") and rules.get("contract", True) and not has_contract(deal, seat):
+    if action.kind in ("meld", "layoff") and rules.contract and not has_contract(deal, seat):
         count = contract_size(deal)
-        size = int(rules.get("contract_meld_size", 3))
+        size = int(rules.contract_meld_size)
         if action.kind == "layoff":
             return f"no card is added to a meld before {_yours(deal)} contract is down"
         return (
@@ -424,7 +440,7 @@ def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
             own = "your own side's" if deal.variant.partnerships else "your own"
             return f"cards are added only to {own} melds, never to an opponent's"
     if action.kind == "layoff" and action.target is not None:
-        limit = int(rules.get("layoff_per_meld", 2))
+        limit = int(rules.layoff_per_meld)
         done = state["added"].get(action.target, 0)
         if done + len(action.cards) > limit:
             are = "card is" if limit == 1 else "cards are"
@@ -460,7 +476,7 @@ def rummykit_action_applied(deal: Deal, seat: int, action: Action) -> None:
         side = deal.game.side_of(seat)
         if side not in state["contracts"]:
             state["contracts"][side] = seat
-            state["contract_now"] = bool(_rules(deal).get("contract", True))
+            state["contract_now"] = bool(_rules(deal).contract)
         state["laid"] = True
     elif kind == "layoff":
         assert action.target is not None
@@ -482,7 +498,7 @@ def rummykit_turn_ended(deal: Deal, seat: int) -> None:
     offer, taker = deal.offer, deal.responder
     if offer is None or taker is None or not any(card is offer.card for card in deal.hands[taker]):
         return  # no offer, or nobody took it
-    if _rank_name(offer.card) in _rules(deal).get("stop_cards", ()):
+    if _rank_name(offer.card) in _rules(deal).stop_cards:
         deal.state["stopped"][taker] = offer.offerer
 
 
@@ -512,7 +528,7 @@ def rummykit_score_hand(deal: Deal, kind: str) -> HandResult | None:
     game = deal.game
     rules = _rules(deal)
     number = hand_number(deal)
-    hands = rules["hands"]
+    hands = rules.hands
     bonus = int(hands[min(number, len(hands)) - 1]["bonus"])
     melded = table_points(deal, lambda tm, i: melded_value(deal, tm, i))
     in_hand = hand_points(deal)
@@ -539,7 +555,7 @@ def rummykit_score_hand(deal: Deal, kind: str) -> HandResult | None:
     if kind == "out":
         others = [side for side in sides if side != winner_side]
         if all(side not in deal.state["contracts"] for side in others):
-            shutout = int(rules.get("shutout_bonus", 200))
+            shutout = int(rules.shutout_bonus)
             scores[taker] += shutout
             details["shutout_bonus"] = shutout
             details["bonuses"].append([taker, "shutout bonus", shutout])
@@ -558,7 +574,7 @@ def rummykit_describe_result(game: Game, deal: Deal | None, result: HandResult, 
 @hookimpl
 def rummykit_game_over(game: Game) -> bool:
     """Over when every hand of ``rules.hands`` (seven) has counted."""
-    return counted_hands(game) >= len(game.variant.rules["hands"])
+    return counted_hands(game) >= len(rules_as(game.variant, SkarneyRules).hands)
 
 
 # -- words -----------------------------------------------------------------------------------------------
@@ -566,7 +582,7 @@ def rummykit_game_over(game: Game) -> bool:
 
 def contract_text(deal: Deal) -> str:
     count = contract_size(deal)
-    size = int(_rules(deal).get("contract_meld_size", 3))
+    size = int(_rules(deal).contract_meld_size)
     names = {3: "three", 4: "four"}
     word = names.get(count, str(count))
     return f"{word} sets or {word} runs of {names.get(size, str(size))} ({count * size} cards)"
@@ -582,8 +598,8 @@ def rummykit_describe_action(deal: Deal, seat: int, action: Action, viewer: int 
 @hookimpl
 def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> None:
     rules = _rules(deal)
-    hands = len(rules["hands"])
-    if rules.get("contract", True):
+    hands = len(rules.hands)
+    if rules.contract:
         words.facts.append(f"Hand {hand_number(deal)} of {hands}, contract: {contract_text(deal)}")
         mine = "down" if has_contract(deal, seat) else "not yet"
         words.facts.append(f"{_yours(deal).capitalize()} contract: {mine}")
@@ -592,7 +608,7 @@ def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> N
     if deal.phase == "play" and deal.current == seat:
         if deal.state["skipped"]:
             words.hint = "no draw this turn (you took a stop card); " + words.hint
-        if rules.get("contract", True) and not has_contract(deal, seat) and not deal.state["contract_now"]:
+        if rules.contract and not has_contract(deal, seat) and not deal.state["contract_now"]:
             words.hint = f"lay your contract ({contract_text(deal)}) or exchange, then offer a card"
         if not deal.stock:
             words.hint = "you drew the last card: meld what you can, then end turn (no offer; the hand ends)"
@@ -603,7 +619,7 @@ def rummykit_observe(deal: Deal, seat: int | None, view: dict[str, Any]) -> None
     """Each side's contract, the hand number, the offers made (a card shown only to those who saw it) and
     who skips a draw (to those who know)."""
     view["hand_number"] = hand_number(deal)
-    view["contract"] = {"melds": contract_size(deal), "cards_each": int(_rules(deal).get("contract_meld_size", 3))}
+    view["contract"] = {"melds": contract_size(deal), "cards_each": int(_rules(deal).contract_meld_size)}
     view["contracts"] = [
         {
             "side": side,

@@ -17,12 +17,13 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .actions import Action, IllegalAction
 from .cards import Card, CardError, build_deck, parse_card
 from .errors import GameBroken, PluginError
 from .melds import Meld
+from .typed import state_of as _state_of
 
 if TYPE_CHECKING:
     from .variant import Variant
@@ -49,6 +50,9 @@ DEFAULT_MAX_HANDS = 1000
 """The hand limit of a game whose ruleset sets no ``max_hands`` and that is started without one: a guard
 against games that cannot end (a policy that never knocks redeals dead hands for ever). Real games end
 long before it (a greedy Gin game takes about ten hands)."""
+
+
+_S = TypeVar("_S")
 
 
 @dataclass
@@ -228,6 +232,10 @@ class Deal:
             self.known[seat].discard(card.id)
             if self.seen:
                 self.seen.pop(card.id, None)
+
+    def state_of(self, cls: type[_S]) -> _S:
+        """A plugin's typed state for this deal (:func:`rummykit.typed.state_of`), made on first use."""
+        return _state_of(self, cls)
 
     def sees(self, seat: int | None, card: Card, holder: int) -> bool:
         """Whether ``seat`` (None: an onlooker) knows that ``card`` is in ``holder``'s hand or zone."""

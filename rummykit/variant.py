@@ -16,7 +16,7 @@ from collections.abc import Iterable, Mapping, Sequence, Sized
 from functools import lru_cache, partial
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
 import pluggy
 
@@ -50,6 +50,7 @@ from .ruleset import (
     schema_problems,
 )
 from .settings import RANK_KEYS, KernelSettings, Pack, per_players
+from .typed import rules_as
 
 __all__ = [
     "VariantInfo",
@@ -70,6 +71,9 @@ __all__ = [
 MAX_HOUSE_RULES = 128
 """The most house rules selected at once, and defined in one ruleset file (shipped games accept at most 17;
 validation tries each a file defines, so their number bounds its time)."""
+
+
+_R = TypeVar("_R")
 
 
 class Variant:
@@ -203,6 +207,10 @@ class Variant:
             excluded_ranks=frozenset(RANK_KEYS[r] for r in spec.get("excluded_ranks", []) if r != "JK"),
             order=order,
         )
+
+    def rules_as(self, cls: type[_R]) -> _R:
+        """The ``rules`` block as ``cls``, a dataclass of its keys (:func:`rummykit.typed.rules_as`), read once."""
+        return rules_as(self, cls)
 
     def value(self, card: Card) -> int:
         """The ruleset's value of ``card`` (what it costs left in hand)."""
