@@ -183,3 +183,18 @@ def test_names_that_moved_to_a_mechanic_keep_working_with_a_warning(name: str, m
     assert found is getattr(module, name)
     with pytest.raises(AttributeError):
         standard.no_such_name  # noqa: B018
+
+
+def test_a_pile_take_typed_after_the_pile_was_taken_is_refused_in_words() -> None:
+    from rummykit.actions import IllegalAction
+
+    game = rummykit.load_variant("fortune").new_game(2, seed=3)
+    rng = random.Random(3)
+    while not game.is_over:
+        takes = [a for a in game.legal_actions() if a.kind in ("take pile", "take pile with")]
+        game.apply(takes[0] if takes else rng.choice(game.legal_actions()))
+        if takes and not game.deal.discard:
+            break
+    assert not game.is_over and game.deal.phase == "play" and not game.deal.discard
+    with pytest.raises(IllegalAction, match="you have drawn already this turn"):
+        game.apply("take pile with 7S 7D")

@@ -147,9 +147,11 @@ def why_not_take_pile(deal: Deal, action: Action) -> str | None:
     """Why ``take pile`` (``with`` cards, or ``on`` a meld) is refused now, or None to say nothing special."""
     if action.kind == TAKE_PILE_WITH:
         reason = take_with_problem(deal, action)
-        if reason != standard.NOTHING_TO_ADD:  # legal by its check, then a game's rule refused it: no meld
+        if reason is None:  # legal by its check, then a game's rule refused it: no meld the rules allow
             top = deal.discard[-1]
-            return reason or f"{' '.join(map(str, action.cards))} and the top card, {top}, make no valid meld"
+            return f"{' '.join(map(str, action.cards))} and the top card, {top}, make no valid meld"
+        if reason != standard.NOTHING_TO_ADD:
+            return reason
     variant = deal.variant
     if deal.phase != "draw":
         return "you have drawn already this turn"
