@@ -76,7 +76,8 @@ def rummykit_seats_in_play(game: Game, dealer: int) -> list[int] | None:
 @hookspec
 def rummykit_start_hand(deal: Deal) -> None:
     """Called after the deal, before the first action: set the first phase and player, and any
-    per-deal state (a knock limit read from the upcard, for example) in ``deal.state``."""
+    per-deal state (a knock limit read from the upcard, for example) in ``deal.state``, best as a dataclass
+    of your own (``deal.state_of(YourState)``, :mod:`rummykit.typed`)."""
 
 
 @hookspec
