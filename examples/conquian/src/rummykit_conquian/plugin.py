@@ -22,26 +22,19 @@ Cards are moved with the public members of :class:`rummykit.engine.Deal` only.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from rummykit import hookimpl
 from rummykit.actions import Action, ActionWords, PositionWords
-from rummykit.cards import RANKS, Card
+from rummykit.cards import Card
 from rummykit.engine import Deal, Game, HandResult, TableMeld
 from rummykit.melds import Meld
 
 RULES_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
-        "pack": {
-            "type": "array",
-            "items": {"enum": list(RANKS)},
-            "minItems": 3,
-            "uniqueItems": True,
-            "description": "the ranks the pack holds, in run order (Conquian: A 2 3 4 5 6 7 J Q K; J follows 7)",
-        },
         "forcing": {
             "type": "boolean",
             "description": "a passed face-up card that would extend the passer's meld may be forced on him",
@@ -51,7 +44,6 @@ RULES_SCHEMA: dict[str, Any] = {
             "description": "double: the hand after a tie (stock exhausted) counts double; same: it counts once",
         },
     },
-    "required": ["pack"],
 }
 
 FACE_UP = "face-up"
@@ -98,13 +90,12 @@ def rules_of(deal: Deal) -> Rules:
         return cached[1]
     values = variant.rules
     melds = variant.meld_search.rules
-    ranks = [RANKS.index(r) + 1 for r in values["pack"]]
     rules = Rules(
-        order={rank: place for place, rank in enumerate(ranks)},
+        order={rank: place for place, rank in enumerate(melds.order)},  # melds.run_order: J follows 7
         set_min=melds.set_min,
         set_max=melds.set_max or 4,
         run_min=melds.run_min,
-        run_max=melds.run_max or len(ranks),
+        run_max=melds.run_max or len(melds.order),
         forcing=bool(values.get("forcing", True)),
         after_tie=str(values.get("after_tie", "double")),
     )
@@ -353,40 +344,6 @@ def use_actions(deal: Deal) -> list[Action]:
 
 
 # -- the deal ---------------------------------------------------------------------------------------------------
-
-
-def _outside_pack(deal: Deal, cards: Sequence[Card]) -> list[Card]:
-    order = rules_of(deal).order
-    return [c for c in cards if c.rank not in order]
-
-
-@hookimpl
-def rummykit_deal(deal: Deal, deck: list[Any]) -> bool:
-    """Set aside the ranks the pack does not hold (8, 9 and 10), then deal ten cards each; no upcard."""
-    aside = _outside_pack(deal, deck)
-    deal.set_aside.extend(aside)
-    pack = [c for c in deck if c not in set(aside)]
-    size = deal.variant.hand_size(deal.game.num_players)
-    seat = deal.dealer
-    order = []
-    for _ in deal.seats:
-        seat = deal.next_seat(seat)
-        order.append(seat)
-    for _ in range(size):
-        for seat in order:
-            deal.hands[seat].append(pack.pop())
-    deal.stock = pack
-    return True
-
-
-@hookimpl
-def rummykit_dealt(deal: Deal, prearranged: bool) -> None:
-    """A prearranged deal is laid out without :func:`rummykit_deal`, the cards it does not name in the stock:
-    the ranks the pack lacks are set aside here."""
-    if prearranged:
-        stray = set(_outside_pack(deal, deal.stock))
-        deal.set_aside.extend(c for c in deal.stock if c in stray)
-        deal.stock = [c for c in deal.stock if c not in stray]
 
 
 @hookimpl
