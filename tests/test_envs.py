@@ -28,7 +28,7 @@ from rummykit import envs  # noqa: E402
 from rummykit.actions import Action, IllegalAction  # noqa: E402
 from rummykit.envs.encoding import MELD_KINDS, Way  # noqa: E402
 
-VARIANTS = [info.name for info in rummykit.list_variants()]
+VARIANTS = [info.name for info in rummykit.list_variants() if info.package == "rummykit"]
 SEATINGS = [
     (name, n)
     for name in VARIANTS

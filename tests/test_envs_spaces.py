@@ -26,7 +26,7 @@ from pettingzoo.test import api_test  # noqa: E402
 import rummykit  # noqa: E402
 from rummykit import envs  # noqa: E402
 
-VARIANTS = [info.name for info in rummykit.list_variants()]
+VARIANTS = [info.name for info in rummykit.list_variants() if info.package == "rummykit"]
 SEATINGS = [
     (name, n)
     for name in VARIANTS

@@ -55,7 +55,7 @@ def test_gin_deadwood_equals_arrange_on_many_random_hands(gin: rummykit.Variant)
             assert_sound(gin, cards, found)
 
 
-@pytest.mark.parametrize("name", [info.name for info in rummykit.list_variants()])
+@pytest.mark.parametrize("name", [info.name for info in rummykit.list_variants() if info.package == "rummykit"])
 def test_every_variant_deadwood_equals_arrange(name: str) -> None:
     # Hands from the variant's own deck at its largest player count: duplicates and wild cards included.
     variant = rummykit.load_variant(name)

@@ -24,7 +24,7 @@ from rummykit.cards import card_from_face
 from rummykit.engine import Action, Game
 from rummykit.search import determinize, expected_deadwood, hidden_cards
 
-VARIANTS = [info.name for info in rummykit.list_variants()]
+VARIANTS = [info.name for info in rummykit.list_variants() if info.package == "rummykit"]
 
 
 def small(seed: int) -> SearchBot:
