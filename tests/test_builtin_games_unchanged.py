@@ -4,10 +4,10 @@ same legal actions, step by step, in the same order.
 
 ``tests/records/builtin_games.json`` was recorded (commit 4dba4ff, before that change) with
 ``python tests/test_builtin_games_unchanged.py --record``. Per game it holds the SHA-256 of the record
-(``Game.to_json()``) after at most ``STEPS`` actions (greedy games are played whole), the scores, and the first 8 hex digits of the SHA-256
-of each step's listed actions. Random bots reach every verb a deal offers; the greedy bot melds and lays off
-at once, so the table fills. Re-record only for a deliberate change of what a built-in game does, and say
-so in the commit.
+(``Game.to_json()``) after at most ``STEPS`` actions (greedy games are played whole), the scores, and the
+first 8 hex digits of the SHA-256 of each step's listed actions. Random bots reach every verb a deal offers;
+the greedy bot melds and lays off at once, so the table fills. Re-record only for a deliberate change of
+what a built-in game does, and say so in the commit.
 """
 
 from __future__ import annotations
