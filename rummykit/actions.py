@@ -31,6 +31,8 @@ __all__ = [
     "Action",
     "ActionWords",
     "PositionWords",
+    "Verb",
+    "VERB_SHAPES",
     "action_words",
     "position_words",
     "IllegalAction",
@@ -204,6 +206,34 @@ class ActionWords:
     ends_hand: bool = False
     """Taking it ends the hand on the player's own terms (a knock, gin, going out): a bot that wants the
     hand over takes such an action when one is legal."""
+
+
+VERB_SHAPES = frozenset({"bare", "card", "melds", "card on meld", "on meld"})
+"""How an action of a verb may name cards: ``bare`` (no card: ``draw stock``), ``card`` (one card:
+``discard 7H``), ``melds`` (cards that form melds, several melds at once: ``meld 7S 7H 7D``), ``card on
+meld`` (one card onto table meld k: ``layoff 8C on 2``), ``on meld`` (no card, onto table meld k: ``take
+pile on 2``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Verb:
+    """A verb a game's actions use, as its plugin declares it in the ``rummykit_verbs`` hook. The faces
+    read verbs from here rather than knowing any game: the terminal's short forms and the reinforcement-learning
+    action space (which needs every verb's shapes before a game is played)."""
+
+    name: str
+    shapes: frozenset[str] = frozenset({"bare"})
+    """How its actions name cards, any of :data:`VERB_SHAPES`; a verb said both bare and with a card
+    (``draw discard``, ``draw discard 7H``) has both."""
+    short: str | None = None
+    """A letter a person may type instead of the verb at the terminal (``k 9S`` for ``knock 9S``)."""
+
+    def __post_init__(self) -> None:
+        unknown = set(self.shapes) - VERB_SHAPES
+        if not self.shapes or unknown:
+            raise ValueError(f"verb {self.name!r}: shapes are some of {sorted(VERB_SHAPES)}, not {sorted(self.shapes)}")
+        if self.short is not None and (len(self.short) != 1 or not self.short.isalpha()):
+            raise ValueError(f"verb {self.name!r}: its short form is one letter, not {self.short!r}")
 
 
 @dataclass(slots=True)

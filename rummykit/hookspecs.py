@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import pluggy
 
 if TYPE_CHECKING:
-    from .actions import ActionWords, PositionWords
+    from .actions import ActionWords, PositionWords, Verb
     from .cards import Card
     from .engine import Action, Deal, Game, HandResult
     from .melds import MeldRules
@@ -217,6 +217,13 @@ def rummykit_describe_action(deal: Deal, seat: int, action: Action, viewer: int 
     ``deal.seen``). ``deal`` is usually as it is just after the action (the card drawn is in the hand); a
     bot asks before taking it, once per verb listed, and reads only ``ends_hand``, so that flag should
     depend on the verb and not on the deal."""
+
+
+@hookspec
+def rummykit_verbs(variant: Variant) -> list[Verb] | None:
+    """Return the verbs your plugin adds to ``variant``'s actions (:class:`~rummykit.actions.Verb`: how
+    each names cards, a short form for the terminal). Called once per variant; the answers of every plugin
+    are merged by name (:attr:`Variant.verbs <rummykit.variant.Variant.verbs>`), so declare only your own."""
 
 
 @hookspec

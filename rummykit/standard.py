@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from .actions import Action, ActionWords, OneCardActions, PositionWords
+from .actions import Action, ActionWords, OneCardActions, PositionWords, Verb
 from .cards import Card, card_from_face
 from .engine import Deal, Game, HandResult
 from .hookspecs import hookimpl
@@ -42,6 +42,9 @@ from .toolkit import (
     table_points,
     wild_layoffs,
 )
+
+if TYPE_CHECKING:
+    from .variant import Variant
 
 __all__ = [  # the toolkit's names stay importable from here, as plugins written before it import them
     "MELD_ACTION_LIMIT",
@@ -565,6 +568,17 @@ def rummykit_describe_action(deal: Deal, seat: int, action: Action, viewer: int 
     if kind == "end turn":
         return ActionWords("end the turn", "ends the turn")
     return None
+
+
+@hookimpl
+def rummykit_verbs(variant: Variant) -> list[Verb]:
+    """The plain turn's verbs: drawing from the stock or the pile, discarding, and in table games melding
+    and laying off."""
+    verbs = [Verb("draw stock", short="s"), Verb("draw discard", short="p")]
+    verbs.append(Verb("discard", frozenset({"card"}), short="d"))
+    if variant.melds_on_table:
+        verbs += [Verb("meld", frozenset({"melds"}), short="m"), Verb("layoff", frozenset({"card on meld"}), short="l")]
+    return verbs
 
 
 @hookimpl(tryfirst=True)

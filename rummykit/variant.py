@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 import pluggy
 
 from . import hookspecs, mechanics, standard
+from .actions import Verb
 from .cards import JOKER_FACE, RANKS, SUITS, Card, CardError, card_from_face, parse, parse_card
 from .catalogue import VariantInfo, _is_file, _locator, _Merged, _read_chain, find_ruleset, list_variants
 from .checks import _rules_problems, _semantic_problems
@@ -332,6 +333,30 @@ class Variant:
             if outside is not None:
                 raise ValueError(f"{where}: {outside} is not in the pack of {self.name} ({pack.text()})")
         return items
+
+    @property
+    def verbs(self) -> dict[str, Verb]:
+        """The verbs this game's actions use, by name, as its plugins declare them (``rummykit_verbs``), in
+        the order declared: the plain turn's, then each mechanic's and plugin's. Two declarations of one
+        verb are merged: their shapes together, the first short form."""
+        cached: dict[str, Verb] | None = self.__dict__.get("_verbs")
+        if cached is not None:
+            return cached
+        merged: dict[str, Verb] = {}
+        for impl in self.pm.hook.rummykit_verbs.get_hookimpls():  # in the order registered
+            try:
+                declared: list[Any] = impl.function(variant=self) or []  # type: ignore[assignment]
+                if not all(isinstance(verb, Verb) for verb in declared):
+                    raise TypeError(f"returned {declared!r:.60} where a list of Verb was expected")
+            except Exception as exc:
+                raise PluginError(impl.plugin_name, "rummykit_verbs", exc) from exc
+            for verb in declared:
+                old = merged.get(verb.name)
+                if old is not None:
+                    verb = Verb(verb.name, old.shapes | verb.shapes, old.short or verb.short)
+                merged[verb.name] = verb
+        self.__dict__["_verbs"] = merged
+        return merged
 
     @property
     def _decks(self) -> int:
