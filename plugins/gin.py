@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rummykit import hookimpl
-from rummykit.actions import ActionWords, PositionWords
+from rummykit.actions import ActionWords, PositionWords, Verb
 from rummykit.cards import Card
 from rummykit.engine import Action, Deal, Game, HandResult
 from rummykit.melds import Arrangement, Meld, MeldSearch
@@ -588,6 +588,20 @@ def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> N
         words.hint = "discard a card, or knock"
     words.facts.append(f"Knock limit: {knock_limit(deal)}")
     words.verbs.extend(("pass", "knock", "big gin", "meld", "layoff", "done"))
+
+
+@hookimpl
+def rummykit_verbs(variant: Any) -> list[Verb]:
+    """Passing on the upcard, knocking with the card discarded face down, big gin, and after a knock the
+    other seat's melds, lay-offs and ``done``."""
+    return [
+        Verb("pass"),
+        Verb("knock", frozenset({"card"}), short="k"),
+        Verb("big gin"),
+        Verb("meld", frozenset({"melds"}), short="m"),
+        Verb("layoff", frozenset({"card on meld"}), short="l"),
+        Verb("done"),
+    ]
 
 
 @hookimpl

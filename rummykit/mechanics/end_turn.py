@@ -6,14 +6,17 @@ by melding and laying off goes out.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import standard
-from ..actions import Action, PositionWords
+from ..actions import Action, PositionWords, Verb
 from ..engine import Deal
 from ..hookspecs import hookimpl
 from ..ruleset import Problem
 from ..settings import KernelSettings
+
+if TYPE_CHECKING:
+    from ..variant import Variant
 
 SELECTED_BY = "turn.end: done"
 """The ruleset value that brings this mechanic into a game."""
@@ -38,3 +41,9 @@ def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> N
     if deal.phase == "play":
         words.hint = "meld, lay off, or end the turn"
     words.verbs.append("end turn")
+
+
+@hookimpl
+def rummykit_verbs(variant: Variant) -> list[Verb]:
+    """The turn ends by saying so (``end turn``) rather than by a discard."""
+    return [Verb("end turn", short="e")]

@@ -13,13 +13,18 @@ The swaps are listed after the lay-offs, before the turn's endings.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .. import standard
-from ..actions import Action, ActionWords, PositionWords
+from ..actions import Action, ActionWords, PositionWords, Verb
 from ..cards import Card, card_from_face
 from ..engine import Deal
 from ..hookspecs import hookimpl
 from ..melds import Meld
 from ..toolkit import cards_text, distinct_cards
+
+if TYPE_CHECKING:
+    from ..variant import Variant
 
 SELECTED_BY = "table.exchange: any, own-side, opponents or layer"
 """The ruleset values that bring this mechanic into a game."""
@@ -144,3 +149,9 @@ def rummykit_describe_action(deal: Deal, seat: int, action: Action, viewer: int 
 @hookimpl(tryfirst=True)
 def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> None:
     words.verbs.append("swap")
+
+
+@hookimpl
+def rummykit_verbs(variant: Variant) -> list[Verb]:
+    """A wild card on the table exchanged for the natural card it stands for: ``swap 7H on 2``."""
+    return [Verb("swap", frozenset({"card on meld"}))]

@@ -10,16 +10,19 @@ With one card left in hand a player offers nothing and ends the turn (``end turn
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import standard
-from ..actions import Action, ActionWords, OneCardActions, PositionWords
+from ..actions import Action, ActionWords, OneCardActions, PositionWords, Verb
 from ..cards import Card
 from ..engine import Deal, Offer
 from ..hookspecs import hookimpl
 from ..ruleset import Problem
 from ..settings import KernelSettings
 from ..toolkit import distinct_cards
+
+if TYPE_CHECKING:
+    from ..variant import Variant
 
 SELECTED_BY = "turn.end: offer"
 """The ruleset value that brings this mechanic into a game."""
@@ -152,3 +155,14 @@ def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> N
         offer = deal.offer
         words.hint = f"{deal.game.names[offer.offerer]} offers you {offer.card}: accept or decline"
     words.verbs += ["offer", "accept", "decline", "end turn"]
+
+
+@hookimpl
+def rummykit_verbs(variant: Variant) -> list[Verb]:
+    """The card offered to the other seats (``offer 7H``), their answers, and the turn's end."""
+    return [
+        Verb("offer", frozenset({"card"}), short="o"),
+        Verb("accept"),
+        Verb("decline"),
+        Verb("end turn", short="e"),
+    ]

@@ -16,10 +16,10 @@ card taken.
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import standard
-from ..actions import Action, ActionWords, OneCardActions, PositionWords
+from ..actions import Action, ActionWords, OneCardActions, PositionWords, Verb
 from ..cards import Card
 from ..engine import Deal
 from ..hookspecs import hookimpl
@@ -27,6 +27,9 @@ from ..melds import Meld, MeldSearch
 from ..ruleset import Problem
 from ..settings import KernelSettings
 from ..toolkit import cards_from_hand, layoff_targets, meld_action
+
+if TYPE_CHECKING:
+    from ..variant import Variant
 
 SELECTED_BY = "draw.from_pile: any, or draw.must_use: deepest"
 """The ruleset values that bring this mechanic into a game."""
@@ -300,3 +303,10 @@ def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> N
         words.hint = f"meld or lay off {deal.taken} first, the deepest card you took"
     if _any(deal):
         words.verbs.append("end")
+
+
+@hookimpl
+def rummykit_verbs(variant: Variant) -> list[Verb]:
+    """Drawing from the pile names the deepest card taken (``draw discard 7H``); ``end`` ends a hand
+    whose stock is gone."""
+    return [Verb("draw discard", frozenset({"bare", "card"})), Verb("end")]

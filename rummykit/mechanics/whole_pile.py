@@ -12,10 +12,10 @@ The ``take pile`` actions stand where the plain turn lists ``draw discard``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import standard
-from ..actions import Action, ActionWords, PositionWords
+from ..actions import Action, ActionWords, PositionWords, Verb
 from ..cards import Card
 from ..engine import Deal
 from ..hookspecs import hookimpl
@@ -23,6 +23,9 @@ from ..melds import Meld, MeldSearch
 from ..ruleset import Problem
 from ..settings import KernelSettings
 from ..toolkit import cards_from_hand, lay_meld, lay_off, layoff_targets, meld_action
+
+if TYPE_CHECKING:
+    from ..variant import Variant
 
 SELECTED_BY = "draw.from_pile: whole"
 """The ruleset value that brings this mechanic into a game."""
@@ -221,3 +224,11 @@ def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> N
         elif deal.discard:
             words.hint += "; the pile cannot be taken now"
     words.verbs += ["take pile", TAKE_PILE_WITH]
+
+
+@hookimpl
+def rummykit_verbs(variant: Variant) -> list[Verb]:
+    """Taking the whole pile (``take pile``; onto a table meld, ``take pile on 2``, where its top card may
+    be laid off) and taking it with a meld of its top card (``take pile with 7H 7S 7D``)."""
+    shapes = frozenset({"bare", "on meld"}) if variant.top_layoff else frozenset({"bare"})
+    return [Verb("take pile", shapes, short="t"), Verb(TAKE_PILE_WITH, frozenset({"melds"}))]
