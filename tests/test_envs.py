@@ -26,7 +26,7 @@ from pettingzoo.test import api_test, seed_test  # noqa: E402
 import rummykit  # noqa: E402
 from rummykit import envs  # noqa: E402
 from rummykit.actions import Action, IllegalAction  # noqa: E402
-from rummykit.envs.encoding import MELD_KINDS, Way  # noqa: E402
+from rummykit.envs.encoding import Way  # noqa: E402
 
 VARIANTS = [info.name for info in rummykit.list_variants() if info.package == "rummykit"]
 SEATINGS = [
@@ -331,7 +331,60 @@ def test_space_sizes_are_fixed_per_variant() -> None:
     assert all(not k[0].startswith(("select", "commit")) for k in gin.space.keys)
     assert envs.env("500-rum").space.commits == ["meld"]
     assert envs.env("fortune").space.commits == ["meld", "take pile with"]
-    assert MELD_KINDS == ("meld", "take pile with")
+
+
+SPACE_SIZES = {
+    "gin": 111,
+    "gin-3": 111,
+    "gin-partnership": 111,
+    "oklahoma-gin": 111,
+    "500-rum": 1860,
+    "500-partnership": 1860,
+    "persian": 1860,
+    "fortune": 1808,
+    "arlington": 1808,
+    "iceberg": 1806,
+    "skarney": 3558,
+    "skarney-singles": 3558,
+}
+"""Each built-in variant's action space, as docs/rl.md tables them."""
+
+
+def test_space_sizes_as_documented() -> None:
+    assert sorted(SPACE_SIZES) == sorted(VARIANTS)
+    for name, size in SPACE_SIZES.items():
+        assert envs.env(name).space.size == size, name
+    assert envs.env("fortune", house_rules=["joker"]).space.size == 3504
+
+
+def test_the_space_is_built_from_the_declared_verbs() -> None:
+    """Each verb's declared shapes give its indices: Gin's knock (one card) has 53 and no bare index, its
+    pass and big gin one each; the pile drawn bare in Gin, bare and by its deepest card in 500 Rum; swaps
+    on table slots where the ruleset allows exchanges. Gin, without table melds, has no table slots and no
+    builder though its settlement declares meld and layoff."""
+    gin = envs.env("gin").space
+    bare = {verb for verb, face, slot in gin.keys if face is None and slot is None}
+    assert bare == {"draw stock", "draw discard", "pass", "big gin", "done"}
+    carded = Counter(verb for verb, face, slot in gin.keys if face is not None)
+    assert carded == {"discard": envs.FACES, "knock": envs.FACES}
+    assert gin.shapes["knock"] == {"card"} and "meld" not in gin.shapes and "layoff" not in gin.shapes
+    rum = envs.env("500-rum").space
+    assert rum.index("draw discard") >= 0 and rum.text(rum.index("draw discard 7H")) == "draw discard 7H"
+    with pytest.raises(KeyError):
+        gin.index("draw discard 7H")
+    with pytest.raises(KeyError):
+        gin.index("knock")
+    skarney = envs.env("skarney").space
+    assert skarney.text(skarney.index("swap 7H on 3")) == "swap 7H on 3"
+    with pytest.raises(KeyError):
+        envs.env("fortune").space.index("swap 7H on 3")
+
+
+def test_old_meld_kinds_name_warns() -> None:
+    from rummykit.envs import encoding
+
+    with pytest.warns(DeprecationWarning, match="MELD_KINDS"):
+        assert encoding.MELD_KINDS == ("meld", "take pile with")
 
 
 @pytest.mark.parametrize(("name", "players"), SEATINGS, ids=[f"{v}-{n}" for v, n in SEATINGS])

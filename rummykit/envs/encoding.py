@@ -7,6 +7,7 @@ out; :meth:`ActionSpace.mask` says exactly which of them are legal now, from the
 
 from __future__ import annotations
 
+import warnings
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -24,24 +25,36 @@ from ..mechanics import whole_pile
 from ..standard import MELD_ACTION_LIMIT
 from ..variant import Variant, stands_for_faces
 
-__all__ = ["ActionSpace", "Encoder", "Selection", "FACES", "TABLE_SLOTS", "MELD_KINDS", "SCORE_LIMIT"]
+__all__ = ["ActionSpace", "Encoder", "Selection", "FACES", "TABLE_SLOTS", "SCORE_LIMIT"]
 
 FACES = 53
 """Card faces: 52 natural cards and the joker (face 52). Copies of a card (two decks) share a face."""
 TABLE_SLOTS = 32
 """Default bound on addressable table melds: ``layoff X on k`` and ``swap X on k`` exist for k < 32."""
-MELD_KINDS = ("meld", "take pile with")
-"""Verbs whose cards are chosen with ``select X`` steps and committed with the verb itself."""
-TARGET_KINDS = ("layoff", "swap")
-BARE_ONLY = frozenset({"draw stock", "take pile", "end", "end turn", "accept", "decline", "pass", "done"})
-"""Verbs the kernel and the built-in games use without cards."""
-ONE_CARD_ONLY = frozenset({"discard", "offer", "knock"})
-"""Verbs the kernel and the built-in games use with exactly one card."""
+MELD = "meld"
+"""The kernel's verb laying melds from the hand (the plain turn's, ``rummykit.standard``)."""
+TABLE_SHAPES = frozenset({"melds", "card on meld", "on meld"})
+"""The verb shapes (:data:`~rummykit.actions.VERB_SHAPES`) that lay cards on the table or address its melds."""
+UNDECLARED_SHAPES = frozenset({"bare", "card"})
+"""The shapes given to a verb a game's position names (``PositionWords.verbs``) that no plugin declares
+(``rummykit_verbs``): plugins written before verbs were declared, as their verbs were indexed then."""
 PHASES = ("draw", "play", "use", "discard", "offer", "offered", "over")
 SCORE_LIMIT = 100
 """Scores are observed over the target (else over 100 points) and clipped to -100 .. 100: rules bound no
 score (a hand's points are the plugins'), and a space needs finite bounds. No built-in game comes near it
 (Skarney, without a target, reaches about 55 in random and greedy play; Gin about 5 with its bonuses)."""
+
+
+def __getattr__(name: str) -> Any:
+    if name == "MELD_KINDS":
+        warnings.warn(
+            "rummykit.envs.encoding.MELD_KINDS is deprecated: a space's meld verbs are ActionSpace.commits, "
+            "read from the verbs the game declares",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return ("meld", "take pile with")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def check_table_slots(table_slots: int) -> None:
@@ -66,6 +79,21 @@ def end_text(game: Game) -> str:
     """Why a finished game ended, for messages: ``max-hands; last hand: knock``."""
     hand = hand_end(game)
     return f"{game.end_reason}; last hand: {hand}" if hand else str(game.end_reason)
+
+
+def verb_shapes(variant: Variant, players: int) -> dict[str, frozenset[str]]:
+    """Per verb of ``variant``'s actions, the shapes the action space indexes it by: those its plugins declare
+    (``rummykit_verbs``). A verb the first position names (``PositionWords.verbs``) that no plugin declares is
+    indexed bare and with one card (:data:`UNDECLARED_SHAPES`), as verbs were before they were declared. In a
+    game without table melds (``table.melds: false``) the table's shapes are left out: no table slots, no
+    meld builder."""
+    shapes = {name: verb.shapes for name, verb in variant.verbs.items()}
+    game = variant.new_game(players=players, seed=0)
+    for name in position_words(game.deal, game.deal.actor).verbs:
+        shapes.setdefault(name, UNDECLARED_SHAPES)
+    if not variant.melds_on_table:
+        shapes = {name: kept for name, s in shapes.items() if (kept := s - TABLE_SHAPES)}
+    return shapes
 
 
 def face_text(face: int) -> str:
@@ -107,48 +135,42 @@ class Selection:
 class ActionSpace:
     """Every action index of a variant, both ways: ``text(i)`` and ``index(text)``.
 
-    Layout, in order: one index per verb without cards (``draw stock``, ``pass``...); 53 per verb with one
-    card (``discard 7H``; a verb used both ways has both); ``layoff X on k`` and ``swap X on k`` for each face
-    and table slot k < ``slots``; ``take pile on k`` where the pile may be taken onto a table meld; then the
-    meld builder: ``select X`` (53), ``next meld`` (closes one meld of an action laying several) and one
-    commit per meld verb (``meld``, ``take pile with``). There is no undo step: every builder step moves
-    towards an engine action, so a meld once started is finished (no select/clear loops).
+    Built from the verbs the game's plugins declare (:attr:`Variant.verbs <rummykit.variant.Variant.verbs>`),
+    each verb's shapes saying which indices it gets. Layout, in order, verbs sorted by name within each
+    part: one index per verb used without cards (shape ``bare``: ``draw stock``, ``pass``...); 53 per verb
+    used with one card (``card``: ``discard 7H``; a verb used both ways has both); ``X on k`` for each face
+    and table slot k < ``slots`` per verb laying one card on a table meld (``card on meld``: ``layoff 8C on
+    2``, ``swap 7H on 1``); ``V on k`` per verb addressing a table meld without cards (``on meld``: ``take
+    pile on 2``); then the meld builder: ``select X`` (53), ``next meld`` (closes one meld of an action laying
+    several) and one commit per verb laying melds (``melds``: ``meld``, ``take pile with``). There is no undo
+    step: every builder step moves towards an engine action, so a meld once started is finished (no
+    select/clear loops). A game without table melds (``table.melds: false``) gets no table slots and no
+    builder, whatever its verbs.
     """
 
     def __init__(self, variant: Variant, players: int, slots: int = TABLE_SLOTS):
         self.variant = variant
         self.slots = slots
-        game = variant.new_game(players=players, seed=0)
-        verbs = set(position_words(game.deal, game.deal.actor).verbs)
-        kernel = variant.kernel
-        if kernel.turn_end != "discard":
-            verbs.add("end turn")
-        if kernel.turn_end == "offer":
-            verbs |= {"offer", "accept", "decline"}
-        table = variant.melds_on_table
-        if not table:
-            verbs -= set(MELD_KINDS) | set(TARGET_KINDS)
-        plain = sorted(v for v in verbs if v not in MELD_KINDS and v not in TARGET_KINDS)
+        self.shapes = verb_shapes(variant, players)
+        """Per verb with an index, the shapes it is indexed by (:func:`verb_shapes`)."""
+
+        def having(shape: str) -> list[str]:
+            return sorted(verb for verb, shapes in self.shapes.items() if shape in shapes)
+
         self.keys: list[tuple[str, int | None, int | None]] = []
         """Per index: (verb, face or None, table slot or None); the meld builder's keys use the verbs
         ``select`` (with a face), ``next`` and ``commit:VERB``."""
-        for verb in plain:
-            if verb not in ONE_CARD_ONLY:
-                self.keys.append((verb, None, None))
-        for verb in plain:
-            if verb not in BARE_ONLY:
-                self.keys.extend((verb, f, None) for f in range(FACES))
-        if table:
-            targets = ["layoff"] + (["swap"] if variant.exchange != "none" else [])
-            for verb in targets:
-                self.keys.extend((verb, f, k) for k in range(slots) for f in range(FACES))
-            if variant.top_layoff and variant.draw_from_pile == "whole":
-                self.keys.extend(("take pile", None, k) for k in range(slots))
-        self.commits: list[str] = []
-        if table:
-            self.commits.append("meld")
-            if variant.draw_from_pile == "whole" and variant.must_use == "top":
-                self.commits.append("take pile with")
+        self.keys.extend((verb, None, None) for verb in having("bare"))
+        for verb in having("card"):
+            self.keys.extend((verb, f, None) for f in range(FACES))
+        for verb in having("card on meld"):
+            self.keys.extend((verb, f, k) for k in range(slots) for f in range(FACES))
+        for verb in having("on meld"):
+            self.keys.extend((verb, None, k) for k in range(slots))
+        self.commits: list[str] = having("melds")
+        """The verbs laying melds, committed by the meld builder (``meld``, ``take pile with``)."""
+        self._commit_kinds = frozenset(self.commits)
+        if self.commits:
             self.keys.extend(("select", f, None) for f in range(FACES))
             self.keys.append(("next", None, None))
             self.keys.extend((f"commit:{verb}", None, None) for verb in self.commits)
@@ -245,21 +267,21 @@ class ActionSpace:
         share a key (a wild card laid off at either end of a run), the engine's first, or the one naming
         fewest cards."""
         found: dict[tuple[str, int | None, int | None], Action] = {}
-        deal = game.deal
         for action in game.legal_actions() if legal is None else legal:
-            if action.kind in MELD_KINDS:
+            if action.kind in self._commit_kinds:
                 continue
             cards = action.cards
             if not cards:
                 face = None
             elif len(cards) == 1:
                 face = cards[0].face
-            elif action.kind == "layoff" and deal.taken is not None and deal.taken in cards:
-                face = deal.taken.face  # under must_use: the taken card with the cards bridging to the meld
-            elif action.kind == "draw discard":
-                face = cards[0].face  # the deepest card taken (two decks: every card named)
+            elif action.target is not None:
+                card = self._card_laid(game, action)
+                if card is None:
+                    continue
+                face = card.face
             else:
-                continue
+                face = cards[0].face  # the first card named (draw discard: the deepest card taken)
             key = (action.kind, face, action.target)
             if key not in self.position:
                 continue
@@ -267,6 +289,21 @@ class ActionSpace:
             if held is None or len(cards) < len(held.cards):
                 found[key] = action
         return found
+
+    @staticmethod
+    def _card_laid(game: Game, action: Action) -> Card | None:
+        """The card an action naming several cards onto a table meld is indexed by: the card just taken, laid
+        off with the cards from hand that bridge it to the meld (``draw.must_use``), or else the one card it
+        names from neither the hand nor the table (a card lying face up, melded at once). None where neither
+        tells one card."""
+        deal = game.deal
+        if deal.taken is not None and deal.taken in action.cards:
+            return deal.taken
+        placed = {c.id for c in deal.hands[deal.current]}
+        for table_meld in deal.table:
+            placed.update(c.id for c in table_meld.meld.cards)
+        outside = [c for c in action.cards if c.id not in placed]
+        return outside[0] if len(outside) == 1 else None
 
     def _listed_indices(self, game: Game, legal: Sequence[Action]) -> dict[int, Action]:
         """:meth:`listed` by index, with a quick path for the common one-card actions (discards, knocks) and
@@ -281,7 +318,7 @@ class ActionSpace:
             else:
                 simple = self._simple_index(action)
                 if simple is None:
-                    if action.kind not in MELD_KINDS:  # melds have no index: the builder commits them
+                    if action.kind not in self._commit_kinds:  # melds have no index: the builder commits them
                         rest.append(action)
                     continue
                 i = simple
@@ -323,8 +360,9 @@ class ActionSpace:
         action (one group, or several for an action laying several melds).
 
         The engine's listed melds and pile takes are complete unless its list is capped
-        (:data:`~rummykit.standard.MELD_ACTION_LIMIT`); then every candidate meld of the hand
-        (``variant.meld_search``) is put to the plugins' filters, as ``Deal.allows`` would."""
+        (:data:`~rummykit.standard.MELD_ACTION_LIMIT`); then, for the kernel's ``meld`` and the whole pile's
+        ``take pile with``, every candidate meld of the hand (``variant.meld_search``) is put to the plugins'
+        filters, as ``Deal.allows`` would. A plugin's own meld verb commits the ways the engine lists."""
         result: dict[str, list[Way]] = {verb: [] for verb in self.commits}
         if not self.commits:
             return result
@@ -344,17 +382,19 @@ class ActionSpace:
                 continue
             hand = deal.hands[deal.current]
             search = game.variant.meld_search
-            if verb == "meld":
+            if verb == MELD:
                 if deal.taken is not None and deal.phase == "use":
                     others = [c for c in hand if c is not deal.taken]
                     candidates = search.melds_containing(deal.taken, others)
                 else:
                     candidates = search.candidate_melds(hand)
                 actions = [standard.meld_action(search, m) for m in candidates]
-            else:
+            elif verb == whole_pile.TAKE_PILE_WITH and deal.discard:
                 top = deal.discard[-1]
                 actions = [whole_pile.pile_take(search, m, top) for m in search.melds_containing(top, hand)]
                 actions = [a for a in actions if len(a.cards) >= 2]
+            else:
+                continue  # a plugin's meld verb: its listed ways only
             wanted = []
             for action in actions:  # valid melds by the meld search, in the kernel's own action form
                 way = Way.of(action)
@@ -421,10 +461,7 @@ class ActionSpace:
         position = self._cached
         if position is None or position.state != state:  # select steps leave the game as it is
             legal = game.legal_actions()
-            deal = game.deal
-            position = self._cached = _Position(
-                state, self._listed_indices(game, legal), self.meld_sets(game, legal), tuple(deal.hands[deal.current])
-            )
+            position = self._cached = _Position(state, self._listed_indices(game, legal), self.meld_sets(game, legal))
         key = selection.key()
         steps = position.steps.get(key)
         if steps is None:  # random play comes back to the same selections: each is worked out once
@@ -448,7 +485,7 @@ class ActionSpace:
 
     def _first_steps(self, position: _Position, plan: dict[int, Action | None]) -> None:
         """:meth:`_builder` with nothing selected (most positions): ``select X`` for every face of a legal way
-        that the hand holds (what :meth:`_next_steps` gives for an empty selection, without its Counters)."""
+        (what :meth:`_next_steps` gives for an empty selection, without its Counters)."""
         starts: set[int] = set()
         for verb, ways in position.ways.items():
             for way in ways:
@@ -459,18 +496,13 @@ class ActionSpace:
                         plan.setdefault(self.commit_index[verb], way.action)
                     else:
                         plan[self.next_index] = None
-        if starts:
-            hand = position.hand
-            for f in starts:
-                if hand[f]:
-                    plan[self.select_base + f] = None
+        for f in starts:
+            plan[self.select_base + f] = None
 
     def _next_steps(self, position: _Position, selection: Selection, plan: dict[int, Action | None]) -> None:
         """:meth:`_builder` for any selection."""
-        hand = position.hand
-        chosen = selection.counts()
         closed = Counter(selection.closed()) if selection.cuts else Counter()
-        current = Counter(selection.current()) if selection.cuts else chosen
+        current = Counter(selection.current()) if selection.cuts else selection.counts()
         current_key = tuple(sorted(selection.current()))
         selectable: set[int] = set()
         further = False
@@ -485,7 +517,9 @@ class ActionSpace:
                     counts = way.counts[group]
                     if any(counts[f] < n for f, n in current.items()):
                         continue
-                    selectable.update(f for f in counts if counts[f] > current[f] and hand[f] > chosen[f])
+                    # the way's own counts bound the copies of a face (its cards are where the engine
+                    # found them: the hand, or another place a meld may take one from)
+                    selectable.update(f for f in counts if counts[f] > current[f])
                     if group == current_key:
                         if len(open_groups) == 1:
                             plan.setdefault(self.commit_index[verb], way.action)
@@ -526,17 +560,10 @@ class _Position:
     """The engine's listed actions with an index (melds apart), by index."""
     ways: dict[str, list[Way]]
     """Per meld verb, every legal way to commit it."""
-    cards: tuple[Card, ...]
-    """The hand of the seat whose turn it is."""
     steps: dict[tuple[tuple[tuple[int, ...], ...], tuple[int, ...]], dict[int, Action | None]] = field(
         default_factory=dict
     )
     """The builder's legal steps per selection (:meth:`Selection.key`) met so far."""
-
-    @cached_property
-    def hand(self) -> Counter[int]:
-        """The faces in the hand of the seat whose turn it is (worked out when the builder first needs them)."""
-        return Counter(c.face for c in self.cards)
 
 
 @dataclass(frozen=True)

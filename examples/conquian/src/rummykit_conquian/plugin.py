@@ -27,10 +27,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from rummykit import hookimpl
-from rummykit.actions import Action, ActionWords, PositionWords
+from rummykit.actions import Action, ActionWords, PositionWords, Verb
 from rummykit.cards import Card
 from rummykit.engine import Deal, Game, HandResult, TableMeld
 from rummykit.melds import Meld
+from rummykit.variant import Variant
 
 RULES_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -575,6 +576,14 @@ def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> N
     for verb in ("pass", "force", "waive", "meld", "layoff"):
         if verb not in words.verbs:
             words.verbs.append(verb)
+
+
+@hookimpl
+def rummykit_verbs(variant: Variant) -> list[Verb]:
+    """The verbs Conquian adds to the plain turn's: passing the face-up card, and forcing it on the passer or
+    waiving. Melds and lay-offs are the plain turn's verbs (their cards may include the face-up card and
+    cards of one's own melds); turning the stock's card is a move the rules make, typed by nobody."""
+    return [Verb(PASS.kind), Verb(FORCE.kind), Verb(WAIVE.kind)]
 
 
 @hookimpl

@@ -32,7 +32,7 @@ from itertools import combinations
 from typing import Any
 
 from rummykit import hookimpl
-from rummykit.actions import Action, ActionWords, PositionWords
+from rummykit.actions import Action, ActionWords, PositionWords, Verb
 from rummykit.cards import JOKER_FACE, Card, card_from_face
 from rummykit.engine import Deal, Game, HandResult
 from rummykit.melds import MeldRules, MeldSearch
@@ -522,6 +522,13 @@ def rummykit_describe_action(deal: Deal, seat: int, action: Action, viewer: int 
     if action.kind == "pass":
         return ActionWords("do not buy", "does not buy")
     return None
+
+
+@hookimpl
+def rummykit_verbs(variant: Variant) -> list[Verb]:
+    """The verbs buying adds to the plain turn's: ``buy`` the pile's top card, or ``pass``. The contract is
+    the plain turn's ``meld``, its melds apart (``meld 7H 7S JK | 9C 9D 9S``)."""
+    return [Verb(BUY.kind, short="b"), Verb(PASS.kind)]
 
 
 @hookimpl
