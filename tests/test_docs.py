@@ -2,11 +2,12 @@
 
 Each page runs in a folder of its own that holds a copy of this checkout (so that ``pip install .`` works
 as in a fresh clone) and every file block of every page: a ``python``, ``yaml`` or ``toml`` block whose first
-line is ``# NAME.EXT`` is that file's content. Then, in page order, every line of every ``sh`` block and
-every ``$ command`` of every ``console`` block runs with bash (``rummykit`` is this environment's, standard
-input is empty) and must exit with 0 without a traceback; then the page's ``python`` blocks run, in order,
-as one script. Everything has a time limit, so a snippet that never ends fails. A block right after
-``<!-- not run: REASON -->`` is skipped; the reason is required.
+line is ``# NAME.EXT`` (or ``# FOLDER/NAME.EXT``, its folders made) is that file's content, and one whose first
+line is ``# NAME.EXT (continued)`` adds to the file an earlier block of its page started. Then, in page
+order, every line of every ``sh`` block and every ``$ command`` of every ``console`` block runs with bash
+(``rummykit`` is this environment's, standard input is empty) and must exit with 0 without a traceback;
+then the page's ``python`` blocks run, in order, as one script. Everything has a time limit, so a snippet
+that never ends fails. A block right after ``<!-- not run: REASON -->`` is skipped; the reason is required.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted(p for p in (ROOT / "docs").glob("*.md") if p.name != "tutorial.md")]
 BLOCK = re.compile(r"^(?P<indent> *)```(?P<lang>\w*)\n(?P<body>.*?)^(?P=indent)```", re.M | re.S)
 NOT_RUN = re.compile(r"<!-- not run: (?P<reason>.*?) -->")
-FILE_LINE = re.compile(r"# (?P<name>[\w.-]+\.(?:py|yaml|toml))")
+FILE_LINE = re.compile(r"# (?P<name>[\w.-]+(?:/[\w.-]+)*\.(?:py|yaml|toml))(?P<continued> \(continued\))?")
 COMMAND_SECONDS = 300  # the README's first command builds a virtual environment
 PYTHON_SECONDS = 120
 
@@ -40,9 +41,18 @@ class Block:
 
     @property
     def file(self) -> str | None:
+        match = self._file_line()
+        return match["name"] if match else None
+
+    @property
+    def continues(self) -> bool:
+        """Whether the block adds to a file an earlier block started (``# NAME.EXT (continued)``)."""
+        match = self._file_line()
+        return bool(match and match["continued"])
+
+    def _file_line(self) -> re.Match[str] | None:
         first = self.body.split("\n", 1)[0]
-        match = FILE_LINE.fullmatch(first)
-        return match["name"] if match and self.lang in ("python", "yaml", "toml") else None
+        return FILE_LINE.fullmatch(first) if self.lang in ("python", "yaml", "toml") else None
 
     def commands(self) -> list[str]:
         if self.lang == "sh":
@@ -98,10 +108,28 @@ def _folder(base: Path) -> Path:
     for name in ("rummykit", "plugins", "variants"):
         shutil.copytree(ROOT / name, work / name, ignore=ignore)
     for page in PAGES:
-        for block in blocks(page):
-            if block.file and not block.skip:
-                (work / block.file).write_text(block.body.split("\n", 1)[1], encoding="utf-8")
+        write_files(work, blocks(page))
     return work
+
+
+def write_files(work: Path, page_blocks: list[Block]) -> None:
+    """Write a page's file blocks under ``work``, in page order (a continued block adds to its file)."""
+    started: set[str] = set()
+    for block in page_blocks:
+        if not block.file or block.skip:
+            continue
+        where = f"{block.page}:{block.line}: {block.file}"
+        assert ".." not in block.file.split("/"), f"{where}: a file block stays in the page's folder"
+        path = work / block.file
+        content = block.body.split("\n", 1)[1]
+        if block.continues:
+            assert block.file in started, f"{where}: continued, but no earlier block of the page starts it"
+            with path.open("a", encoding="utf-8") as file:
+                file.write("\n\n" + content)  # two blank lines between the parts, as between functions
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(content, encoding="utf-8")
+            started.add(block.file)
 
 
 def test_every_skipped_block_says_why_and_runnable_ones_are_found() -> None:
@@ -111,6 +139,30 @@ def test_every_skipped_block_says_why_and_runnable_ones_are_found() -> None:
     assert {"README.md", "playing.md", "simulating.md", "500-rum.md", "rulesets.md"} <= names
     readme = [command for block in blocks(ROOT / "README.md") if not block.skip for command in block.commands()]
     assert "rummykit simulate 500-rum --players 4 --games 200 --seed 1 --jobs 2" in readme
+
+
+def test_file_blocks_make_folders_and_continued_blocks_add_to_their_file(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text(
+        "```python\n# game/pkg/plugin.py\nA = 1\n```\n\ntext\n\n"
+        "```python\n# game/pkg/plugin.py (continued)\nB = 2\n```\n"
+        "\n```python\nprint('a snippet')\n```\n",
+        encoding="utf-8",
+    )
+    found = blocks(page)
+    assert [(b.file, b.continues) for b in found] == [
+        ("game/pkg/plugin.py", False),
+        ("game/pkg/plugin.py", True),
+        (None, False),
+    ]
+    write_files(tmp_path, found)
+    assert (tmp_path / "game" / "pkg" / "plugin.py").read_text(encoding="utf-8") == "A = 1\n\n\nB = 2\n"
+    orphan = Block("page.md", 1, "python", "# other.py (continued)\nC = 3\n", None)
+    with pytest.raises(AssertionError, match="no earlier block"):
+        write_files(tmp_path, [orphan])
+    escaping = Block("page.md", 1, "python", "# ../outside.py\nD = 4\n", None)
+    with pytest.raises(AssertionError, match="stays in the page's folder"):
+        write_files(tmp_path, [escaping])
 
 
 def test_a_snippet_that_never_ends_fails(tmp_path: Path) -> None:
