@@ -44,7 +44,15 @@ Group = tuple[tuple[int, ...], int]
 # sent to the sets of this rank, naturals kept back (aces), room for more wild cards left by the runs
 # that ended, what each open run did, runs started.
 Move = tuple[SuitRuns, int, int, int, int, int, tuple[tuple[str, int, int], ...], int]
-Key = tuple[Any, ...]
+CodedMove = tuple[int, int, int, int, int, Move]
+"""A move for numbered states (see :meth:`DeadwoodSolver._coded_moves`)."""
+Layout = tuple[int, int]
+"""Widths of the fields of a numbered state that depend on the hand: naturals for the sets, wild cards."""
+Step = tuple[int, int, dict[int, tuple[int, object]]]
+"""One step of the programme (a position, and a suit or -1 for the sets): each state reached, from which
+state of the step before and by which move."""
+_RUNS_BITS = 16
+_KEPT_BITS = 6
 
 
 def _face(position: int, suit: int) -> int:
@@ -73,6 +81,11 @@ class DeadwoodSolver:
         # Where sets of aces are formed: with the aces' other run position when it is the only one.
         self._ace_set_position = self._ace_high if rules.runs and rules.ace in ("high", "both") else 1
         self._moves: dict[tuple[object, ...], list[Move]] = {}
+        self._coded: dict[tuple[object, ...], list[CodedMove]] = {}
+        self._runs_ids: dict[SuitRuns, int] = {}
+        self._runs_of: list[SuitRuns] = []
+        self._deficit_of: list[int] = []
+        self._runs_id(())  # no open run is 0
         self._solved: dict[tuple[bytes, tuple[int, ...], int], tuple[int, tuple[tuple[int, ...], ...]]] = {}
         """Hands solved already (bots and searches ask about the same hands again and again)."""
         self._budget = 0
@@ -254,8 +267,9 @@ class DeadwoodSolver:
     ) -> tuple[int, tuple[tuple[int, ...], ...]]:
         rules = self.rules
         values = self.values
-        if len(self._moves) > 200_000:
+        if len(self._moves) > 200_000 or len(self._coded) > 200_000:
             self._moves.clear()
+            self._coded.clear()
         found = None
         if sum(counts) + len(wilds) >= self.beam_from:
             # Quick passes that keep only the most promising states give a deadwood to beat; no deadwood
@@ -297,7 +311,7 @@ class DeadwoodSolver:
         return cost + jokers * values[JOKER], tuple(melds)
 
     def _choose(
-        self, counts: Sequence[int], wilds: Sequence[int], best: dict[int, tuple[int, Key, int]]
+        self, counts: Sequence[int], wilds: Sequence[int], best: dict[int, tuple[int, int, int]]
     ) -> tuple[int, tuple[int, ...], list[tuple[int, ...]]]:
         """Which wild cards go into sets and runs (the rest may make sets of their own): the least
         deadwood of naturals and wild cards, the wild cards used, and the sets of wild cards alone."""
@@ -338,34 +352,96 @@ class DeadwoodSolver:
             result.extend(_even_groups(tuple(group[:melded]), rules.set_max))
         return result
 
+    def _runs_id(self, runs: SuitRuns) -> int:
+        """A suit's open runs as a small number (states are numbers: see :meth:`_best_by_wilds`)."""
+        found = self._runs_ids.get(runs)
+        if found is None:
+            found = self._runs_ids[runs] = len(self._runs_of)
+            if found >> _RUNS_BITS:  # pragma: no cover - some hundreds of run shapes exist under any rules
+                raise RuntimeError("too many shapes of open runs")
+            self._runs_of.append(runs)
+            self._deficit_of.append(sum(max(0, self._run_min - run[0]) + run[2] for run in runs))
+        return found
+
+    def _coded_moves(
+        self, suit: int, runs_id: int, naturals: int, left: int, ctx: tuple[int, ...], layout: Layout
+    ) -> list[CodedMove]:
+        """:meth:`_suit_moves` for the numbered states of :meth:`_best_by_wilds`, in the same order: per
+        move what it adds to a state (its suit's new runs, wild cards used, naturals sent to the sets),
+        naturals melded, wild cards used, room added, naturals kept back, and the move itself."""
+        key = (suit, runs_id, naturals, left, ctx, layout)
+        hit = self._coded.get(key)
+        if hit is not None:
+            return hit
+        set_bits, room_bits = layout
+        used_at = set_bits + room_bits
+        runs_at = used_at + room_bits + 4 * _KEPT_BITS + suit * _RUNS_BITS
+        coded = []
+        for move in self._suit_moves(self._runs_of[runs_id], naturals, left, ctx):
+            new_runs, credit, wild_used, to_sets, held_back, room_add, _, _ = move
+            add = (self._runs_id(new_runs) << runs_at) + (wild_used << used_at) + to_sets
+            coded.append((add, credit + to_sets, wild_used, room_add, held_back, move))
+        self._coded[key] = coded
+        return coded
+
     def _best_by_wilds(
         self, counts: Sequence[int], budget: int, beam: int | None = None, bound: int | None = None
-    ) -> tuple[dict[int, tuple[int, tuple[object, ...], int]], list[tuple[int, int, dict[Key, tuple[Key, object]]]]]:
+    ) -> tuple[dict[int, tuple[int, int, int]], list[Step]]:
         """For each number of wild cards melded in sets and runs: the most natural value melded, the final
-        state that reaches it and the wild cards that state needs (the rest fill room it left)."""
+        state that reaches it and the wild cards that state needs (the rest fill room it left).
+
+        A state is a number (hashing numbers is what makes the programme quick), fields from the lowest
+        bits: the naturals sent to the sets of this rank (within a position only), the room for more wild
+        cards, the wild cards used, the aces kept back per suit and the open runs per suit (numbered by
+        :meth:`_runs_id`). States are visited, and ties between equal values broken, in the order they were
+        first reached, move by move."""
         rules = self.rules
         values = self.values
         self._budget = budget
-        empty: tuple[SuitRuns, SuitRuns, SuitRuns, SuitRuns] = ((), (), (), ())
-        # A state: open runs per suit, wild cards used, aces kept back per suit, room for more wild cards.
-        states: dict[Key, int] = {(empty, 0, (0, 0, 0, 0), 0): 0}
-        steps: list[tuple[int, int, dict[Key, tuple[Key, object]]]] = []
         most = max((sum(counts[_face(r, s)] for s in range(4)) for r in range(1, 14)), default=0)
         set_options = [self._set_options(m) for m in range(most + 1)]
         ace_worth = [values[_face(1, s)] for s in range(4)]
-        worth_of_kept: dict[tuple[int, ...], int] = {}
-        length_min = self._run_min
+        set_bits = max(1, most.bit_length())
+        room_bits = max(1, budget.bit_length())
+        if max(counts[_face(1, s)] for s in range(4)) >> _KEPT_BITS:  # pragma: no cover - 64 decks
+            raise ValueError("too many aces of one suit")
+        layout = (set_bits, room_bits)
+        set_mask = (1 << set_bits) - 1
+        room_mask = (1 << room_bits) - 1
+        # Fields of a state between positions (no naturals for the sets): room, used, kept, runs.
+        used_at = room_bits
+        kept_at = 2 * room_bits
+        runs_at = kept_at + 4 * _KEPT_BITS
+        kept_mask = (1 << _KEPT_BITS) - 1
+        runs_mask = (1 << _RUNS_BITS) - 1
+        deficit_of = self._deficit_of
+        coded_moves = self._coded_moves
 
-        def deficit(runs4: tuple[SuitRuns, ...]) -> int:
-            """How far the open runs are from being melds (positions short, gaps open)."""
-            return sum(max(0, length_min - run[0]) + run[2] for runs in runs4 for run in runs)
+        all_kept_mask = (1 << (4 * _KEPT_BITS)) - 1
+        worth_of_kept: dict[int, int] = {0: 0}
+        deficit_of_runs: dict[int, int] = {0: 0}
 
-        def kept_worth(kept: tuple[int, ...]) -> int:
+        def kept_worth(state: int) -> int:
+            kept = (state >> kept_at) & all_kept_mask
             found = worth_of_kept.get(kept)
             if found is None:
-                found = worth_of_kept[kept] = sum(k * w for k, w in zip(kept, ace_worth))
+                found = worth_of_kept[kept] = sum(
+                    ((kept >> (_KEPT_BITS * s)) & kept_mask) * ace_worth[s] for s in range(4)
+                )
             return found
 
+        def deficit(state: int) -> int:
+            """How far the open runs are from being melds (positions short, gaps open)."""
+            runs = state >> runs_at
+            found = deficit_of_runs.get(runs)
+            if found is None:
+                found = deficit_of_runs[runs] = sum(
+                    deficit_of[(runs >> (_RUNS_BITS * s)) & runs_mask] for s in range(4)
+                )
+            return found
+
+        states: dict[int, int] = {0: 0}
+        steps: list[Step] = []
         seen = 0  # value of the naturals the states have placed so far (aces kept back included)
         for position in range(self._lo, self._hi + 2):
             in_span = position <= self._hi
@@ -385,7 +461,7 @@ class DeadwoodSolver:
                 here = [0, 0, 0, 0]
             else:
                 here = [counts[f] for f in self._face_at[position]]
-            layer: dict[Key, int] = {key + (0,): val for key, val in states.items()}
+            layer = {state << set_bits: val for state, val in states.items()}
             for suit in range(4):
                 worth = values[self._face_at[position][suit]] if in_span else 0
                 if not take_back:
@@ -393,75 +469,104 @@ class DeadwoodSolver:
                 # A state that has left out more than ``bound`` is dropped at once: its value is below
                 # ``floor`` (aces kept back count as placed).
                 floor = None if bound is None else seen - bound
-                nxt: dict[Key, int] = {}
-                back: dict[Key, tuple[Key, object]] = {}
+                runs_shift = set_bits + runs_at + suit * _RUNS_BITS
+                kept_shift = set_bits + kept_at + suit * _KEPT_BITS
+                kept_full = set_bits + kept_at
+                nxt: dict[int, int] = {}
+                back: dict[int, tuple[int, object]] = {}
+                get = nxt.get
+                naturals = here[suit]
+                step_moves: dict[int, list[CodedMove]] = {}  # by open runs and wild cards left
                 for key, val in layer.items():
-                    runs4, used, kept, room, in_sets = key
-                    n = kept[suit] if take_back else here[suit]
-                    for move in self._suit_moves(runs4[suit], n, budget - used, ctx):
-                        new_runs, credit, wild_used, to_sets, held_back, room_add, _, _ = move
-                        nval = val + worth * (credit + to_sets)
-                        kept_next = kept[:suit] + (held_back,) + kept[suit + 1 :] if keep_back or take_back else kept
-                        if floor is not None:
-                            aces = worth_of_kept.get(kept_next)
-                            if nval + (kept_worth(kept_next) if aces is None else aces) < floor:
+                    runs_id = (key >> runs_shift) & runs_mask
+                    room = (key >> set_bits) & room_mask
+                    left = budget - ((key >> (set_bits + used_at)) & room_mask)
+                    prev = key >> set_bits if suit == 0 else key  # the first suit starts from a state
+                    base = key - (runs_id << runs_shift) - (room << set_bits)
+                    if keep_back or take_back:
+                        held = (key >> kept_shift) & kept_mask
+                        n = held if take_back else here[suit]
+                        base -= held << kept_shift
+                        worth_kept = kept_worth(key >> set_bits) - held * ace_worth[suit]
+                        for add, gain, wild_used, room_add, held_back, move in coded_moves(
+                            suit, runs_id, n, left, ctx, layout
+                        ):
+                            nval = val + worth * gain
+                            if floor is not None and nval + worth_kept + held_back * ace_worth[suit] < floor:
                                 continue
-                        used_next = used + wild_used
-                        room_next = room + room_add
-                        if room_next > budget - used_next:
-                            room_next = budget - used_next
-                        nkey = (
-                            runs4[:suit] + (new_runs,) + runs4[suit + 1 :],
-                            used_next,
-                            kept_next,
-                            room_next,
-                            in_sets + to_sets,
+                            room_next = room + room_add
+                            if room_next > left - wild_used:
+                                room_next = left - wild_used
+                            nkey = base + add + (room_next << set_bits) + (held_back << kept_shift)
+                            if nval > get(nkey, -1):
+                                nxt[nkey] = nval
+                                back[nkey] = (prev, move)
+                        continue
+                    if floor is None:
+                        least = -1
+                    else:
+                        kept = (key >> kept_full) & all_kept_mask
+                        least = floor - kept_worth(key >> set_bits) if kept else floor
+                    moves = step_moves.get((runs_id << 16) | left)
+                    if moves is None:
+                        moves = step_moves[(runs_id << 16) | left] = coded_moves(
+                            suit, runs_id, naturals, left, ctx, layout
                         )
-                        if nval > nxt.get(nkey, -1):
+                    for add, gain, wild_used, room_add, _, move in moves:
+                        nval = val + worth * gain
+                        if nval < least:
+                            continue
+                        room_next = room + room_add
+                        if room_next > left - wild_used:
+                            room_next = left - wild_used
+                        nkey = base + add + (room_next << set_bits)
+                        if nval > get(nkey, -1):
                             nxt[nkey] = nval
-                            back[nkey] = (key, move)
+                            back[nkey] = (prev, move)
                 steps.append((position, suit, back))
                 if beam is not None and len(nxt) > beam:
                     lost = {
-                        key: seen - val - kept_worth(key[2]) + self.beam_penalty * deficit(key[0])
+                        key: seen - val - kept_worth(key >> set_bits) + self.beam_penalty * deficit(key >> set_bits)
                         for key, val in nxt.items()
                     }
                     ranked = sorted(nxt, key=lost.__getitem__)
                     # Keep one state with no open run and nothing for the sets: it can always end.
-                    safe = [k for k in ranked if k[4] == 0 and not any(k[0])][:1]
+                    safe = [k for k in ranked if not k & set_mask and not k >> (set_bits + runs_at)][:1]
                     nxt = {key: nxt[key] for key in ranked[:beam] + safe}
                 layer = nxt
             states = {}
-            set_back: dict[Key, tuple[Key, object]] = {}
+            set_back: dict[int, tuple[int, object]] = {}
             for key, val in layer.items():
-                runs4, used, kept, room, in_sets = key
+                in_sets = key & set_mask
+                state = key >> set_bits
+                room = state & room_mask
+                used = (state >> used_at) & room_mask
+                base = state - room - (used << used_at)
                 for wilds, more, groups in set_options[in_sets]:
                     if used + wilds > budget:
                         break
-                    state = (runs4, used + wilds, kept, min(room + more, budget - used - wilds))
+                    state = base + ((used + wilds) << used_at) + min(room + more, budget - used - wilds)
                     if val > states.get(state, -1):
                         states[state] = val
                         set_back[state] = (key, (wilds, groups))
             steps.append((position, -1, set_back))
-        best: dict[int, tuple[int, tuple[object, ...], int]] = {}
+        best: dict[int, tuple[int, int, int]] = {}
         for state, val in states.items():
-            runs4, used, kept, room = state
-            if any(runs4) or any(kept):
+            if state >> kept_at:  # runs still open or aces kept back
                 continue
+            used = (state >> used_at) & room_mask
+            room = state & room_mask
             for total in range(used, used + room + 1):
                 if total not in best or val > best[total][0]:
                     best[total] = (val, state, used)
         return best, steps
 
-    def _groups(
-        self, steps: list[tuple[int, int, dict[Key, tuple[Key, object]]]], key: Key
-    ) -> list[tuple[tuple[int, ...], int, int]]:
+    def _groups(self, steps: list[Step], key: int) -> list[tuple[tuple[int, ...], int, int]]:
         """The melds on the way to final state ``key``: (natural faces, wild cards, room for more)."""
         chosen: list[tuple[int, int, object]] = []
         for position, suit, back in reversed(steps):
-            prev, info = back[key]
+            key, info = back[key]
             chosen.append((position, suit, info))
-            key = prev[:4] if suit == 0 else prev  # a position's first suit starts from a state without sets
         chosen.reverse()
         found: list[tuple[tuple[int, ...], int, int]] = []
         # Open runs per suit: [state, cells (a face, or -1 for a wild card)].
