@@ -8,7 +8,8 @@ stock, pile cards lying face down (or the whole pile when the game has no open p
 and this seat's own hand and zones are seen.
 
 :func:`determinize` returns a copy of the game in which those hidden cards are dealt again at random among
-those same places: every place keeps its size, every card the seat sees stays where it is. Which cards go
+those same places: every place keeps its size, every card the seat sees stays where it is, and what marks a
+place (who else saw the card there, a pile card lying face down) stays with the place. Which cards go
 where depends only on the set of hidden cards and the generator, never on where they really were, so two
 games that look the same to ``seat`` give the same samples::
 
@@ -93,14 +94,20 @@ def determinize(game: Game, seat: int, rng: random.Random) -> Game:
             deal.offer.card = moved[deal.offer.card.id]
         if deal.drawn is not None and deal.drawn.id in moved:
             deal.drawn = moved[deal.drawn.id]
+        hidden = {c.id for c in before}
         if deal.seen:
             # Who else saw a hidden card goes with its place too.
-            hidden = {c.id for c in before}
             seen = {k: v for k, v in deal.seen.items() if k not in hidden}
             for old, new in zip(before, cards):
                 if old.id in deal.seen:
                     seen[new.id] = deal.seen[old.id]
             deal.seen = seen
+        if deal.face_down & hidden:
+            # So does a card's lying face down in the pile (a knock card): the card now in its place lies
+            # face down, and the card moved away from it does not.
+            face_down = deal.face_down - hidden
+            face_down.update(new.id for old, new in zip(before, cards) if old.id in deal.face_down)
+            deal.face_down = face_down
     deal._legal = None
     return world
 

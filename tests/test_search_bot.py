@@ -87,6 +87,38 @@ def test_determinize_keeps_what_the_seat_sees(name: str) -> None:
                 world.apply(GreedyBot(1).choose(world))
 
 
+def test_determinize_keeps_a_face_down_card_face_down() -> None:
+    """Gin settled by hand: after a knock the knock card lies face down on the pile while the knocker and
+    then the opponent lay their melds. A determinized world puts another card in its place, face down, and
+    the card that was there goes elsewhere face up: ``face_down`` names only cards of the world's pile, the
+    seat sees what it saw, every card is in one place, and the world plays on."""
+    variant = rummykit.load_variant("gin", options={"rules": {"settlement": "manual"}})
+    knocks = 0
+    for seed in range(4):
+        game = variant.new_game(seed=seed)
+        bots = [GreedyBot(seed), GreedyBot(seed + 7)]
+        while not game.is_over and game.deal.phase != "knocker-melds":
+            game.apply(bots[game.deal.actor].choose(game))
+        if game.is_over:
+            continue
+        knocks += 1
+        deal = game.deal
+        assert deal.face_down == {deal.discard[-1].id}
+        moved = 0
+        for seat in deal.seats:
+            for sample in range(6):
+                world = determinize(game, seat, random.Random(sample))
+                other = world.deal
+                assert other.face_down == {other.discard[-1].id}, (seed, seat, sample)
+                assert world.observation(seat) == game.observation(seat)
+                world.check_cards()
+                moved += other.discard[-1].id != deal.discard[-1].id
+                if seat == deal.actor:
+                    world.apply(GreedyBot(1).choose(world))
+        assert moved  # the knock card's place took other cards
+    assert knocks >= 2
+
+
 def test_determinize_moves_hidden_cards() -> None:
     game = rummykit.load_variant("gin").new_game(seed=2)
     seat = game.deal.actor
