@@ -61,16 +61,21 @@ RULES_WORDS = ("rules",)
 COMMAND_WORDS = (*QUIT_WORDS[:2], *HELP_WORDS[:1], *HAND_WORDS[:1], *RULES_WORDS)
 """The prompt's own words a typo is matched against (``hlep``: ``help``)."""
 
-SHORT_FORMS = {
-    "s": "draw stock",
-    "p": "draw discard",
-    "d": "discard",
-    "k": "knock",
-    "m": "meld",
-    "l": "layoff",
-}
-"""What a person may type for the first word of an action: ``s`` (the stock), ``p`` (the discard pile),
-``d 9S``, ``k 9S``, ``m 7S 7H 7D``, ``l 8C on 2``."""
+PILE_NAMES = {"draw stock": "the stock", "draw discard": "the pile"}
+"""What the plain turn's draws are called where a short form could mean two actions."""
+
+
+def short_forms(variant: Variant) -> dict[str, str]:
+    """What a person may type for the first word of an action in ``variant``: each declared verb's short form
+    (:attr:`Verb.short <rummykit.actions.Verb.short>`), the first declared where two verbs claim one letter.
+    The plain turn's are ``s`` (the stock), ``p`` (the discard pile), ``d 9S``, ``m 7S 7H 7D``, ``l 8C on
+    2``; a game adds its own (Gin's ``k 9S``)."""
+    forms: dict[str, str] = {}
+    for name, verb in variant.verbs.items():
+        if verb.short is not None:
+            forms.setdefault(verb.short, name)
+    return forms
+
 
 _RULESET_ORDER = (
     "name", "title", "aliases", "summary", "source", "extends", "plugins", "players", "partnerships", "decks",
@@ -178,9 +183,10 @@ def _legal_lines(game: Game) -> list[str]:
     # Wrap between actions only: the spaces inside an action are made unbreakable for textwrap.
     text = "Legal now: " + ", ".join(a.replace(" ", "\0") for a in legal)
     lines = [line.replace("\0", " ") for line in textwrap.wrap(text, width=100, subsequent_indent="   ")]
-    examples = {verb: next(t for t in legal if t == verb or t.startswith(verb + " ")) for verb in SHORT_FORMS.values()
+    shorts = short_forms(game.variant)
+    examples = {verb: next(t for t in legal if t == verb or t.startswith(verb + " ")) for verb in shorts.values()
                 if any(t == verb or t.startswith(verb + " ") for t in legal)}  # fmt: skip
-    forms = [f"{short}{examples[verb][len(verb):]} ({examples[verb]})" for short, verb in SHORT_FORMS.items()
+    forms = [f"{short}{examples[verb][len(verb):]} ({examples[verb]})" for short, verb in shorts.items()
              if verb in examples and not short_form_clash(game, short)]  # fmt: skip
     if forms:
         lines.append("Short forms: " + ", ".join(forms))
@@ -204,12 +210,24 @@ def refusal_text(game: Game, message: str) -> str:
 
 
 def short_form_clash(game: Game, text: str) -> str | None:
-    """Why a short form is not taken now, when it could mean two legal actions: ``p`` (the pile) while
-    ``pass`` is legal too, at an upcard offer; None otherwise."""
+    """Why a short form typed alone is not taken now, when it could mean two legal actions: its verb's, and
+    another verb's without cards that starts with the same letter (``p``, the pile, while Gin's ``pass`` is
+    legal too at the upcard offer); None otherwise."""
     words = text.split()
-    if len(words) == 1 and words[0].lower() == "p" and any(a.kind == "pass" for a in game.legal_actions()):
-        return "'p' could mean 'pass' or the pile ('draw discard'): type the one you mean in full."
-    return None
+    if len(words) != 1:
+        return None
+    letter = words[0].lower()
+    verb = short_forms(game.variant).get(letter)
+    if verb is None:
+        return None
+    legal = game.legal_actions()
+    if not any(a.kind == verb and not a.cards for a in legal):
+        return None
+    other = next((a.kind for a in legal if not a.cards and a.kind != verb and a.kind.startswith(letter)), None)
+    if other is None:
+        return None
+    meant = f"{PILE_NAMES[verb]} ('{verb}')" if verb in PILE_NAMES else f"'{verb}'"
+    return f"'{letter}' could mean '{other}' or {meant}: type the one you mean in full."
 
 
 def expand_short_form(game: Game, text: str) -> str:
@@ -219,8 +237,9 @@ def expand_short_form(game: Game, text: str) -> str:
     if not words:
         return text
     head = words[0].lower()
-    if head in SHORT_FORMS:
-        return " ".join([SHORT_FORMS[head], *words[1:]])
+    shorts = short_forms(game.variant)
+    if head in shorts:
+        return " ".join([shorts[head], *words[1:]])
     if head == "draw" and len(words) == 1:
         draws = sorted({a.kind for a in game.legal_actions() if a.kind.startswith("draw")})
         if len(draws) == 1:
@@ -327,7 +346,7 @@ def play_interactive(
 
     ``read(prompt)`` returns the person's next line (EOFError or KeyboardInterrupt means quit);
     ``write(line)`` shows a line. A line that is not a legal action is explained and asked again, the
-    game unchanged; short forms (:data:`SHORT_FORMS`) are accepted and near misses get a suggestion.
+    game unchanged; short forms (:func:`short_forms`) are accepted and near misses get a suggestion.
     With ``pause``, the person presses Enter after each hand's settlement before the next deal is shown.
     Returns True when the game was played to its end, False when the person quit.
     """

@@ -516,3 +516,72 @@ def test_a_record_naming_a_bad_variant_is_refused_naming_the_file(
             assert main(command) == 2
             err = capsys.readouterr().err
             assert err.startswith(f"rummykit: {bad}: {message}") and "(document)" not in err, err
+
+
+def test_short_forms_are_the_declared_verbs() -> None:
+    """Each game's short forms are its verbs' (``rummykit_verbs``): the plain turn's everywhere, Gin's ``k``
+    only in the Gin games, the mechanics' where a game uses them."""
+    from rummykit.cli import short_forms
+
+    plain = {"s": "draw stock", "p": "draw discard", "d": "discard"}
+    table = {**plain, "m": "meld", "l": "layoff"}
+    assert short_forms(rummykit.load_variant("gin")) == {**plain, "k": "knock", "m": "meld", "l": "layoff"}
+    assert short_forms(rummykit.load_variant("500-rum")) == table
+    assert short_forms(rummykit.load_variant("fortune")) == {**table, "t": "take pile"}
+    assert short_forms(rummykit.load_variant("skarney")) == {**table, "o": "offer", "e": "end turn"}
+
+
+def _a_plugin_verb(tmp_path: Path) -> Path:
+    plugin = tmp_path / "shout.py"
+    plugin.write_text(
+        "from rummykit import hookimpl\n"
+        "from rummykit.actions import Action, Verb\n"
+        "@hookimpl\n"
+        "def rummykit_verbs(variant):\n"
+        "    return [Verb('shout', short='x')]\n"
+        "@hookimpl\n"
+        "def rummykit_legal_actions(deal, actions):\n"
+        "    if deal.phase == 'draw':\n"
+        "        actions.append(Action('shout'))\n"
+        "@hookimpl\n"
+        "def rummykit_apply_action(deal, action):\n"
+        "    return True if action.kind == 'shout' else None\n"
+    )
+    return plugin
+
+
+def test_a_plugins_short_form_is_typed_and_listed(tmp_path: Path) -> None:
+    """A verb a plugin declares with a short form: the terminal expands it and ``help`` lists it; ``k`` is no
+    short form outside the games that declare it."""
+    from rummykit.cli import expand_short_form, short_forms
+
+    variant = rummykit.load_variant("500-rum", plugins=[_a_plugin_verb(tmp_path)])
+    assert short_forms(variant)["x"] == "shout"
+    game = variant.new_game(seed=1)
+    while game.deal.phase != "draw":
+        game.apply(game.legal_actions()[0])
+    assert expand_short_form(game, "x") == "shout"
+    assert expand_short_form(game, "k 9S") == "k 9S"
+    lines: list[str] = []
+    seat = game.deal.actor
+    typed = iter(["help", "x", "quit"])
+    play_interactive(game, seat, [None] * game.num_players, lambda _prompt: next(typed), lines.append)
+    assert any(line.startswith("Short forms: ") and "x (shout)" in line for line in lines), lines
+    assert game.history[-1][-1] == "shout"
+
+
+def test_a_lone_short_form_meaning_two_legal_actions_is_refused() -> None:
+    """``p`` while Gin's ``pass`` is legal too at the upcard offer: neither is taken, and ``help`` leaves
+    the ambiguous form out. Once the offer is past, ``p`` is the pile again."""
+    from rummykit.cli import short_form_clash
+
+    game = rummykit.load_variant("gin").new_game(seed=3)
+    assert game.deal.phase == "offer"
+    assert (
+        short_form_clash(game, "p")
+        == "'p' could mean 'pass' or the pile ('draw discard'): type the one you mean in full."
+    )
+    assert short_form_clash(game, "s") is None and short_form_clash(game, "p 7H") is None
+    game.apply("pass")
+    game.apply("pass")
+    assert game.deal.phase == "draw" and short_form_clash(game, "p") is None
