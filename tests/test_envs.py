@@ -900,3 +900,29 @@ def test_render_shows_the_card_that_must_be_used() -> None:
     else:
         pytest.fail("no pile pick-up in 400 moves")
     assert f"must use {game.deal.taken} (taken from the pile)" in (env.render() or "")
+
+
+def test_a_plugins_declared_verbs_get_their_indices(tmp_path: Path) -> None:
+    """A local plugin's verbs: ``shout`` declared bare, ``point`` declared on a table meld without cards,
+    ``wave`` only named in the position's words (a plugin written before ``rummykit_verbs``): bare and
+    with one card, as such verbs were indexed before."""
+    plugin = tmp_path / "verbs.py"
+    plugin.write_text(
+        "from rummykit import hookimpl\n"
+        "from rummykit.actions import Verb\n"
+        "@hookimpl\n"
+        "def rummykit_verbs(variant):\n"
+        "    return [Verb('shout'), Verb('point', frozenset({'on meld'}))]\n"
+        "@hookimpl\n"
+        "def rummykit_describe_position(deal, seat, words):\n"
+        "    words.verbs.append('wave')\n"
+    )
+    plain = envs.env("500-rum").space
+    space = envs.env("500-rum", plugins=[plugin]).space
+    assert space.size == plain.size + 1 + space.slots + (1 + envs.FACES)
+    assert space.shapes["shout"] == {"bare"} and space.shapes["wave"] == {"bare", "card"}
+    for text in ("shout", "point on 3", "wave", "wave 7H"):
+        assert space.text(space.index(text)) == text
+    for text in ("shout 7H", "point 7H on 3"):
+        with pytest.raises(KeyError):
+            space.index(text)
