@@ -96,8 +96,12 @@ BASE_MEASURES = (
     Measure("points_per_hand", "points won per hand", 1),
     Measure("first_player_wins", "hands won by the first player", 3),
     Measure("dealer_wins", "hands won by the dealer", 3),
-    Measure("knock_deadwood", "knocker's deadwood", 2),
 )
+
+
+def figure_key(name: str) -> str:
+    """The measure key of a figure a game reports (``knock deadwood``: ``knock_deadwood``)."""
+    return "_".join(name.split())
 
 
 SHARES = ("kind:", "win:", "first_player_wins", "dealer_wins")
@@ -109,8 +113,9 @@ def measure_game(game: Game) -> dict[str, Any]:
 
     ``points_per_hand`` is the mean, over the game's hands, of the points won in a hand (the sum of the
     seats' positive hand scores); ``first_player_wins`` and ``dealer_wins`` are the shares of hands won by
-    the seat that played first and by the dealer; ``knock_deadwood`` the knocker's mean deadwood over the
-    game's knocks (the ``knock deadwood`` figure a game reports, as Gin does; None without a knock).
+    the seat that played first and by the dealer. Every figure the game reports per hand
+    (:attr:`ResultWords.figures <rummykit.results.ResultWords.figures>`, Gin's ``knock deadwood``) is averaged
+    over the game's hands that report it, under its key (:func:`figure_key`; ``figures`` maps keys to names).
     ``hand_points`` lists each hand's points won, for the spread.
     """
     results = game.results
@@ -120,13 +125,10 @@ def measure_game(game: Game) -> dict[str, Any]:
     won = [sum(max(s, 0) for s in r.scores) for r in results]
     first = [r.winner == (r.dealer + 1) % n for r in results if r.winner is not None]
     dealer = [r.winner == r.dealer for r in results if r.winner is not None]
-    # Figures the games report per hand through rummykit_describe_result (Gin: the knocker's deadwood).
-    knocks = [
-        value
-        for r in results
-        for value in describe_result(game, None, r).figures.get("knock deadwood", ())
-        if value is not None
-    ]
+    reported: dict[str, list[int]] = {}  # the figures of rummykit_describe_result, by name
+    for r in results:
+        for name, values in describe_result(game, None, r).figures.items():
+            reported.setdefault(name, []).extend(v for v in values if v is not None)
     kinds: dict[str, int] = {}
     for r in results:
         kinds[r.kind] = kinds.get(r.kind, 0) + 1
@@ -136,7 +138,8 @@ def measure_game(game: Game) -> dict[str, Any]:
         "points_per_hand": statistics.fmean(won) if won else None,
         "first_player_wins": statistics.fmean(first) if first else None,
         "dealer_wins": statistics.fmean(dealer) if dealer else None,
-        "knock_deadwood": statistics.fmean(knocks) if knocks else None,
+        **{figure_key(name): statistics.fmean(values) if values else None for name, values in reported.items()},
+        "figures": {figure_key(name): name for name in reported},
         "kinds": kinds,
         "hand_points": won,
         "winner": game.winner,
@@ -267,12 +270,22 @@ class Comparison:
         if key.startswith("win:"):
             seat = int(key[4:])
             return [float(g["winner"] == seat) for g in self.per_game[index]]
-        return [g[key] for g in self.per_game[index]]
+        return [g.get(key) for g in self.per_game[index]]
+
+    def figures(self) -> dict[str, str]:
+        """The figures some game reported (its hands' ``ResultWords.figures``), key to name, in order seen."""
+        found: dict[str, str] = {}
+        for games in self.per_game:
+            for game in games:
+                found.update(game.get("figures", {}))
+        return found
 
     def measures(self) -> list[Measure]:
-        """The measures shown: the base ones that some game has, each way hands end, each seat's win rate."""
-        shown = [m for m in BASE_MEASURES if any(v is not None for i in range(len(self.configs))
-                                                  for v in self.values(i, m.key))]  # fmt: skip
+        """The measures shown: the base ones that some game has, each figure the games report, each way hands
+        end, each seat's win rate."""
+        figures = [Measure(key, name, 2) for key, name in self.figures().items()]
+        shown = [m for m in (*BASE_MEASURES, *figures) if any(v is not None for i in range(len(self.configs))
+                                                              for v in self.values(i, m.key))]  # fmt: skip
         shown += [Measure(f"kind:{kind}", f"hands ending {kind}", 3) for kind in self.kinds()]
         seats = max((len(self.bots), self.players or 0, *(self._seats(i) for i in range(len(self.configs)))))
         shown += [
@@ -373,6 +386,7 @@ class Comparison:
             for index, game in enumerate(games):
                 row = {"config": config.label, "game": index}
                 row.update({m.key: game[m.key] for m in BASE_MEASURES})
+                row.update({key: game.get(key) for key in self.figures()})
                 row.update({f"kind:{k}": game["kinds"].get(k, 0) for k in self.kinds()})
                 row["winner"] = game["winner"]
                 out.append(row)
