@@ -414,21 +414,21 @@ class DeadwoodSolver:
         runs_at = kept_at + 4 * _KEPT_BITS
         kept_mask = (1 << _KEPT_BITS) - 1
         runs_mask = (1 << _RUNS_BITS) - 1
+        kept_full = set_bits + kept_at  # where the kept aces start in a state within a position
         deficit_of = self._deficit_of
         coded_moves = self._coded_moves
 
         all_kept_mask = (1 << (4 * _KEPT_BITS)) - 1
-        worth_of_kept: dict[int, int] = {0: 0}
+        # The worth of the aces kept back, by their field (a few dozen ways at most).
+        worth_of_kept = {
+            sum(k << (_KEPT_BITS * s) for s, k in enumerate(kept)): sum(k * w for k, w in zip(kept, ace_worth))
+            for kept in itertools.product(*(range(counts[_face(1, s)] + 1) for s in range(4)))
+        }
         deficit_of_runs: dict[int, int] = {0: 0}
+        penalty_of: dict[int, int] = {}  # by open runs and kept aces: the quick passes' deficit less kept aces
 
         def kept_worth(state: int) -> int:
-            kept = (state >> kept_at) & all_kept_mask
-            found = worth_of_kept.get(kept)
-            if found is None:
-                found = worth_of_kept[kept] = sum(
-                    ((kept >> (_KEPT_BITS * s)) & kept_mask) * ace_worth[s] for s in range(4)
-                )
-            return found
+            return worth_of_kept[(state >> kept_at) & all_kept_mask]
 
         def deficit(state: int) -> int:
             """How far the open runs are from being melds (positions short, gaps open)."""
@@ -471,12 +471,11 @@ class DeadwoodSolver:
                 floor = None if bound is None else seen - bound
                 runs_shift = set_bits + runs_at + suit * _RUNS_BITS
                 kept_shift = set_bits + kept_at + suit * _KEPT_BITS
-                kept_full = set_bits + kept_at
                 nxt: dict[int, int] = {}
                 back: dict[int, tuple[int, object]] = {}
                 get = nxt.get
                 naturals = here[suit]
-                step_moves: dict[int, list[CodedMove]] = {}  # by open runs and wild cards left
+                step_moves: dict[int, list[tuple[int, int, Move]]] = {}
                 for key, val in layer.items():
                     runs_id = (key >> runs_shift) & runs_mask
                     room = (key >> set_bits) & room_mask
@@ -505,30 +504,38 @@ class DeadwoodSolver:
                     if floor is None:
                         least = -1
                     else:
-                        kept = (key >> kept_full) & all_kept_mask
-                        least = floor - kept_worth(key >> set_bits) if kept else floor
-                    moves = step_moves.get((runs_id << 16) | left)
+                        least = floor - worth_of_kept[(key >> kept_full) & all_kept_mask]
+                    # The moves here depend on the suit's open runs, the wild cards left and the room.
+                    moves_key = (((runs_id << room_bits) | left) << room_bits) | room
+                    moves = step_moves.get(moves_key)
                     if moves is None:
-                        moves = step_moves[(runs_id << 16) | left] = coded_moves(
+                        moves = step_moves[moves_key] = []
+                        for add, gain, wild_used, room_add, _, move in coded_moves(
                             suit, runs_id, naturals, left, ctx, layout
-                        )
-                    for add, gain, wild_used, room_add, _, move in moves:
-                        nval = val + worth * gain
+                        ):
+                            room_next = room + room_add
+                            if room_next > left - wild_used:
+                                room_next = left - wild_used
+                            moves.append((add + (room_next << set_bits), worth * gain, move))
+                    for add, gain, move in moves:
+                        nval = val + gain
                         if nval < least:
                             continue
-                        room_next = room + room_add
-                        if room_next > left - wild_used:
-                            room_next = left - wild_used
-                        nkey = base + add + (room_next << set_bits)
+                        nkey = base + add
                         if nval > get(nkey, -1):
                             nxt[nkey] = nval
                             back[nkey] = (prev, move)
                 steps.append((position, suit, back))
                 if beam is not None and len(nxt) > beam:
-                    lost = {
-                        key: seen - val - kept_worth(key >> set_bits) + self.beam_penalty * deficit(key >> set_bits)
-                        for key, val in nxt.items()
-                    }
+                    lost = {}
+                    for key, val in nxt.items():
+                        # What a state has lost depends, beyond its value, on its open runs and kept aces.
+                        shape = key >> kept_full
+                        penalty = penalty_of.get(shape)
+                        if penalty is None:
+                            state = key >> set_bits
+                            penalty = penalty_of[shape] = self.beam_penalty * deficit(state) - kept_worth(state)
+                        lost[key] = seen - val + penalty
                     ranked = sorted(nxt, key=lost.__getitem__)
                     # Keep one state with no open run and nothing for the sets: it can always end.
                     safe = [k for k in ranked if not k & set_mask and not k >> (set_bits + runs_at)][:1]
@@ -545,7 +552,10 @@ class DeadwoodSolver:
                 for wilds, more, groups in set_options[in_sets]:
                     if used + wilds > budget:
                         break
-                    state = base + ((used + wilds) << used_at) + min(room + more, budget - used - wilds)
+                    room_next = room + more
+                    if room_next > budget - used - wilds:
+                        room_next = budget - used - wilds
+                    state = base + ((used + wilds) << used_at) + room_next
                     if val > states.get(state, -1):
                         states[state] = val
                         set_back[state] = (key, (wilds, groups))
