@@ -276,7 +276,8 @@ def did_you_mean(game: Game, text: str) -> str | None:
 
 def rules_lines(variant: Variant, game: Game | None = None) -> list[str]:
     """What ``rules`` shows in a game: the variant's summary, its house rules and main values; with ``game``,
-    the values of the deal in progress where the rules set them deal by deal (Oklahoma Gin's knock limit)."""
+    what the deal in progress sets, as the game states it beside the pile (its position facts: Oklahoma
+    Gin's ``Knock limit: 6 (the upcard's value)``)."""
     lines = [f"{printable(variant.title)} ({variant.name})"]
     lines += ["   " + line for line in textwrap.wrap(printable(variant.summary or ""), width=96)]
     if variant.house_rules:
@@ -285,26 +286,14 @@ def rules_lines(variant: Variant, game: Game | None = None) -> list[str]:
     facts = []
     if ruleset.get("target") is not None:
         facts.append(f"target {ruleset['target']}")
-    if "knock_limit" in variant.rules:
-        facts.append(_knock_limit_text(variant, game))
     facts.append(f"a game stops after {_count(ruleset.get('max_hands') or DEFAULT_MAX_HANDS, 'hand')} at most")
     lines.append("   " + ", ".join(facts))
+    if game is not None and not game.is_over:
+        dealt = position_words(game.deal, game.deal.actor).facts
+        if dealt:
+            lines.append(f"   This deal: {printable('; '.join(dealt))}")
     lines.append(f"   The whole ruleset: rummykit show {variant.name}")
     return lines
-
-
-def _knock_limit_text(variant: Variant, game: Game | None) -> str:
-    """``knock limit 10``; in a game, the deal's knock limit as the game states it (the ``Knock limit:`` fact
-    of the position), with how the rules set it: ``knock limit 6 this deal (the upcard's value)``."""
-    fallback = f"knock limit {variant.rules['knock_limit']}"
-    if game is None or game.is_over:
-        return fallback
-    facts = position_words(game.deal, game.deal.actor).facts
-    fact = next((f for f in facts if f.lower().startswith("knock limit:")), None)
-    if fact is None:
-        return fallback
-    value, _, why = fact.split(":", 1)[1].strip().partition(" ")
-    return printable(f"knock limit {value} this deal {why}" if why else f"knock limit {value}")
 
 
 def _parse_cards_of(token: str) -> None:

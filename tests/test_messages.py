@@ -152,13 +152,13 @@ def test_oklahoma_rules_say_the_upcard_sets_the_knock_limit_and_give_this_deals(
     }
     game = rummykit.load_variant("oklahoma-gin").new_game(seed=1, layout=layout)
     text = "\n".join(rules_lines(game.variant, game))
-    assert "knock limit 10" not in text
-    assert "upcard" in text and "knock limit 6 this deal" in text, text
+    assert "Knock limit: 10" not in text
+    assert "This deal: Knock limit: 6 (the upcard's value)" in text, text
     out = interactive(game, ["rules"])
-    assert "knock limit 6 this deal" in out and "knock limit 10" not in out
+    assert "This deal: Knock limit: 6 (the upcard's value)" in out and "Knock limit: 10" not in out
     # Plain Gin: the limit is the ruleset's.
     gin = rummykit.load_variant("gin").new_game(seed=1)
-    assert "knock limit 10" in "\n".join(rules_lines(gin.variant, gin))
+    assert "This deal: Knock limit: 10" in "\n".join(rules_lines(gin.variant, gin))
 
 
 # -- (d) simulate and compare -----------------------------------------------------------------------------------
