@@ -7,7 +7,7 @@ see ``variants/gin.yaml``. Other Gin variants reuse these functions.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from rummykit import hookimpl
@@ -17,6 +17,7 @@ from rummykit.engine import Action, Deal, Game, HandResult
 from rummykit.melds import Arrangement, Meld, MeldSearch
 from rummykit.results import ResultWords, SeatResult
 from rummykit.standard import cards_text, distinct_cards, lay_meld, lay_off
+from rummykit.typed import rules_as
 
 PASS = Action("pass")
 DRAW_DISCARD = Action("draw discard")
@@ -51,6 +52,63 @@ def rummykit_rules_schema() -> dict[str, Any]:
     return RULES_SCHEMA
 
 
+@dataclass(frozen=True)
+class GinRules:
+    """Gin's ``rules`` block (:data:`RULES_SCHEMA`), read once per variant; a key left out has its default."""
+
+    knock_limit: int
+    gin_bonus: int
+    undercut_bonus: int
+    box_bonus: int
+    game_bonus: int
+    gin_only: bool = False
+    big_gin_bonus: int | None = None
+    """None: no big gin."""
+    shutout: str = "bonus"
+    shutout_game_bonus: int | None = None
+    """None: twice ``game_bonus``."""
+    next_dealer: str = "loser"
+    eleven_card_start: bool = False
+    retake_discard: str = "forbidden"
+    last_chance: bool = False
+    dead_hand_stock: int = 2
+    settlement: str = "auto"
+
+
+def gin_rules(variant: Any) -> GinRules:
+    """``variant``'s Gin rules (built once per variant)."""
+    return rules_as(variant, GinRules)
+
+
+@dataclass
+class GinState:
+    """What a deal of Gin keeps (``deal.state_of(GinState)``)."""
+
+    knock_limit: int = 0
+    """The most deadwood one may knock with this deal (Oklahoma Gin sets it from the upcard)."""
+    passes: int = 0
+    """Refusals of the upcard so far, on the first turn."""
+    stock_only: bool = False
+    """Both players refused the upcard: the first draw is from the stock."""
+    gra_block: tuple[int, int] | None = None
+    """Under GRA: (seat, card id) of a card taken and thrown back at once, which that seat may take only to knock."""
+    last_chance: bool = False
+    """The stock is down to its last cards: the last discard may be taken only to knock with it."""
+    knocker: int | None = None
+    opponent: int | None = None
+    """The knocker's opponent, who settles second."""
+    gin: bool = False
+    """The knocker's hand melds whole."""
+    big_gin: bool = False
+    layoffs: list[tuple[Card, int]] = field(default_factory=list)
+    """The opponent's lay-offs: (card, index of the knocker's table meld it went on), in order."""
+
+
+def gin_state(deal: Deal) -> GinState:
+    """The deal's Gin state."""
+    return deal.state_of(GinState)
+
+
 # -- the deal and the first turn ---------------------------------------------------------------------
 
 
@@ -67,7 +125,7 @@ def second_player(deal: Deal) -> int:
 
 @hookimpl
 def rummykit_deal(deal: Deal, deck: list[Card]) -> bool | None:
-    if not deal.variant.rules.get("eleven_card_start"):
+    if not gin_rules(deal.variant).eleven_card_start:
         return None
     first = non_dealer(deal)
     for _ in range(10):
@@ -80,74 +138,266 @@ def rummykit_deal(deal: Deal, deck: list[Card]) -> bool | None:
 
 @hookimpl
 def rummykit_start_hand(deal: Deal) -> None:
-    rules = deal.variant.rules
-    deal.state.setdefault("knock_limit", 0 if rules.get("gin_only") else rules["knock_limit"])
+    rules = gin_rules(deal.variant)
+    gin_state(deal).knock_limit = 0 if rules.gin_only else rules.knock_limit
     deal.current = non_dealer(deal)
     if len(deal.hands[deal.current]) > len(deal.hands[second_player(deal)]):
         deal.phase = "discard"  # 11-card start: the first turn is only a discard
     elif deal.discard:
         deal.phase = "offer"
-        deal.state["passes"] = 0
 
 
 def knock_limit(deal: Deal) -> int:
-    limit: int = deal.state["knock_limit"]
-    return limit
+    """The most deadwood one may knock with in this deal."""
+    return gin_state(deal).knock_limit
 
 
-# -- legal actions ----------------------------------------------------------------------------------
+# -- what is legal: each of Gin's verbs checked once ---------------------------------------------------
+#
+# Each check answers None when Gin's rules allow the action, else why not ("" when there is nothing
+# particular to say). The listing builds by construction what the checks pass (Gin lists every legal action
+# of its verbs, so a typed one is always found among them); a refusal is the check's answer.
+
+NO_REASON = ""
+SETTLEMENT = ("knocker-melds", "opponent-melds")
+UPCARD_FIRST = "the first turn starts with the upcard: take it ('draw discard') or 'pass'"
+UPCARD_VERBS = ("draw", "draw stock", "discard", "knock")
+"""What a player may say in the offer phase instead of taking or refusing the upcard: told so."""
+
+
+def not_in_hand(deal: Deal, action: Action) -> str | None:
+    """``7H is not in your hand`` when ``action`` names cards the actor lacks."""
+    faces = {c.face for c in deal.hands[deal.actor]}
+    missing = [c for c in action.cards if c.face not in faces]
+    return f"{' '.join(map(str, missing))} is not in your hand" if missing else None
+
+
+def forbidden_discard(deal: Deal) -> Card | None:
+    """The card the player to act may not discard or knock with this turn: the one just taken from the pile,
+    unless ``rules.retake_discard`` lets it go back (GRA; the 50th card at the last chance)."""
+    taken = deal.taken
+    retake = gin_rules(deal.variant).retake_discard
+    if taken is None or retake == "gra" or (retake == "fiftieth-card" and gin_state(deal).last_chance):
+        return None
+    return taken
+
+
+def knock_only(deal: Deal) -> bool:
+    """Whether the discard the player took may only be used to knock (or go gin) this turn: at the last
+    chance, or under GRA when it was their own discard."""
+    return gin_state(deal).last_chance or _blocked_retake(deal)
+
+
+def _blocked_retake(deal: Deal) -> bool:
+    block = gin_state(deal).gra_block
+    return bool(block and block[0] == deal.current and deal.taken is not None and deal.taken.id == block[1])
+
+
+def pass_problem(deal: Deal) -> str | None:
+    """``pass``: refusing the upcard on the first turn, or the last discard at the last chance."""
+    if deal.phase == "offer" or (deal.phase == "draw" and gin_state(deal).last_chance):
+        return None
+    return NO_REASON
+
+
+def draw_discard_problem(deal: Deal) -> str | None:
+    """Gin's own rules for taking the pile's top card at the draw (the kernel's check comes first): at the
+    last chance, or under GRA your own discard, only to knock with it; after both refused the upcard, never."""
+    state = gin_state(deal)
+    if deal.phase != "draw" or not deal.discard:
+        return None
+    if state.last_chance:
+        if _can_knock_after_taking(deal):
+            return None
+        return "the stock is down to its last cards: the last discard may be taken only to knock or go gin with it"
+    block = state.gra_block
+    if block and block[0] == deal.current and deal.discard[-1].id == block[1] and not _can_knock_after_taking(deal):
+        return "you discarded that card yourself: you may take it back only to knock this turn"
+    if state.stock_only:
+        return "both players refused the upcard: the non-dealer draws from the stock"
+    return None
+
+
+def discard_problem(deal: Deal, action: Action) -> str | None:
+    """Gin's own rules for ``discard`` (the kernel's check comes first): not on the first turn's upcard offer,
+    not the card just taken (:func:`forbidden_discard`), none when the card taken may only be knocked with."""
+    if deal.phase == "offer":
+        return UPCARD_FIRST
+    if deal.phase != "discard" or not action.cards:
+        return None
+    forbidden = forbidden_discard(deal)
+    if forbidden is not None and action.cards[0].face == forbidden.face:
+        return f"{forbidden} was just taken from the discard pile and may not be discarded this turn"
+    if gin_state(deal).last_chance:
+        return "the stock is down to its last cards: the discard you took may be used only to knock or go gin"
+    if _blocked_retake(deal):
+        return "you took back the card you discarded: this turn you may only knock with it"
+    return None
+
+
+def knock_problem(deal: Deal, action: Action) -> str | None:
+    """``knock C``: after the draw, discarding ``C`` (face down, from the hand, not a card that may not be
+    discarded now) leaves deadwood within the knock limit."""
+    if deal.phase == "offer":
+        return UPCARD_FIRST
+    missing = not_in_hand(deal, action)
+    if missing is not None:
+        return missing
+    if deal.phase == "draw":
+        return "draw a card first"
+    if deal.phase != "discard":
+        return NO_REASON
+    limit = knock_limit(deal)
+    hand = deal.hands[deal.current]
+    forbidden = forbidden_discard(deal)
+    if not action.cards:
+        example = next((a for a in deal.legal_actions() if a.kind == "knock"), None)
+        if example is not None:  # knocking is legal now: only the card is missing
+            return f"name the card you discard, as in '{example}'"
+        after = deal.variant.meld_search.discard_deadwoods(hand)
+        allowed = [d for card, d in zip(hand, after) if forbidden is None or card.face != forbidden.face]
+        if not allowed:
+            return NO_REASON
+        return f"after your best discard your deadwood is {min(allowed)}; knocking needs {limit} or less"
+    if len(action.cards) != 1 or action.target is not None or action.groups:
+        return NO_REASON
+    card = action.cards[0]
+    if forbidden is not None and card.face == forbidden.face:
+        return f"{forbidden} was just taken from the discard pile and may not be discarded this turn"
+    deadwood = deal.variant.meld_search.deadwood([c for c in hand if c.face != card.face])
+    if deadwood > limit:
+        return f"after that discard your deadwood is {deadwood}; knocking needs {limit} or less"
+    return None
+
+
+def big_gin_problem(deal: Deal) -> str | None:
+    """``big gin``: where the rules score it, after the draw, all eleven cards of the hand melded."""
+    if deal.phase != "discard" or gin_rules(deal.variant).big_gin_bonus is None:
+        return NO_REASON
+    hand = deal.hands[deal.current]
+    if len(hand) != 11 or deal.variant.meld_search.deadwood(hand) != 0:
+        return "big gin needs all eleven cards of your hand in melds"
+    return None
+
+
+def done_problem(deal: Deal) -> str | None:
+    """``done`` after a knock: the knocker's unmelded cards count no more than the knock limit; the
+    other player may always be done."""
+    if deal.phase == "knocker-melds":
+        limit = knock_limit(deal)
+        if deadwood_in_hand(deal, deal.current) > limit:
+            return f"your unmelded cards count more than the knock limit {limit}: meld more"
+        return None
+    return None if deal.phase == "opponent-melds" else NO_REASON
+
+
+def settlement_meld_problem(deal: Deal, action: Action) -> str | None:
+    """``meld`` after a knock: a valid meld from the hand; the knocker's leaving deadwood within the limit."""
+    missing = not_in_hand(deal, action)
+    if missing is not None:
+        return missing
+    if not action.cards:
+        example = next((a for a in deal.legal_actions() if a.kind == "meld"), None)
+        return f"name its cards, as in '{example}'" if example is not None else "your hand makes no meld to spread"
+    if action.target is not None or action.groups:
+        return NO_REASON
+    search = deal.variant.meld_search
+    if search.meld(action.cards) is None:
+        return f"{action.cards_text()} is not a valid meld"
+    if deal.phase == "knocker-melds":
+        faces = {c.face for c in action.cards}
+        rest = search.deadwood([c for c in deal.hands[deal.current] if c.face not in faces])
+        limit = knock_limit(deal)
+        if rest > limit:
+            return f"after that meld your deadwood would be {rest}, more than the knock limit {limit}"
+    return None
+
+
+def settlement_layoff_problem(deal: Deal, action: Action) -> str | None:
+    """``layoff C on N`` after a knock: the knocker's opponent, after the knocker's spread, one card of the
+    hand on one of the knocker's melds, unless the knocker went gin."""
+    state = gin_state(deal)
+    if deal.phase != "opponent-melds":
+        return "only the knocker's opponent lays off, after the knocker has spread"
+    if state.gin:
+        return "nothing is laid off on a gin hand"
+    missing = not_in_hand(deal, action)
+    if missing is not None:
+        return missing
+    if not action.cards or action.target is None:
+        example = next((a for a in deal.legal_actions() if a.kind == "layoff"), None)
+        if example is not None:
+            return f"name the card and the table meld, as in '{example}'"
+        return "no card of your hand fits the knocker's melds"
+    if len(action.cards) != 1 or action.groups:
+        return "lay off one card at a time"
+    target = action.target
+    if not 0 <= target < len(deal.table):
+        return f"there is no table meld {target}"
+    table_meld = deal.table[target]
+    if table_meld.owner != state.knocker:
+        return "cards are laid off only on the knocker's melds"
+    if deal.variant.meld_search.extend(table_meld.meld, list(action.cards)) is None:
+        return f"{action.cards_text()} does not fit table meld {target} ({table_meld.meld})"
+    return None
+
+
+def problem(deal: Deal, action: Action) -> str | None:
+    """Gin's check of ``action`` by its verb (one of the above): None when Gin's rules allow it (the plain
+    turn's verbs then also pass the kernel's checks), else why not."""
+    kind = action.kind
+    if kind == "knock":
+        return knock_problem(deal, action)
+    if kind == "pass":
+        return pass_problem(deal)
+    if kind == "big gin":
+        return big_gin_problem(deal)
+    if kind == "done":
+        return done_problem(deal)
+    if deal.phase in SETTLEMENT and kind == "meld":
+        return settlement_meld_problem(deal, action)
+    if deal.phase in SETTLEMENT and kind == "layoff":
+        return settlement_layoff_problem(deal, action)
+    if deal.phase == "offer" and kind in UPCARD_VERBS:
+        return UPCARD_FIRST
+    if kind == "draw discard":
+        return draw_discard_problem(deal)
+    if kind == "discard":
+        return discard_problem(deal, action)
+    return None
 
 
 @hookimpl
 def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
+    """Gin's verbs, each listed as its check allows it, and the plain turn's draws and discards filtered by
+    Gin's rules for them."""
     phase = deal.phase
-    state = deal.state
     if phase == "offer":
         actions[:] = [DRAW_DISCARD, PASS]
-        return
-    if phase == "draw" and state.get("last_chance"):
-        # The last discard may be taken only to knock (or go gin) with it; otherwise the hand is dead.
-        actions[:] = [DRAW_DISCARD, PASS] if _can_knock_after_taking(deal) else [PASS]
-        return
-    if phase == "draw":
-        if state.get("stock_only"):
-            actions[:] = [a for a in actions if a.kind == "draw stock"]
-        block = state.get("gra_block")
-        if block and block[0] == deal.current and deal.discard and deal.discard[-1].id == block[1]:
-            if not _can_knock_after_taking(deal):
-                actions[:] = [a for a in actions if a.kind != "draw discard"]
-        return
-    if phase == "discard":
+    elif phase == "draw":
+        take = draw_discard_problem(deal) is None
+        if gin_state(deal).last_chance:  # the last discard is taken to knock with it, or the hand is dead
+            actions[:] = [DRAW_DISCARD, PASS] if take else [PASS]
+        elif not take:
+            actions[:] = [a for a in actions if a.kind != "draw discard"]
+    elif phase == "discard":
         hand = deal.hands[deal.current]
-        search = deal.variant.meld_search
-        retake = deal.variant.rules.get("retake_discard", "forbidden")
-        forbidden = deal.taken if deal.taken is not None and retake != "gra" else None
-        knock_only = state.get("last_chance") or _blocked_retake(deal)
-        if forbidden is not None and state.get("last_chance") and retake == "fiftieth-card":
-            forbidden = None  # Game Colony: the 50th card may be turned over to knock
-        limit = knock_limit(deal)
-        distinct = distinct_cards(deal, hand)
-        after = search.discard_deadwoods_within(distinct, limit)
-        if knock_only:
+        forbidden = forbidden_discard(deal)
+        if knock_only(deal):
             del actions[:]
         elif forbidden is not None:
             actions[:] = [a for a in actions if a.kind != "discard" or a.cards[0] is not forbidden]
+        # The knocks knock_problem passes: a card that may be discarded leaving the deadwood within the limit.
+        limit = knock_limit(deal)
+        distinct = distinct_cards(deal, hand)
+        after = deal.variant.meld_search.discard_deadwoods_within(distinct, limit)
         for card, deadwood in zip(distinct, after or ()):
             if deadwood <= limit and card is not forbidden:
                 actions.append(Action.of("knock", card))
-        big = deal.variant.rules.get("big_gin_bonus")
-        if big is not None and len(hand) == 11 and search.deadwood(hand) == 0:
+        if big_gin_problem(deal) is None:
             actions.append(BIG_GIN)
-        return
-    if phase == "knocker-melds":
-        actions[:] = _settlement_actions(deal, knocker=True)
-    elif phase == "opponent-melds":
-        actions[:] = _settlement_actions(deal, knocker=False)
-
-
-def _blocked_retake(deal: Deal) -> bool:
-    block = deal.state.get("gra_block")
-    return bool(block and block[0] == deal.current and deal.taken is not None and deal.taken.id == block[1])
+    elif phase in SETTLEMENT:
+        actions[:] = _settlement_actions(deal, knocker=phase == "knocker-melds")
 
 
 def _can_knock_after_taking(deal: Deal) -> bool:
@@ -156,22 +406,27 @@ def _can_knock_after_taking(deal: Deal) -> bool:
     hand = deal.hands[deal.current] + [deal.discard[-1]]
     search = deal.variant.meld_search
     after = search.discard_deadwoods(hand)
-    retake = deal.variant.rules.get("retake_discard", "forbidden")
-    same_card_ok = retake == "gra" or (retake == "fiftieth-card" and bool(deal.state.get("last_chance")))
+    rules = gin_rules(deal.variant)
+    state = gin_state(deal)
+    retake = rules.retake_discard
+    same_card_ok = retake == "gra" or (retake == "fiftieth-card" and state.last_chance)
     if not same_card_ok:
         after = after[:-1]
-    if min(after, default=knock_limit(deal) + 1) <= knock_limit(deal):
+    if min(after, default=state.knock_limit + 1) <= state.knock_limit:
         return True
-    big = deal.variant.rules.get("big_gin_bonus")
-    return big is not None and len(hand) == 11 and search.deadwood(hand) == 0
+    return rules.big_gin_bonus is not None and len(hand) == 11 and search.deadwood(hand) == 0
 
 
 def _settlement_actions(deal: Deal, knocker: bool) -> list[Action]:
+    """After a knock, what :func:`settlement_meld_problem`, :func:`settlement_layoff_problem` and
+    :func:`done_problem` pass: the melds of the hand (the knocker's within the limit), the opponent's
+    one-card lay-offs on the knocker's melds (none on gin), and ``done``."""
     search = deal.variant.meld_search
     seat = deal.current
     hand = deal.hands[seat]
     result: list[Action] = []
-    limit = knock_limit(deal)
+    state = gin_state(deal)
+    limit = state.knock_limit
     for meld in search.candidate_melds(hand):
         rest = list(hand)
         for card in meld.cards:
@@ -179,9 +434,9 @@ def _settlement_actions(deal: Deal, knocker: bool) -> list[Action]:
         # The knocker may only spread so that the knock stays within the limit.
         if not knocker or search.deadwood(rest) <= limit:
             result.append(Action("meld", meld.cards))
-    if not knocker and not deal.state.get("gin"):
+    if not knocker and not state.gin:
         for index, table_meld in enumerate(deal.table):
-            if table_meld.owner != deal.state["knocker"]:
+            if table_meld.owner != state.knocker:
                 continue
             for card in distinct_cards(deal, hand):
                 if search.extend(table_meld.meld, [card]) is not None:
@@ -193,39 +448,7 @@ def _settlement_actions(deal: Deal, knocker: bool) -> list[Action]:
 
 @hookimpl
 def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
-    if deal.phase == "offer" and action.kind in ("draw", "draw stock", "discard", "knock"):
-        return "the first turn starts with the upcard: take it ('draw discard') or 'pass'"
-    if (
-        action.kind in ("discard", "knock")
-        and deal.taken is not None
-        and action.cards
-        and action.cards[0].face == deal.taken.face
-        and deal.phase == "discard"
-    ):
-        return f"{deal.taken} was just taken from the discard pile and may not be discarded this turn"
-    if action.kind == "knock" and deal.phase == "discard" and not action.cards:
-        legal = deal.legal_actions()
-        discardable = {a.cards[0].id for a in legal if a.kind == "discard"}  # not the card just taken
-        if discardable and not any(a.kind == "knock" for a in legal):
-            hand = deal.hands[deal.current]
-            after = deal.variant.meld_search.discard_deadwoods(hand)
-            least = min(d for card, d in zip(hand, after) if card.id in discardable)
-            return f"after your best discard your deadwood is {least}; knocking needs {knock_limit(deal)} or less"
-    if action.kind == "knock" and deal.phase == "discard":
-        hand = [c for c in deal.hands[deal.current] if c.face != (action.cards[0].face if action.cards else -1)]
-        if len(hand) < len(deal.hands[deal.current]):
-            deadwood = deal.variant.meld_search.deadwood(hand)
-            return f"after that discard your deadwood is {deadwood}; knocking needs {knock_limit(deal)} or less"
-    if action.kind == "draw discard" and deal.phase == "draw" and deal.state.get("last_chance"):
-        return "the stock is down to its last cards: the last discard may be taken only to knock or go gin with it"
-    block = deal.state.get("gra_block")
-    if action.kind == "draw discard" and deal.phase == "draw" and block and block[0] == deal.current:
-        return "you discarded that card yourself: you may take it back only to knock this turn"
-    if action.kind == "draw discard" and deal.state.get("stock_only"):
-        return "both players refused the upcard: the non-dealer draws from the stock"
-    if action.kind == "done" and deal.phase == "knocker-melds":
-        return f"your unmelded cards count more than the knock limit {knock_limit(deal)}: meld more"
-    return None
+    return problem(deal, action) or None
 
 
 # -- carrying out actions ---------------------------------------------------------------------------
@@ -234,33 +457,33 @@ def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
 @hookimpl
 def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
     kind = action.kind
-    state = deal.state
+    state = gin_state(deal)
     seat = deal.current
     if kind == "pass":
-        if state.get("last_chance"):
+        if state.last_chance:
             deal.finish("dead")
-        elif deal.phase == "offer" and state["passes"] == 0 and seat != second_player(deal):
-            state["passes"] = 1
+        elif deal.phase == "offer" and state.passes == 0 and seat != second_player(deal):
+            state.passes = 1
             deal.current = second_player(deal)
         else:
             deal.current = non_dealer(deal)
             deal.phase = "draw"
-            state["stock_only"] = True
+            state.stock_only = True
         return True
     if kind in ("knock", "big gin"):
-        state.pop("gra_block", None)
+        state.gra_block = None
         if kind == "knock":
             card = action.cards[0]
             deal.take_from_hand(seat, [card])
             deal.discard.append(card)
             deal.face_down.add(card.id)
         else:
-            state["big_gin"] = True
-        state["knocker"] = seat
+            state.big_gin = True
+        state.knocker = seat
         opponent = deal.opponents(seat)[0]
-        state["opponent"] = opponent
-        state["gin"] = deal.variant.meld_search.deadwood(deal.hands[seat]) == 0
-        if deal.variant.rules.get("settlement", "auto") == "manual":
+        state.opponent = opponent
+        state.gin = deal.variant.meld_search.deadwood(deal.hands[seat]) == 0
+        if gin_rules(deal.variant).settlement == "manual":
             deal.phase = "knocker-melds"
         else:
             settle_automatically(deal, seat, opponent)
@@ -274,12 +497,13 @@ def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
         elif kind == "layoff":
             assert action.target is not None
             lay_off(deal, seat, action.target, action.cards)
-            state.setdefault("layoffs", []).append((action.cards[0], action.target))
+            state.layoffs.append((action.cards[0], action.target))
         elif kind == "done":
             if deal.phase == "knocker-melds":
-                state["gin"] = not deal.hands[seat]
+                state.gin = not deal.hands[seat]
+                assert state.opponent is not None
                 deal.phase = "opponent-melds"
-                deal.current = state["opponent"]
+                deal.current = state.opponent
             else:
                 deal.finish("knock")
         return True
@@ -289,22 +513,23 @@ def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
 @hookimpl
 def rummykit_action_applied(deal: Deal, seat: int, action: Action) -> None:
     if action.kind in ("draw stock", "draw discard"):
-        deal.state.pop("stock_only", None)
+        gin_state(deal).stock_only = False
 
 
 @hookimpl
 def rummykit_turn_ended(deal: Deal, seat: int) -> None:
-    rules = deal.variant.rules
+    rules = gin_rules(deal.variant)
+    state = gin_state(deal)
     # The turn ends with a discard (a knock ends the hand). Under GRA a card taken and thrown back at
     # once may be taken again by the next player only to knock with it.
-    deal.state.pop("gra_block", None)
-    if rules.get("retake_discard") == "gra" and deal.taken is not None and deal.discard[-1] is deal.taken:
-        deal.state["gra_block"] = (deal.next_seat(seat), deal.taken.id)
-    if deal.state.get("last_chance"):
+    state.gra_block = None
+    if rules.retake_discard == "gra" and deal.taken is not None and deal.discard[-1] is deal.taken:
+        state.gra_block = (deal.next_seat(seat), deal.taken.id)
+    if state.last_chance:
         return
-    if len(deal.stock) <= rules.get("dead_hand_stock", 2):
-        if rules.get("retake_discard") == "fiftieth-card" or rules.get("last_chance"):
-            deal.state["last_chance"] = True
+    if len(deal.stock) <= rules.dead_hand_stock:
+        if rules.retake_discard == "fiftieth-card" or rules.last_chance:
+            state.last_chance = True
         else:
             deal.finish("dead")
 
@@ -358,15 +583,15 @@ def best_reply(search: MeldSearch, cards: list[Card], knocker_melds: tuple[Meld,
 
 def knock_points(deal: Deal, knocker_deadwood: int, opponent_deadwood: int, gin: bool) -> tuple[str, int, bool]:
     """(kind, points, knocker_wins) for a knock settled with these deadwood counts."""
-    rules = deal.variant.rules
+    rules = gin_rules(deal.variant)
     if gin:
-        points = rules["gin_bonus"] + opponent_deadwood
-        if deal.state.get("big_gin"):
-            return "big-gin", points + (rules.get("big_gin_bonus") or 0), True
+        points = rules.gin_bonus + opponent_deadwood
+        if gin_state(deal).big_gin:
+            return "big-gin", points + (rules.big_gin_bonus or 0), True
         return "gin", points, True
     if knocker_deadwood < opponent_deadwood:
         return "knock", opponent_deadwood - knocker_deadwood, True
-    return "undercut", knocker_deadwood - opponent_deadwood + rules["undercut_bonus"], False
+    return "undercut", knocker_deadwood - opponent_deadwood + rules.undercut_bonus, False
 
 
 def settle_automatically(deal: Deal, knocker: int, opponent: int) -> None:
@@ -377,9 +602,10 @@ def settle_automatically(deal: Deal, knocker: int, opponent: int) -> None:
     search = deal.variant.meld_search
     knocker_cards = deal.hands[knocker]
     opponent_cards = deal.hands[opponent]
-    limit = knock_limit(deal)
+    state = gin_state(deal)
+    limit = state.knock_limit
     best: tuple[tuple[int, int], Arrangement, Reply] | None = None
-    if deal.state["gin"]:
+    if state.gin:
         candidates = [search.arrange(knocker_cards)]
     else:
         candidates = search.arrangements(knocker_cards, limit)
@@ -398,7 +624,7 @@ def settle_automatically(deal: Deal, knocker: int, opponent: int) -> None:
         lay_meld(deal, opponent, meld)
     for card, index in reply.layoffs:
         lay_off(deal, opponent, index, (card,))
-    deal.state["layoffs"] = list(reply.layoffs)
+    state.layoffs = list(reply.layoffs)
 
 
 # -- scoring ------------------------------------------------------------------------------------------
@@ -421,8 +647,9 @@ def rummykit_score_hand(deal: Deal, kind: str) -> HandResult | None:
 def score_knock(deal: Deal, multiplier: int = 1, extra_boxes: dict[str, int] | None = None) -> HandResult:
     """Score a settled knock (``multiplier`` and extra boxes serve variants such as Oklahoma Gin)."""
     n = deal.game.num_players
-    state = deal.state
-    knocker, opponent = state["knocker"], state["opponent"]
+    state = gin_state(deal)
+    knocker, opponent = state.knocker, state.opponent
+    assert knocker is not None and opponent is not None
     knocker_dw = deadwood_in_hand(deal, knocker)
     opponent_dw = deadwood_in_hand(deal, opponent)
     kind, points, knocker_wins = knock_points(deal, knocker_dw, opponent_dw, knocker_dw == 0)
@@ -436,10 +663,10 @@ def score_knock(deal: Deal, multiplier: int = 1, extra_boxes: dict[str, int] | N
     details = {
         "knocker": knocker,
         "deadwood": deadwood,
-        "knock_limit": knock_limit(deal),
+        "knock_limit": state.knock_limit,
         "melds": {str(seat): [str(tm.meld) for tm in deal.table if tm.owner == seat] for seat in (knocker, opponent)},
         "unmatched": {str(seat): [str(c) for c in sorted(deal.hands[seat])] for seat in (knocker, opponent)},
-        "layoffs": [f"{card} on {index}" for card, index in state.get("layoffs", [])],
+        "layoffs": [f"{card} on {index}" for card, index in state.layoffs],
         "multiplier": multiplier,
     }
     return HandResult(deal.number, kind, tuple(scores), winner, deal.dealer, details, tuple(boxes))
@@ -449,7 +676,7 @@ def score_knock(deal: Deal, multiplier: int = 1, extra_boxes: dict[str, int] | N
 def rummykit_next_dealer(game: Game, result: HandResult) -> int | None:
     if result.winner is None:
         return result.dealer  # a dead hand is dealt again by the same dealer
-    rule = game.variant.rules.get("next_dealer", "loser")
+    rule = gin_rules(game.variant).next_dealer
     if rule == "winner":
         return result.winner
     if rule == "alternate":
@@ -460,22 +687,23 @@ def rummykit_next_dealer(game: Game, result: HandResult) -> int | None:
 
 @hookimpl
 def rummykit_score_game(game: Game) -> list[tuple[int, str, int]]:
-    rules = game.variant.rules
+    rules = gin_rules(game.variant)
     totals = game.hand_totals()
     winner = max(range(game.num_players), key=lambda s: totals[s])
     hands_won = [sum(1 for r in game.results if r.winner == seat) for seat in range(game.num_players)]
     shutout = all(hands_won[seat] == 0 for seat in range(game.num_players) if seat != winner)
     bonuses: list[tuple[int, str, int]] = []
-    if shutout and rules.get("shutout", "bonus") == "bonus":
-        bonuses.append((winner, "game (shutout)", rules.get("shutout_game_bonus", 2 * rules["game_bonus"])))
+    if shutout and rules.shutout == "bonus":
+        game_bonus = rules.shutout_game_bonus if rules.shutout_game_bonus is not None else 2 * rules.game_bonus
+        bonuses.append((winner, "game (shutout)", game_bonus))
     else:
-        bonuses.append((winner, "game", rules["game_bonus"]))
+        bonuses.append((winner, "game", rules.game_bonus))
         if shutout:
-            bonuses.append((winner, "shutout (score doubled)", totals[winner] + rules["game_bonus"]))
+            bonuses.append((winner, "shutout (score doubled)", totals[winner] + rules.game_bonus))
     for seat in range(game.num_players):
         boxes = sum(r.boxes[seat] for r in game.results if r.boxes)
         if boxes:
-            bonuses.append((seat, f"boxes ({boxes})", boxes * rules["box_bonus"]))
+            bonuses.append((seat, f"boxes ({boxes})", boxes * rules.box_bonus))
     return bonuses
 
 
@@ -577,7 +805,7 @@ def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> N
     phase = deal.phase
     if phase in PHASE_HINTS:
         words.hint = PHASE_HINTS[phase]
-    elif phase == "draw" and deal.state.get("last_chance"):
+    elif phase == "draw" and gin_state(deal).last_chance:
         words.hint = (
             "the stock is down to its last cards: take the discard to knock or go gin with it (draw discard), "
             "or pass and the hand is dead"
@@ -608,7 +836,8 @@ def rummykit_verbs(variant: Any) -> list[Verb]:
 def rummykit_observe(deal: Deal, seat: int | None, view: dict[str, Any]) -> None:
     view["knock_limit"] = knock_limit(deal)
     if deal.phase in ("knocker-melds", "opponent-melds"):
-        knocker = deal.state["knocker"]
+        knocker = gin_state(deal).knocker
+        assert knocker is not None
         view["knocker"] = knocker
         if seat != knocker:
             view["knocker_unmatched"] = (

@@ -21,6 +21,7 @@ won it (``winner``), or the teams take turns (``alternate``). There are no game,
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -128,7 +129,7 @@ def rummykit_next_dealer(game: Game, result: HandResult) -> int:
         pair = next(p for p in PAIRINGS[round_index % 2] if not played & set(p))
         return next(seat for seat in pair if seat % 2 == dealing_team)
     team_points = result.details["team_points"]
-    rule = game.variant.rules.get("next_dealer", "loser")
+    rule = gin.gin_rules(game.variant).next_dealer
     if rule == "alternate" or team_points[0] == team_points[1]:
         team = 1 - dealing_team
     else:
@@ -159,7 +160,7 @@ def _points(number: int) -> str:
     return f"{number} point{'' if number == 1 else 's'}"
 
 
-def round_text(game: Game, details: dict[str, Any], words: ResultWords) -> str:
+def round_text(game: Game, details: Mapping[str, Any], words: ResultWords) -> str:
     """How a round of tables scores, from the result of its last table; for an earlier table, that the round
     is scored when the other ends."""
     round_number = details.get("round")

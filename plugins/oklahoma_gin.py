@@ -22,6 +22,7 @@ from rummykit import hookimpl
 from rummykit.actions import PositionWords
 from rummykit.cards import Card
 from rummykit.engine import Action, Deal, HandResult
+from rummykit.typed import rules_as
 
 from . import gin
 
@@ -44,11 +45,23 @@ def rummykit_rules_schema() -> dict[str, Any]:
     return RULES_SCHEMA
 
 
+@dataclass(frozen=True)
+class OklahomaRules:
+    """Oklahoma Gin's own ``rules`` keys (:data:`RULES_SCHEMA`); Gin's are :class:`~.gin.GinRules`."""
+
+    ace_gin_only: bool = False
+    extra_boxes: bool = False
+
+
+def oklahoma_rules(variant: Any) -> OklahomaRules:
+    """``variant``'s Oklahoma Gin rules (built once per variant)."""
+    return rules_as(variant, OklahomaRules)
+
+
 def knock_card_limit(deal: Deal, card: Card) -> int:
     """The knock limit a knock card sets: its value (ace 1, pictures 10), 0 (gin only) for an ace under
     ``ace_gin_only``, and always 0 in a game of Gin Only."""
-    rules = deal.variant.rules
-    if rules.get("gin_only") or (card.rank == 1 and rules.get("ace_gin_only")):
+    if gin.gin_rules(deal.variant).gin_only or (card.rank == 1 and oklahoma_rules(deal.variant).ace_gin_only):
         return 0
     return min(card.rank, 10)
 
@@ -67,7 +80,7 @@ def _set_knock_card(deal: Deal, card: Card) -> None:
     state = deal.state_of(OklahomaState)
     state.knock_card = card
     state.multiplier = 2 if card.suit == SPADES else 1
-    deal.state["knock_limit"] = knock_card_limit(deal, card)
+    gin.gin_state(deal).knock_limit = knock_card_limit(deal, card)
 
 
 @hookimpl
@@ -77,7 +90,7 @@ def rummykit_start_hand(deal: Deal) -> None:
         _set_knock_card(deal, deal.discard[0])
     else:  # 11-card start: the knock card is the non-dealer's opening discard
         deal.state_of(OklahomaState)  # no knock card yet, no multiplier
-        deal.state["knock_limit"] = 0
+        gin.gin_state(deal).knock_limit = 0
 
 
 @hookimpl
@@ -91,10 +104,11 @@ def rummykit_action_applied(deal: Deal, seat: int, action: Action) -> None:
 def rummykit_score_hand(deal: Deal, kind: str) -> HandResult | None:
     if kind != "knock":
         return None
-    multiplier = deal.state_of(OklahomaState).multiplier
-    extra = {k: v * multiplier for k, v in EXTRA_BOXES.items()} if deal.variant.rules.get("extra_boxes") else None
+    state = deal.state_of(OklahomaState)
+    multiplier = state.multiplier
+    extra = {k: v * multiplier for k, v in EXTRA_BOXES.items()} if oklahoma_rules(deal.variant).extra_boxes else None
     result = gin.score_knock(deal, multiplier, extra)
-    card = deal.state_of(OklahomaState).knock_card
+    card = state.knock_card
     details = dict(result.details)
     details["knock_card"] = str(card) if card is not None else None
     return HandResult(result.number, result.kind, result.scores, result.winner, result.dealer, details, result.boxes)
@@ -104,8 +118,9 @@ def knock_limit_reason(deal: Deal) -> str:
     """How this deal's knock limit was set, for people: ``the upcard's value``, ``gin only until the opening
     discard sets it``..."""
     card = deal.state_of(OklahomaState).knock_card
-    knock_card = "the opening discard" if deal.variant.rules.get("eleven_card_start") else "the upcard"
-    if deal.variant.rules.get("gin_only"):
+    rules = gin.gin_rules(deal.variant)
+    knock_card = "the opening discard" if rules.eleven_card_start else "the upcard"
+    if rules.gin_only:
         return "gin only"
     if card is None:
         return f"gin only until {knock_card}, the knock card, sets it"

@@ -11,9 +11,12 @@ import random
 from typing import Any
 
 import pytest
+from rummykit.plugins import gin
+from rummykit.plugins.gin import GinState
 
 import rummykit
 from rummykit import Game, IllegalAction
+from rummykit.actions import Action
 from rummykit.bots import GreedyBot, make_bot
 from rummykit.cards import parse_card
 
@@ -712,7 +715,7 @@ def best_manual_score(game: Game) -> tuple[int, int]:
     scores. The knocker maximises its score minus the opponent's; the opponent minimises it."""
     record = game.to_json()
     deal_number = game.deal.number
-    knocker = game.deal.state["knocker"]
+    knocker = game.deal.state_of(GinState).knocker
     memo: dict[Any, tuple[int, int]] = {}
 
     def key(g: Game) -> Any:
@@ -881,8 +884,61 @@ def test_the_last_chance_hint_says_what_is_legal() -> None:
     variant = rummykit.load_variant("gin", house_rules=["last-chance"])
     game = variant.new_game(seed=41)
     bots = [GreedyBot(1), GreedyBot(2)]
-    while not (game.deal.phase == "draw" and game.deal.state.get("last_chance")):
+    while not (game.deal.phase == "draw" and game.deal.state_of(GinState).last_chance):
         game.apply(bots[game.deal.actor].choose(game))
     hint = position_words(game.deal, game.deal.actor).hint
     assert "draw stock" not in hint and "stock is down to its last cards" in hint
     assert ("draw discard" in hint) == any(a.kind == "draw discard" for a in game.legal_actions())
+
+
+# -- Gin states each of its verbs' legality once ----------------------------------------------------------------
+
+
+def test_gin_explains_its_knock_refusals_itself() -> None:
+    # Gin's own check says every reason a knock is refused, the kernel's plain turn not asked.
+    hands = ("7S 7D 7H 7C 9C TC JC QC 5D 5S", "2S 3S 4S QD QH KC 8C KD 5C TS")
+    game = new_game(hands, discard="AC", stock="KH 9H")
+    deal = game.deal
+    assert gin.knock_problem(deal, Action.parse("knock 7S")) == gin.UPCARD_FIRST
+    play(game, "pass", "pass")
+    assert gin.knock_problem(deal, Action.parse("knock 7S")) == "draw a card first"
+    assert gin.knock_problem(deal, Action.parse("knock")) == "draw a card first"
+    assert gin.knock_problem(deal, Action.parse("knock AD")) == "AD is not in your hand"
+    play(game, "draw stock")
+    assert gin.knock_problem(deal, Action.parse("knock 7H")) == (
+        "after that discard your deadwood is 20; knocking needs 10 or less"
+    )
+    assert gin.knock_problem(deal, Action.parse("knock AD")) == "AD is not in your hand"
+    assert gin.knock_problem(deal, Action.parse("knock")) == "name the card you discard, as in 'knock KH'"
+    assert gin.knock_problem(deal, Action.parse("knock KH")) is None
+    for text, reason in (("knock 7H", "deadwood is 20"), ("knock", "as in 'knock KH'"), ("knock AD", "not in your")):
+        with pytest.raises(IllegalAction, match=reason):
+            game.apply(text)
+    play(game, "knock KH")
+    assert game.results[0].kind == "knock"
+
+
+def test_gins_other_verbs_say_why_they_are_refused() -> None:
+    hands = ("7S 7D 7H 7C 9C TC JC QC 5D 6S", "2S 3S 4S QD QH KC 8C KD 5C TS")
+    game = new_game(hands, discard="AC", stock="KH 9H", options={"rules": {"big_gin_bonus": 31}})
+    play(game, "pass", "pass", "draw stock")
+    with pytest.raises(IllegalAction, match="big gin needs all eleven cards of your hand in melds"):
+        game.apply("big gin")
+    assert "big gin" not in [str(a) for a in game.legal_actions()]
+
+
+def test_after_a_knock_meld_and_layoff_refusals_name_the_rule() -> None:
+    game = new_game(EXAMPLE_1, discard="2C", stock="KS", options=MANUAL)
+    play(game, "pass", "pass", "draw stock", "knock KS")
+    with pytest.raises(IllegalAction, match="only the knocker's opponent lays off"):
+        game.apply("layoff 8D on 0")
+    with pytest.raises(IllegalAction, match="3H 4H 8D is not a valid meld"):
+        game.apply("meld 3H 4H 8D")
+    play(game, "meld 7S 7H 7D", "meld 9C TC JC", "meld 3H 4H 5H", "done")
+    with pytest.raises(IllegalAction, match=r"5D does not fit table meld 1 \(9C TC JC\)"):
+        game.apply("layoff 5D on 1")
+    with pytest.raises(IllegalAction, match="lay off one card at a time"):
+        game.apply("layoff 8C 2S on 1")
+    play(game, "meld 2S 3S 4S")
+    with pytest.raises(IllegalAction, match="only on the knocker's melds"):
+        game.apply("layoff KH on 3")

@@ -27,6 +27,8 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 
+from rummykit.plugins.gin import GinState  # noqa: E402
+
 import rummykit  # noqa: E402
 from rummykit.engine import Deal, Game  # noqa: E402
 from rummykit.web.app import Table, create_app, state  # noqa: E402
@@ -43,7 +45,7 @@ def hidden_places(deal: Deal, viewer: int | None) -> list[tuple[list[Any], int]]
     places: list[tuple[list[Any], int]] = [(deal.stock, i) for i in range(len(deal.stock))]
     public = set()
     if deal.phase in ("knocker-melds", "opponent-melds"):  # Gin: a knocker's hand is spread face up
-        public.add(deal.state["knocker"])
+        public.add(deal.state_of(GinState).knocker)
     for holder in deal.seats:
         if holder == viewer or holder in public:
             continue
