@@ -1,29 +1,47 @@
 #!/usr/bin/env python3
-"""Time the deadwood solver on big wild hands: two decks and four jokers, deuces and jokers wild.
+"""Time the deadwood solver on big wild hands from two decks: deuces wild, or deuces and four jokers wild.
 
-    .venv/bin/python benchmarks/solver.py                      # 11, 20, 30, 45 cards, 30 seeded hands each
-    .venv/bin/python benchmarks/solver.py --hands 100 --sizes 40 45
-    .venv/bin/python benchmarks/solver.py --profile 45         # cProfile of the 45-card hands
+    .venv/bin/python benchmarks/solver.py                        # 30, 45, 60 cards, 200 hands each, both settings
+    .venv/bin/python benchmarks/solver.py --hands 1000 --results solver-times.jsonl   # resumable full run
+    .venv/bin/python benchmarks/solver.py --hands 100 --sizes 45 --wilds jokers
+    .venv/bin/python benchmarks/solver.py --profile 45           # cProfile of the 45-card hands
+    .venv/bin/python benchmarks/solver.py --hard                 # only the known hard hand
 
 Rules as Fortune and Arlington play them (sets of three or four, runs of any length, ace high or low, no
 limit of wild cards per meld) and Fortune's values in hand (QS 50, 8 to K and aces 10, 3 to 7 5, a 2 10, a
-joker 200). Hand ``i`` of ``n`` cards is ``random.Random(seed * 1000 + n * 100 + i).sample(deck, n)``.
-Needs only rummykit; prints a Markdown table (the one in docs/performance.md).
+joker 200). Two settings: ``deuces`` (two decks without jokers, the eight 2s wild) and ``jokers`` (two decks
+and four jokers, 2s and jokers wild). Hand ``i`` of ``n`` cards is
+``random.Random(seed * 1_000_000 + n * 10_000 + i).sample(deck, n)``. Times are CPU seconds
+(``time.process_time``) of ``MeldSearch.arrange``, one solver per setting kept across hands as a game keeps
+it. With ``--results FILE`` every hand's time is appended to FILE as it is measured and hands already in
+FILE are not measured again, so a long run can be stopped and resumed (one FILE per version of the code
+measured). Needs only rummykit; prints a
+Markdown table (the one in docs/performance.md).
 """
 
 from __future__ import annotations
 
 import argparse
 import cProfile
+import json
 import pstats
 import random
 import statistics
 import time
+from pathlib import Path
 
-from rummykit.cards import JOKER_FACE, Card, build_deck
+from rummykit.cards import JOKER_FACE, Card, build_deck, parse
 from rummykit.melds import MeldRules, MeldSearch
 
 TWOS = frozenset(suit * 13 + 1 for suit in range(4))
+SETTINGS = {"deuces": (TWOS, 0), "jokers": (TWOS | {JOKER_FACE}, 4)}
+"""Wild faces and jokers in the two decks."""
+HARD_HAND = (
+    "AC AC 2C 2C 3C 3C 4C 5C 6C TC TC AD AD 2D 3D 3D 4D 5D 6D 7D 8D 8D AH AH 2H 4H 5H 5H 6H 8H 8H JH KH "
+    "AS 3S 3S 4S 4S 5S 6S 7S 8S 9S JS QS"
+)
+"""45 cards, deuces wild, whose least deadwood is 0 but which the quick passes leave at 25: the exact pass
+decides (some 700,000 states in its widest step)."""
 
 
 def fortune_values() -> list[int]:
@@ -35,45 +53,82 @@ def fortune_values() -> list[int]:
     return values + [200]
 
 
-def hands(size: int, count: int, seed: int) -> list[list[Card]]:
-    deck = build_deck(2, 4)
-    return [random.Random(seed * 1000 + size * 100 + i).sample(deck, size) for i in range(count)]
+def new_search(setting: str) -> MeldSearch:
+    search = MeldSearch(MeldRules(wild_faces=SETTINGS[setting][0], ace="both"), fortune_values())
+    search.arrange(parse("3H 4H 5H 7C 7D 2S 9S TS KD KC QC 2D"))  # build the solver's tables outside the clock
+    return search
+
+
+def hand(setting: str, size: int, index: int, seed: int) -> list[Card]:
+    deck = build_deck(2, SETTINGS[setting][1])
+    return random.Random(seed * 1_000_000 + size * 10_000 + index).sample(deck, size)
+
+
+def timed(search: MeldSearch, cards: list[Card]) -> tuple[float, int]:
+    """CPU seconds to arrange ``cards``, and their least deadwood."""
+    start = time.process_time()
+    found = search.arrange(cards)
+    return time.process_time() - start, found.deadwood_value
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--hands", type=int, default=30, help="seeded hands per size (default 30)")
-    parser.add_argument("--sizes", type=int, nargs="+", default=[11, 20, 30, 45])
+    parser.add_argument("--hands", type=int, default=200, help="seeded hands per size and setting (default 200)")
+    parser.add_argument("--sizes", type=int, nargs="+", default=[30, 45, 60])
+    parser.add_argument("--wilds", choices=sorted(SETTINGS), nargs="+", default=sorted(SETTINGS))
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--results", type=Path, help="append each hand's time here; hands already in it are kept")
     parser.add_argument("--profile", type=int, metavar="SIZE", help="profile the hands of this size instead")
+    parser.add_argument("--hard", action="store_true", help="time only the known hard hand")
+    parser.add_argument("--skip-hard", action="store_true", help="leave the known hard hand out")
     args = parser.parse_args()
-    search = MeldSearch(MeldRules(wild_faces=TWOS | {JOKER_FACE}, ace="both"), fortune_values())
-    search.arrange(hands(20, 1, args.seed + 1)[0])  # build the solver's tables once, outside the clock
     if args.profile:
         profile = cProfile.Profile()
-        profile.enable()
-        for hand in hands(args.profile, args.hands, args.seed):
-            search.arrange(hand)
-        profile.disable()
+        for setting in args.wilds:
+            search = new_search(setting)
+            profile.enable()
+            for index in range(args.hands):
+                search.arrange(hand(setting, args.profile, index, args.seed))
+            profile.disable()
         pstats.Stats(profile).sort_stats("tottime").print_stats(15)
         return
-    print("| cards | hands | wild cards (mean) | median ms | worst ms | mean deadwood | no deadwood |")
-    print("|------:|------:|------------------:|----------:|---------:|--------------:|------------:|")
-    for size in args.sizes:
-        times = []
-        deadwood = []
-        wilds = []
-        for hand in hands(size, args.hands, args.seed):
-            start = time.perf_counter()
-            found = search.arrange(hand)
-            times.append(time.perf_counter() - start)
-            deadwood.append(found.deadwood_value)
-            wilds.append(sum(1 for c in hand if search.is_wild(c)))
-        print(
-            f"| {size} | {len(times)} | {statistics.mean(wilds):.1f} | {statistics.median(times) * 1e3:.1f} "
-            f"| {max(times) * 1e3:.1f} | {statistics.mean(deadwood):.1f} | {sum(d == 0 for d in deadwood)} |",
-            flush=True,
-        )
+    if not args.skip_hard:
+        seconds, deadwood = timed(new_search("deuces"), parse(HARD_HAND))
+        print(f"The hard hand (45 cards, deuces wild): {seconds * 1e3:.0f} ms, least deadwood {deadwood}\n", flush=True)
+    if args.hard:
+        return
+    done: dict[tuple[str, int, int, int], tuple[float, int]] = {}
+    if args.results and args.results.exists():
+        for line in args.results.read_text().splitlines():
+            row = json.loads(line)
+            done[row["wilds"], row["cards"], row["seed"], row["hand"]] = (row["seconds"], row["deadwood"])
+    out = args.results.open("a") if args.results else None
+    print("| wild cards | cards | hands | wild cards (mean) | median ms | worst ms | mean deadwood | no deadwood |")
+    print("|:-----------|------:|------:|------------------:|----------:|---------:|--------------:|------------:|")
+    for setting in args.wilds:
+        search = new_search(setting)
+        for size in args.sizes:
+            times, deadwood, wilds = [], [], []
+            for index in range(args.hands):
+                cards = hand(setting, size, index, args.seed)
+                measured = done.get((setting, size, args.seed, index))
+                if measured is None:
+                    measured = timed(search, cards)
+                    if out:
+                        row = {"wilds": setting, "cards": size, "seed": args.seed, "hand": index}
+                        out.write(json.dumps(row | {"seconds": measured[0], "deadwood": measured[1]}) + "\n")
+                        out.flush()
+                times.append(measured[0])
+                deadwood.append(measured[1])
+                wilds.append(sum(1 for c in cards if search.is_wild(c)))
+            worst = max(range(len(times)), key=times.__getitem__)
+            print(
+                f"| {'2s and jokers' if setting == 'jokers' else '2s'} | {size} | {len(times)} "
+                f"| {statistics.mean(wilds):.1f} | {statistics.median(times) * 1e3:.1f} "
+                f"| {times[worst] * 1e3:.0f} (hand {worst}) | {statistics.mean(deadwood):.1f} "
+                f"| {sum(d == 0 for d in deadwood)} |",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":
