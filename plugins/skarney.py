@@ -39,7 +39,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from rummykit import hookimpl
@@ -121,6 +121,42 @@ def _rules(deal: Deal) -> SkarneyRules:
     return rules_as(deal.variant, SkarneyRules)
 
 
+@dataclass
+class Offer:
+    """One offer of the deal: who offered which card, who was asked, who took it."""
+
+    offerer: int
+    card: Card
+    asked: list[int] = field(default_factory=list)
+    taken_by: int | None = None
+
+
+@dataclass
+class SkarneyState:
+    """What a deal of Skarney keeps (``deal.state_of(SkarneyState)``)."""
+
+    hand: int = 1
+    """The hand this deal plays (1 to 7)."""
+    contracts: dict[int, int] = field(default_factory=dict)
+    """Side -> the seat that laid its contract (with no contract restriction: its first meld)."""
+    offers: list[Offer] = field(default_factory=list)
+    stopped: dict[int, int] = field(default_factory=dict)
+    """Seat -> the seat whose stop card it took: it skips its next draw."""
+    added: dict[int, int] = field(default_factory=dict)
+    """This turn: table meld index -> cards added to it."""
+    laid: bool = False
+    """This turn: a meld or lay-off was made."""
+    contract_now: bool = False
+    """This turn: the contract was laid."""
+    skipped: bool = False
+    """This turn: the draw was skipped (a stop card)."""
+
+
+def skarney_state(deal: Deal) -> SkarneyState:
+    """The deal's Skarney state."""
+    return deal.state_of(SkarneyState)
+
+
 def _rank_name(card: Card) -> str:
     return "JK" if card.is_joker else RANKS[card.rank - 1]
 
@@ -135,8 +171,7 @@ def counted_hands(game: Game) -> int:
 
 def hand_number(deal: Deal) -> int:
     """The hand this deal plays (1 to 7): a deal after a tied hand plays the same hand again."""
-    number: int = deal.state["hand"]
-    return number
+    return skarney_state(deal).hand
 
 
 def contract_size(deal: Deal) -> int:
@@ -148,7 +183,7 @@ def contract_size(deal: Deal) -> int:
 
 def has_contract(deal: Deal, seat: int) -> bool:
     """Whether ``seat``'s side (``seat`` itself in Singles) has laid its contract."""
-    return deal.game.side_of(seat) in deal.state["contracts"]
+    return deal.game.side_of(seat) in skarney_state(deal).contracts
 
 
 def _yours(deal: Deal) -> str:
@@ -178,27 +213,18 @@ def rummykit_start_hand(deal: Deal) -> None:
         if jokers:
             deal.stock = [c for c in deal.stock if not c.is_joker]
             deal.set_aside.extend(jokers)
-    deal.state.update(
-        hand=counted_hands(game) + 1,
-        contracts={},  # side -> seat that laid its contract (with no contract restriction: its first meld)
-        offers=[],  # every offer of the deal: {"from", "card", "asked", "taken_by"}
-        stopped={},  # seat -> the seat whose stop card it took: it skips its next draw
-        added={},  # this turn: table meld index -> cards added to it
-        laid=False,  # this turn: a meld or lay-off was made
-        contract_now=False,  # this turn: the contract was laid
-        skipped=False,  # this turn: the draw was skipped (a stop card)
-    )
+    skarney_state(deal).hand = counted_hands(game) + 1
 
 
 @hookimpl
 def rummykit_turn_started(deal: Deal, seat: int) -> None:
-    state = deal.state
-    state["added"] = {}
-    state["laid"] = False
-    state["contract_now"] = False
-    state["skipped"] = seat in state["stopped"]
-    if state["skipped"]:
-        del state["stopped"][seat]
+    state = skarney_state(deal)
+    state.added = {}
+    state.laid = False
+    state.contract_now = False
+    state.skipped = seat in state.stopped
+    if state.skipped:
+        del state.stopped[seat]
         deal.phase = "play"  # the stop card: no draw this turn
 
 
@@ -371,34 +397,119 @@ def is_contract(deal: Deal, action: Action) -> bool:
     return len(kinds) == 1
 
 
+# Each of Skarney's rules on the turn's verbs is checked once, below: None when it allows the action, else
+# why not. The listing removes what a verb's check refuses for the whole position (asked once, not per
+# action), filters lay-offs by the per-meld count and builds the contracts by construction; a typed action
+# the listing left out passes the same filter (``deal.probe``); a refusal is the check's answer.
+
+
+def laying_problem(deal: Deal, kind: str) -> str | None:
+    """Whether ``meld``, ``layoff`` or ``swap`` may be played at all this turn: nothing else the turn a
+    contract is laid; before the side's contract no lay-off; exchanges before any meld or lay-off."""
+    state = skarney_state(deal)
+    rules = _rules(deal)
+    if state.contract_now:
+        return "the turn a contract is laid, nothing else is laid"
+    if kind == "layoff" and rules.contract and not has_contract(deal, deal.current):
+        return f"no card is added to a meld before {_yours(deal)} contract is down"
+    if kind == "swap" and state.laid and rules.exchange_first:
+        return "exchanges come first in a turn, before any meld or lay-off"
+    return None
+
+
+def contract_problem(deal: Deal, action: Action) -> str | None:
+    """A ``meld`` before the side's contract: it must be the contract (:func:`is_contract`)."""
+    if not _rules(deal).contract or has_contract(deal, deal.current) or is_contract(deal, action):
+        return None
+    count = contract_size(deal)
+    size = int(_rules(deal).contract_meld_size)
+    return (
+        f"before {_yours(deal)} contract, the only meld is the contract: {count} sets or {count} runs of {size} "
+        f"cards each ({count * size} cards), at most one wild card in each, laid at once "
+        f"('meld 7H 7S 7D | 8C 8D 8S | ...')"
+    )
+
+
+def meld_problem(deal: Deal, action: Action) -> str | None:
+    """``meld``: at most one wild card in a meld (2s alone or jokers alone make a special meld); nothing the
+    turn a contract is laid; the contract first."""
+    search = deal.variant.meld_search
+    for cards, _ in action.melds():
+        wilds = sum(search.is_wild(c) for c in cards)
+        if 1 < wilds < len(cards):
+            return "a meld holds at most one wild card (2s alone or jokers alone make a special meld)"
+    return laying_problem(deal, "meld") or contract_problem(deal, action)
+
+
+def layoff_count_problem(deal: Deal, action: Action) -> str | None:
+    """At most ``rules.layoff_per_meld`` cards added to one meld in a turn."""
+    if action.target is None:
+        return None
+    limit = int(_rules(deal).layoff_per_meld)
+    done = skarney_state(deal).added.get(action.target, 0)
+    if done + len(action.cards) > limit:
+        are = "card is" if limit == 1 else "cards are"
+        return f"at most {limit} {are} added to one meld in a turn ({done} already this turn)"
+    return None
+
+
+def layoff_problem(deal: Deal, action: Action) -> str | None:
+    """``layoff``: not the turn a contract is laid, nor before the side's contract; on the side's own melds
+    (the ruleset's ``table.layoff: own``, said in Skarney's words); at most ``rules.layoff_per_meld`` cards
+    on one meld in a turn."""
+    reason = laying_problem(deal, "layoff")
+    if reason is not None:
+        return reason
+    target = action.target
+    if target is not None and 0 <= target < len(deal.table) and deal.variant.layoff_mode == "own":
+        game = deal.game
+        if game.side_of(deal.table[target].owner) != game.side_of(deal.current):
+            own = "your own side's" if deal.variant.partnerships else "your own"
+            return f"cards are added only to {own} melds, never to an opponent's"
+    return layoff_count_problem(deal, action)
+
+
+def swap_problem(deal: Deal, action: Action) -> str | None:
+    """``swap``: not the turn a contract is laid, exchanges first; only an opponent's wild card, never one of
+    a special meld of wild cards alone."""
+    reason = laying_problem(deal, "swap")
+    if reason is not None:
+        return reason
+    if action.target is not None and 0 <= action.target < len(deal.table):
+        table_meld = deal.table[action.target]
+        if table_meld.meld.kind not in ("set", "run"):
+            return "wild cards in a special meld of wild cards alone are not exchanged"
+        if deal.game.side_of(table_meld.owner) == deal.game.side_of(deal.current):
+            return "you exchange only for your opponents' wild cards"
+    return None
+
+
+def offer_problem(deal: Deal) -> str | None:
+    """``offer``: not after drawing the stock's last card (the turn then ends with ``end turn``)."""
+    if not deal.stock:
+        return "you drew the last card of the stock: meld what you can and end the turn (no offer)"
+    return None
+
+
+PROBLEMS = {"meld": meld_problem, "layoff": layoff_problem, "swap": swap_problem}
+
+
 @hookimpl
 def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
     if deal.phase != "play":
         return
     seat = deal.current
-    state = deal.state
-    rules = _rules(deal)
-    if state["contract_now"]:
-        # The turn the contract is laid, nothing else is laid.
-        actions[:] = [a for a in actions if a.kind not in ("meld", "layoff", "swap")]
-    elif rules.contract and not has_contract(deal, seat):
-        # Before the side's contract: no meld but the contract, no lay-off; exchanges are allowed.
-        actions[:] = [
-            a for a in actions if a.kind not in ("meld", "layoff") or (a is deal.probe and is_contract(deal, a))
-        ]
+    closed = {kind for kind in ("meld", "layoff", "swap") if laying_problem(deal, kind) is not None}
+    if closed:
+        actions[:] = [a for a in actions if a.kind not in closed]
+    if "meld" not in closed and _rules(deal).contract and not has_contract(deal, seat):
+        # Before the side's contract the only meld is the contract: listed by construction, typed ones checked.
+        actions[:] = [a for a in actions if a.kind != "meld" or (a is deal.probe and contract_problem(deal, a) is None)]
         if deal.probe is None:
             actions.extend(contracts(deal, seat))
-    else:
-        limit = int(rules.layoff_per_meld)
-        added = state["added"]
-        actions[:] = [
-            a
-            for a in actions
-            if a.kind != "layoff" or a.target is None or added.get(a.target, 0) + len(a.cards) <= limit
-        ]
-    if state["laid"] and rules.exchange_first:
-        actions[:] = [a for a in actions if a.kind != "swap"]
-    if not deal.stock:
+    if "layoff" not in closed:
+        actions[:] = [a for a in actions if a.kind != "layoff" or layoff_count_problem(deal, a) is None]
+    if offer_problem(deal) is not None:
         # The last stock card was drawn: the player melds what they can and offers nothing; the hand ends.
         actions[:] = [a for a in actions if a.kind != "offer"]
         if END_TURN not in actions:
@@ -407,61 +518,12 @@ def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
 
 @hookimpl
 def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
-    if deal.phase != "play" or action.kind not in ("meld", "layoff", "swap", "offer"):
+    if deal.phase != "play":
         return None
-    seat = deal.current
-    state = deal.state
-    rules = _rules(deal)
-    if action.kind == "meld":
-        search = deal.variant.meld_search
-        for cards, _ in action.melds():
-            wilds = sum(search.is_wild(c) for c in cards)
-            if 1 < wilds < len(cards):
-                return "a meld holds at most one wild card (2s alone or jokers alone make a special meld)"
-    if state["contract_now"] and action.kind != "offer":
-        return "the turn a contract is laid, nothing else is laid"
-    if action.kind == "swap" and state["laid"] and rules.exchange_first:
-        return "exchanges come first in a turn, before any meld or lay-off"
-    if action.kind == "offer" and not deal.stock:
-        return "you drew the last card of the stock: meld what you can and end the turn (no offer)"
-    if action.kind in ("meld", "layoff") and rules.contract and not has_contract(deal, seat):
-        count = contract_size(deal)
-        size = int(rules.contract_meld_size)
-        if action.kind == "layoff":
-            return f"no card is added to a meld before {_yours(deal)} contract is down"
-        return (
-            f"before {_yours(deal)} contract, the only meld is the contract: {count} sets or {count} runs of {size} "
-            f"cards each ({count * size} cards), at most one wild card in each, laid at once "
-            f"('meld 7H 7S 7D | 8C 8D 8S | ...')"
-        )
-    if action.kind == "layoff" and action.target is not None and 0 <= action.target < len(deal.table):
-        owner = deal.table[action.target].owner
-        if deal.game.side_of(owner) != deal.game.side_of(seat) and deal.variant.layoff_mode == "own":
-            own = "your own side's" if deal.variant.partnerships else "your own"
-            return f"cards are added only to {own} melds, never to an opponent's"
-    if action.kind == "layoff" and action.target is not None:
-        limit = int(rules.layoff_per_meld)
-        done = state["added"].get(action.target, 0)
-        if done + len(action.cards) > limit:
-            are = "card is" if limit == 1 else "cards are"
-            return f"at most {limit} {are} added to one meld in a turn ({done} already this turn)"
-    if action.kind == "swap" and action.target is not None and 0 <= action.target < len(deal.table):
-        table_meld = deal.table[action.target]
-        if table_meld.meld.kind not in ("set", "run"):
-            return "wild cards in a special meld of wild cards alone are not exchanged"
-        if deal.game.side_of(table_meld.owner) == deal.game.side_of(seat):
-            return "you exchange only for your opponents' wild cards"
-    if (
-        action.kind == "layoff"
-        and action.stands_for
-        and action.target is not None
-        and 0 <= action.target < len(deal.table)
-    ):
-        # A wild card laid off in a place it names (2C=TD): say so, as the cards are written.
-        meld = deal.table[action.target].meld
-        if deal.variant.meld_search.extend(meld, list(action.cards), action.stands_for) is None:
-            return f"{action.cards_text()} does not fit table meld {action.target} ({meld})"
-    return None
+    if action.kind == "offer":
+        return offer_problem(deal)
+    check = PROBLEMS.get(action.kind)
+    return check(deal, action) if check is not None else None
 
 
 # -- carrying out ----------------------------------------------------------------------------------------
@@ -470,25 +532,25 @@ def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
 @hookimpl
 def rummykit_action_applied(deal: Deal, seat: int, action: Action) -> None:
     """Keep Skarney's books on each action the kernel carried out."""
-    state = deal.state
+    state = skarney_state(deal)
     kind = action.kind
     if kind == "meld":
         side = deal.game.side_of(seat)
-        if side not in state["contracts"]:
-            state["contracts"][side] = seat
-            state["contract_now"] = bool(_rules(deal).contract)
-        state["laid"] = True
+        if side not in state.contracts:
+            state.contracts[side] = seat
+            state.contract_now = _rules(deal).contract
+        state.laid = True
     elif kind == "layoff":
         assert action.target is not None
-        state["added"][action.target] = state["added"].get(action.target, 0) + len(action.cards)
-        state["laid"] = True
+        state.added[action.target] = state.added.get(action.target, 0) + len(action.cards)
+        state.laid = True
     elif kind == "offer":
-        state["offers"].append({"from": seat, "card": action.cards[0], "asked": [], "taken_by": None})
-    elif kind in ("accept", "decline") and state["offers"]:
-        entry = state["offers"][-1]
-        entry["asked"].append(seat)
+        state.offers.append(Offer(seat, action.cards[0]))
+    elif kind in ("accept", "decline") and state.offers:
+        entry = state.offers[-1]
+        entry.asked.append(seat)
         if kind == "accept":
-            entry["taken_by"] = seat
+            entry.taken_by = seat
 
 
 @hookimpl
@@ -499,7 +561,7 @@ def rummykit_turn_ended(deal: Deal, seat: int) -> None:
     if offer is None or taker is None or not any(card is offer.card for card in deal.hands[taker]):
         return  # no offer, or nobody took it
     if _rank_name(offer.card) in _rules(deal).stop_cards:
-        deal.state["stopped"][taker] = offer.offerer
+        skarney_state(deal).stopped[taker] = offer.offerer
 
 
 # -- scoring ---------------------------------------------------------------------------------------------
@@ -554,7 +616,7 @@ def rummykit_score_hand(deal: Deal, kind: str) -> HandResult | None:
     details["bonuses"] = [[taker, "hand bonus", bonus]]
     if kind == "out":
         others = [side for side in sides if side != winner_side]
-        if all(side not in deal.state["contracts"] for side in others):
+        if all(side not in skarney_state(deal).contracts for side in others):
             shutout = int(rules.shutout_bonus)
             scores[taker] += shutout
             details["shutout_bonus"] = shutout
@@ -606,9 +668,10 @@ def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> N
     else:
         words.facts.append(f"Hand {hand_number(deal)} of {hands}")
     if deal.phase == "play" and deal.current == seat:
-        if deal.state["skipped"]:
+        state = skarney_state(deal)
+        if state.skipped:
             words.hint = "no draw this turn (you took a stop card); " + words.hint
-        if rules.contract and not has_contract(deal, seat) and not deal.state["contract_now"]:
+        if rules.contract and not has_contract(deal, seat) and not state.contract_now:
             words.hint = f"lay your contract ({contract_text(deal)}) or exchange, then offer a card"
         if not deal.stock:
             words.hint = "you drew the last card: meld what you can, then end turn (no offer; the hand ends)"
@@ -618,32 +681,27 @@ def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> N
 def rummykit_observe(deal: Deal, seat: int | None, view: dict[str, Any]) -> None:
     """Each side's contract, the hand number, the offers made (a card shown only to those who saw it) and
     who skips a draw (to those who know)."""
-    view["hand_number"] = hand_number(deal)
+    state = skarney_state(deal)
+    view["hand_number"] = state.hand
     view["contract"] = {"melds": contract_size(deal), "cards_each": int(_rules(deal).contract_meld_size)}
     view["contracts"] = [
-        {
-            "side": side,
-            "seats": seats,
-            "laid": side in deal.state["contracts"],
-            "laid_by": deal.state["contracts"].get(side),
-        }
+        {"side": side, "seats": seats, "laid": side in state.contracts, "laid_by": state.contracts.get(side)}
         for side, seats in _sides(deal).items()
     ]
     offers = []
-    for entry in deal.state["offers"]:
-        card: Card = entry["card"]
+    for entry in state.offers:
         saw = (
-            seat == entry["from"]
-            or seat in entry["asked"]
-            or (deal.offer is not None and entry is deal.state["offers"][-1] and seat == deal.responder)
+            seat == entry.offerer
+            or seat in entry.asked
+            or (deal.offer is not None and entry is state.offers[-1] and seat == deal.responder)
         )
         offers.append(
             {
-                "from": entry["from"],
-                "card": str(card) if saw else None,
-                "declined_by": [s for s in entry["asked"] if s != entry["taken_by"]],
-                "taken_by": entry["taken_by"],
+                "from": entry.offerer,
+                "card": str(entry.card) if saw else None,
+                "declined_by": [s for s in entry.asked if s != entry.taken_by],
+                "taken_by": entry.taken_by,
             }
         )
     view["offers"] = offers
-    view["skips_draw"] = [s for s, giver in deal.state["stopped"].items() if seat in (s, giver)]
+    view["skips_draw"] = [s for s, giver in state.stopped.items() if seat in (s, giver)]

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 from conftest import snapshot  # one snapshot: what an illegal action must leave as it was
+from rummykit.plugins.skarney import skarney_state
 
 import rummykit
 from rummykit import Game, IllegalAction
@@ -180,7 +181,7 @@ def test_a_contract_mixing_sets_and_runs_is_refused() -> None:
 
 def test_hands_four_to_seven_ask_for_four_melds_of_three() -> None:
     game = new_game([CONTRACT + " KC KD KH", *FILLER], stock="QH")
-    game.deal.state["hand"] = 4
+    skarney_state(game.deal).hand = 4
     game.deal._legal = None
     play(game, "draw stock")
     refused(game, CONTRACT_ACTION, "4 sets or 4 runs")
@@ -194,7 +195,7 @@ def test_the_listed_contracts_are_capped_and_any_valid_one_is_accepted_when_type
     # Sevens, eights and nines twice over, with wild cards: a great many ways to make four sets of three.
     hand = "7C 7D 7H 7S 8C 8D 8H 8S 9C 9D 9H 2C"
     game = new_game([hand, *FILLER], stock="2D")
-    game.deal.state["hand"] = 4
+    skarney_state(game.deal).hand = 4
     game.deal._legal = None
     play(game, "draw stock")
     started = time.perf_counter()
@@ -214,7 +215,7 @@ def test_the_listed_contracts_are_capped_and_any_valid_one_is_accepted_when_type
 
 def test_a_contract_that_takes_every_card_goes_out() -> None:
     game = new_game([CONTRACT + " KC KD", *FILLER], stock="KH")
-    game.deal.state["hand"] = 4
+    skarney_state(game.deal).hand = 4
     game.deal._legal = None
     play(game, "draw stock", CONTRACT_ACTION + " | KC KD KH")
     result = game.results[0]
@@ -554,7 +555,7 @@ def test_a_tied_hand_does_not_count_and_the_next_deal_plays_the_same_hand() -> N
     assert result.kind == "tie" and result.scores == (0, 0, 0, 0) and result.details["counted"] is False
     assert result.details["side_points"] == {0: -95, 1: -95}
     assert game.scores == [0, 0, 0, 0] and not game.is_over
-    assert game.deal.state["hand"] == 1 and game.observation(0)["hand_number"] == 1  # the same hand again
+    assert skarney_state(game.deal).hand == 1 and game.observation(0)["hand_number"] == 1  # the same hand again
 
 
 def test_when_nobody_goes_out_the_side_with_more_points_takes_the_hand_bonus() -> None:
@@ -571,7 +572,7 @@ def test_when_nobody_goes_out_the_side_with_more_points_takes_the_hand_bonus() -
     pen[0] += 5
     assert result.kind == "exhausted" and result.details["counted"]
     assert result.scores == (-pen[0], -pen[1] + 100, -pen[2], -pen[3])
-    assert game.deal.state["hand"] == 2
+    assert skarney_state(game.deal).hand == 2
 
 
 # -- a whole game -----------------------------------------------------------------------------------------------
