@@ -22,7 +22,8 @@ house rule ``ace-bonus`` adds ``rules.ace_bonus``.
 from __future__ import annotations
 
 import itertools
-from dataclasses import replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
@@ -31,6 +32,7 @@ from rummykit.actions import Action, ActionWords, PositionWords
 from rummykit.cards import Card
 from rummykit.engine import Deal, HandResult, TableMeld
 from rummykit.melds import Meld, MeldRules, SpecialMeld
+from rummykit.typed import rules_as
 
 RULES_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -79,6 +81,41 @@ def rummykit_rules_schema() -> dict[str, Any]:
     return RULES_SCHEMA
 
 
+@dataclass(frozen=True)
+class IcebergRules:
+    """Iceberg's ``rules`` block (:data:`RULES_SCHEMA`), read once per variant; a key left out has its default."""
+
+    pair: int
+    third_card: int
+    nth_card: int
+    special_melds: Mapping[str, int]
+    aces: str
+    ace_bonus: int = 20
+    aces_left_in_hand: str = "ace"
+
+
+def iceberg_rules(variant: Any) -> IcebergRules:
+    """``variant``'s Iceberg rules (built once per variant)."""
+    return rules_as(variant, IcebergRules)
+
+
+@dataclass
+class IcebergState:
+    """What a deal of Iceberg keeps (``deal.state_of(IcebergState)``)."""
+
+    added: dict[int, int] = field(default_factory=dict)
+    """Card id -> the place it took in its meld, for cards laid off (what it scores depends on it)."""
+    aces_out: bool = False
+    """The last ace of the pack was laid face up: this turn is the hand's last."""
+    aces_total: int = 0
+    """The aces in the pack."""
+
+
+def iceberg_state(deal: Deal) -> IcebergState:
+    """The deal's Iceberg state."""
+    return deal.state_of(IcebergState)
+
+
 # -- melds ----------------------------------------------------------------------------------------------
 
 
@@ -102,7 +139,7 @@ def special_melds(values: dict[str, int]) -> tuple[SpecialMeld, ...]:
 
 @hookimpl
 def rummykit_meld_rules(variant: Any, rules: MeldRules) -> MeldRules:
-    return replace(rules, specials=special_melds(dict(variant.rules.get("special_melds", {}))))
+    return replace(rules, specials=special_melds(dict(iceberg_rules(variant).special_melds)))
 
 
 # -- the deal ---------------------------------------------------------------------------------------------
@@ -111,9 +148,7 @@ def rummykit_meld_rules(variant: Any, rules: MeldRules) -> MeldRules:
 @hookimpl
 def rummykit_start_hand(deal: Deal) -> None:
     deal.add_zone(ACES, visibility="public")
-    deal.state["added"] = {}  # card id -> its place in its meld, for cards laid off
-    deal.state["aces_out"] = False
-    deal.state["aces_total"] = sum(1 for c in deal.game.deck if c.rank == 1)
+    iceberg_state(deal).aces_total = sum(1 for c in deal.game.deck if c.rank == 1)
 
 
 @hookimpl
@@ -127,43 +162,48 @@ def rummykit_automatic_action(deal: Deal) -> Action | None:
 
 @hookimpl
 def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
+    if action.kind != EXPOSE:
+        return None
     seat = deal.current
-    if action.kind == EXPOSE:
-        deal.take_from_hand(seat, action.cards)
-        zone = deal.zones[ACES]
-        zone.cards[seat].extend(action.cards)
-        if sum(map(len, zone.cards)) >= deal.state["aces_total"]:
-            deal.state["aces_out"] = True  # the last ace of the pack: this turn is the hand's last
-        if not deal.hands[seat]:
-            deal.finish("out")  # nothing left to play or pass
-        return True
-    if action.kind == "layoff" and action.target is not None:
-        # The kernel lays it off; the place each card takes in the meld decides what it scores. Noted here,
-        # before the kernel carries it out, not in rummykit_action_applied: a lay-off that empties the hand
-        # ends it, and the hand is scored before any plugin hears that the action was applied.
-        size = len(deal.table[action.target].meld.cards)
-        added = deal.state["added"]
-        for offset, card in enumerate(action.cards, start=1):
-            added[card.id] = size + offset
-    return None
+    state = iceberg_state(deal)
+    deal.take_from_hand(seat, action.cards)
+    zone = deal.zones[ACES]
+    zone.cards[seat].extend(action.cards)
+    if sum(map(len, zone.cards)) >= state.aces_total:
+        state.aces_out = True  # the last ace of the pack: this turn is the hand's last
+    if not deal.hands[seat]:
+        deal.finish("out")  # nothing left to play or pass
+    return True
+
+
+@hookimpl
+def rummykit_action_applied(deal: Deal, seat: int, action: Action) -> None:
+    """Note the place each card laid off took in its meld (what it scores depends on it). A lay-off that
+    empties the hand ends it and is scored before this is called: :func:`melded_points` places its cards."""
+    if action.kind != "layoff" or action.target is None:
+        return
+    size = len(deal.table[action.target].meld.cards) - len(action.cards)
+    added = iceberg_state(deal).added
+    for offset, card in enumerate(action.cards, start=1):
+        added[card.id] = size + offset
 
 
 @hookimpl(tryfirst=True)
 def rummykit_turn_ended(deal: Deal, seat: int) -> None:
     """The player who exposed the last ace finishes the turn, discard included; then the hand ends (before the
     kernel would call a stock emptied by that last ace ``exhausted``)."""
-    if deal.state.get("aces_out"):
+    if iceberg_state(deal).aces_out:
         deal.finish("last-ace")
 
 
 # -- scoring ------------------------------------------------------------------------------------------------
 
 
-def built_up(rules: dict[str, Any], size: int) -> int:
+def built_up(rules: IcebergRules, size: int) -> int:
     """What a set or run of ``size`` cards scores in all, however it was built: a pair ``pair``, the third
     card ``third_card``, the n-th (n >= 4) ``nth_card * n``. A meld laid with k cards at once scores as if
     built up (three at once: 30; a four-card run: 70)."""
-    return _built_up(int(rules["pair"]), int(rules["third_card"]), int(rules["nth_card"]), size)
+    return _built_up(rules.pair, rules.third_card, rules.nth_card, size)
 
 
 @lru_cache(maxsize=256)
@@ -174,9 +214,9 @@ def _built_up(pair: int, third: int, nth: int, size: int) -> int:
     return total + sum(nth * n for n in range(4, size + 1))
 
 
-def meld_points(rules: dict[str, Any], meld: Meld) -> int:
+def meld_points(rules: IcebergRules, meld: Meld) -> int:
     """What ``meld``, laid in one play, scores."""
-    specials = rules.get("special_melds", {})
+    specials = rules.special_melds
     if meld.kind in specials:
         return int(specials[meld.kind])
     return built_up(rules, len(meld.cards))
@@ -185,15 +225,22 @@ def meld_points(rules: dict[str, Any], meld: Meld) -> int:
 def melded_points(deal: Deal) -> list[int]:
     """Per seat, what the cards it put on the table scored: the meld laid for its owner, each card laid off
     for whoever laid it, by the place it took in the meld."""
-    rules = deal.variant.rules
-    added: dict[int, int] = deal.state.get("added", {})
+    rules = iceberg_rules(deal.variant)
+    added = iceberg_state(deal).added
     points = [0] * deal.game.num_players
     for table_meld in deal.table:
-        first = [c for c in table_meld.meld.cards if c.id in table_meld.first_ids]
+        cards = table_meld.meld.cards
+        first = [c for c in cards if c.id in table_meld.first_ids]
         points[table_meld.owner] += meld_points(rules, _first_meld(table_meld, first))
-        for card in table_meld.meld.cards:
+        # Cards not yet noted were laid off by the action that ended the hand, after every noted card (all by
+        # one seat, so what they score together does not depend on their order).
+        placed = len(first) + sum(1 for c in cards if c.id in added)
+        for card in cards:
             if card.id not in table_meld.first_ids:
-                place = added[card.id]
+                place = added.get(card.id)
+                if place is None:
+                    placed += 1
+                    place = placed
                 step = built_up(rules, place) - built_up(rules, place - 1)
                 points[table_meld.credits.get(card.id, table_meld.owner)] += step
     return points
@@ -207,7 +254,7 @@ def _first_meld(table_meld: TableMeld, first: list[Card]) -> Meld:
 def best_next_turn(deal: Deal, seat: int) -> int:
     """The most ``seat`` could score with the cards in its hand in one more turn: melds among them, and
     lay-offs on the table as it stands, each card counted once (the playable cards' extra penalty)."""
-    rules = deal.variant.rules
+    rules = iceberg_rules(deal.variant)
     search = deal.variant.meld_search
     hand = [c for c in deal.hands[seat] if c.rank not in search.rules.excluded_ranks]
     targets = [tm.meld for tm in deal.table if tm.meld.kind in ("set", "run")]
@@ -273,7 +320,7 @@ def _candidate_masks(hand: list[Card]) -> set[int]:
 def aces_held(deal: Deal, seat: int) -> int:
     """The aces ``seat`` laid face up, and (``rules.aces_left_in_hand: ace``) those still in its hand."""
     laid = len(deal.zones[ACES].cards[seat]) if ACES in deal.zones else 0
-    if deal.variant.rules.get("aces_left_in_hand", "ace") == "ace":
+    if iceberg_rules(deal.variant).aces_left_in_hand == "ace":
         laid += sum(1 for c in deal.hands[seat] if c.rank == 1)
     return laid
 
@@ -281,8 +328,8 @@ def aces_held(deal: Deal, seat: int) -> int:
 @hookimpl
 def rummykit_score_hand(deal: Deal, kind: str) -> HandResult:
     variant = deal.variant
-    rules = variant.rules
-    aces_as_aces = rules.get("aces_left_in_hand", "ace") == "ace"
+    rules = iceberg_rules(variant)
+    aces_as_aces = rules.aces_left_in_hand == "ace"
     melded = melded_points(deal)
     n = deal.game.num_players
     in_hand, playable, aces, scores = [0] * n, [0] * n, [0] * n, [0] * n
@@ -292,12 +339,12 @@ def rummykit_score_hand(deal: Deal, kind: str) -> HandResult:
         playable[seat] = best_next_turn(deal, seat)
         aces[seat] = aces_held(deal, seat)
         total = melded[seat] - in_hand[seat] - playable[seat]
-        if rules["aces"] == "multiply":
+        if rules.aces == "multiply":
             scores[seat] = total * (1 + aces[seat])
             ace_text = ("ace multiplier", f"x{1 + aces[seat]}")
         else:
-            scores[seat] = total + int(rules.get("ace_bonus", 20)) * aces[seat]
-            ace_text = ("aces", f"{int(rules.get('ace_bonus', 20)) * aces[seat]:+d}")
+            scores[seat] = total + rules.ace_bonus * aces[seat]
+            ace_text = ("aces", f"{rules.ace_bonus * aces[seat]:+d}")
         breakdown[seat] = [
             ("melded", str(melded[seat])),
             ("cards in hand", str(-in_hand[seat])),
@@ -335,10 +382,10 @@ def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> N
     laid = [f"{'you' if s == seat else names[s]} {' '.join(map(str, held))}"
             for s, held in enumerate(deal.zones[ACES].cards) if held]  # fmt: skip
     out = sum(map(len, deal.zones[ACES].cards))
-    words.facts.append(f"Aces face up: {'; '.join(laid) or 'none'} ({deal.state['aces_total'] - out} to come)")
+    words.facts.append(f"Aces face up: {'; '.join(laid) or 'none'} ({iceberg_state(deal).aces_total - out} to come)")
 
 
 @hookimpl
 def rummykit_observe(deal: Deal, seat: int | None, view: dict[str, Any]) -> None:
     if ACES in deal.zones:
-        view["aces_to_come"] = deal.state["aces_total"] - sum(map(len, deal.zones[ACES].cards))
+        view["aces_to_come"] = iceberg_state(deal).aces_total - sum(map(len, deal.zones[ACES].cards))

@@ -53,7 +53,7 @@ def snapshot(game: Game) -> tuple[Any, ...]:
         deal.current,
         game.history,
         list(game.scores),
-        dict(deal.state["added"]),
+        dict(iceberg.iceberg_state(deal).added),
     )
 
 
@@ -277,10 +277,10 @@ def test_the_mixed_colour_special_meld_scores_350(berg: rummykit.Variant) -> Non
     search = berg.meld_search
     meld = search.meld(parse("QD TH 8H 6D 4D 2H"))
     assert meld is not None and meld.kind == "even-colour"
-    assert iceberg.meld_points(berg.rules, meld) == 350
+    assert iceberg.meld_points(iceberg.iceberg_rules(berg), meld) == 350
     assert search.meld(parse("QD TC 8H 6D 4D 2H")) is None  # two colours
     one_suit = search.meld(parse("QD TD 8D 6D 4D 2D"))
-    assert one_suit is not None and iceberg.meld_points(berg.rules, one_suit) == 700
+    assert one_suit is not None and iceberg.meld_points(iceberg.iceberg_rules(berg), one_suit) == 700
 
 
 def test_the_fourth_and_fifth_cards_of_a_run_score_40_and_50(berg: rummykit.Variant) -> None:
@@ -290,13 +290,26 @@ def test_the_fourth_and_fifth_cards_of_a_run_score_40_and_50(berg: rummykit.Vari
     play(game, "draw stock", "layoff 8S on 0", "layoff 9S on 0", "discard QH")
     points = iceberg.melded_points(game.deal)
     assert points[:2] == [30, 40 + 50]
-    assert game.deal.state["added"] == {game.deal.table[0].meld.cards[3].id: 4, game.deal.table[0].meld.cards[4].id: 5}
+    assert iceberg.iceberg_state(game.deal).added == {
+        game.deal.table[0].meld.cards[3].id: 4,
+        game.deal.table[0].meld.cards[4].id: 5,
+    }
+
+
+def test_a_lay_off_that_goes_out_scores_the_places_its_cards_take(berg: rummykit.Variant) -> None:
+    # The hand is scored as the lay-off empties it: its cards take places 4 to 7 of the run (40 + 50 + 60 + 70).
+    hands = ["5S 6S 7S 2C 4D 9D JS", "8S 9S TS 4H 4C 4S QH"]
+    game = new(berg, hands, "KD QD 3C")
+    play(game, "draw stock", "meld 5S 6S 7S", "discard JS")
+    play(game, "draw stock", "meld 4H 4C 4S", "meld QH QD", "layoff 8S 9S TS JS on 0")
+    result = game.results[0]
+    assert result.kind == "out" and result.details["melded"][:2] == [30, 30 + 10 + 40 + 50 + 60 + 70]
 
 
 def test_a_pair_then_its_third_card_score_10_and_20_and_a_run_laid_whole_scores_as_built(
     berg: rummykit.Variant,
 ) -> None:
-    rules = berg.rules
+    rules = iceberg.iceberg_rules(berg)
     assert [iceberg.built_up(rules, k) for k in (2, 3, 4, 5, 6)] == [10, 30, 70, 120, 180]
     hands = ["9C 9D 5S 6S 7S 8S 2H", "9H 4H 6H TH QH KH 3D", "3C 5D 7D JC KC QS 2D"]
     game = new(berg, hands, "KD JD 3H")
