@@ -840,6 +840,7 @@ def rummykit_observe(deal: Deal, seat: int | None, view: dict[str, Any]) -> None
         assert knocker is not None
         view["knocker"] = knocker
         if seat != knocker:
-            view["knocker_unmatched"] = (
-                [str(c) for c in sorted(deal.hands[knocker])] if deal.phase == "opponent-melds" else None
-            )
+            unmatched = [str(c) for c in sorted(deal.hands[knocker])] if deal.phase == "opponent-melds" else None
+            view["knocker_unmatched"] = unmatched
+            if unmatched:
+                view["shown"] = [*view.get("shown", ()), {"label": "Knocker's unmatched cards", "cards": unmatched}]

@@ -163,8 +163,8 @@ def describe_position(game: Game, seat: int, printer: TurnPrinter) -> list[str]:
                 others.setdefault(by, []).append(card)
         also = "".join(f"; {' '.join(cards)} by {printer.name(game, by)}" for by, cards in others.items())
         lines.append(f"   Table meld {index + 1}: {_meld_text(meld)} ({printer.name(game, meld['owner'])}{also})")
-    if view.get("knocker_unmatched"):
-        lines.append(f"   Knocker's unmatched cards: {' '.join(view['knocker_unmatched'])}")
+    for shown in view.get("shown", ()):  # cards the game shows this seat besides hands, pile and table
+        lines.append(f"   {printable(shown['label'])}: {' '.join(shown['cards'])}")
     lines.append(f"   Your hand: {' '.join(view['hand'])}")
     if view["hand"]:
         lines.append(f"   Best arrangement: {_arrangement_text(game.variant, view['hand'])}")

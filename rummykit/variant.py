@@ -368,7 +368,11 @@ class Variant:
         return max(self.joker_count(seats) for seats in range(self.min_players, self.max_players + 1))
 
     def observe(self, game: Game, seat: int | None) -> dict[str, Any]:
-        """What :meth:`Game.observation` returns: ``seat``'s view of the current deal (None: an onlooker's)."""
+        """What :meth:`Game.observation` returns: ``seat``'s view of the current deal (None: an onlooker's).
+
+        Games add to it (``rummykit_observe``); ``view["shown"]``, a list of ``{"label": ..., "cards": [...]}``,
+        holds cards a game shows this seat besides the hands, the pile and the table (Gin: the knocker's
+        unmatched cards while the other seat lays off), which every face displays under its label."""
         deal = game.deal
         pile = self.discard_pile
         view: dict[str, Any] = {

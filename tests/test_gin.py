@@ -19,6 +19,8 @@ from rummykit import Game, IllegalAction
 from rummykit.actions import Action
 from rummykit.bots import GreedyBot, make_bot
 from rummykit.cards import parse_card
+from rummykit.cli import describe_position
+from rummykit.turntext import TurnPrinter
 
 MANUAL = {"rules": {"settlement": "manual"}}
 
@@ -661,6 +663,8 @@ def test_manual_settlement_of_example_1() -> None:
     assert deal.phase == "opponent-melds" and game.current_player == 1
     view = game.observation(1)
     assert view["knocker_unmatched"] == ["8D"]
+    assert view["shown"] == [{"label": "Knocker's unmatched cards", "cards": ["8D"]}]  # what the faces display
+    assert "   Knocker's unmatched cards: 8D" in describe_position(game, 1, TurnPrinter(lambda line: None))
     assert "layoff 8C on 1" in [str(a) for a in game.legal_actions()]
     play(game, "meld 2S 3S 4S", "meld QD QH QC")
     with pytest.raises(IllegalAction):

@@ -348,9 +348,8 @@ function showPiles(state) {
         ...Array.from({ length: hidden }, () => el("span", { class: "card back" }))));
     });
   }
-  if (obs.knocker_unmatched) {
-    box.append(el("div", {}, el("div", { text: "Knocker's unmatched cards:" }),
-      ...obs.knocker_unmatched.map((c) => cardNode(c))));
+  for (const shown of obs.shown || []) {  // cards the game shows this seat besides hands, pile and table
+    box.append(el("div", {}, el("div", { text: `${shown.label}:` }), ...shown.cards.map((c) => cardNode(c))));
   }
 }
 
