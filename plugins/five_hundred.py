@@ -12,12 +12,14 @@ target after a hand and is alone in the lead. See ``docs/500-rum.md``.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from rummykit import hookimpl
 from rummykit.cards import card_from_face
 from rummykit.engine import Deal, HandResult, TableMeld
 from rummykit.standard import hand_points, table_points
+from rummykit.typed import rules_as
 
 RULES_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -38,17 +40,28 @@ def rummykit_rules_schema() -> dict[str, Any]:
     return RULES_SCHEMA
 
 
-def melded_value(deal: Deal, table_meld: TableMeld, index: int) -> int:
-    """What the card at ``index`` of ``table_meld`` scores for whoever played it."""
+@dataclass(frozen=True)
+class FiveHundredRules:
+    """500 Rum's ``rules`` block (:data:`RULES_SCHEMA`), read once per variant."""
+
+    low_ace_value: int
+    four_at_once_multiplier: int = 1
+
+
+def melded_value(deal: Deal, table_meld: TableMeld, index: int, rules: FiveHundredRules | None = None) -> int:
+    """What the card at ``index`` of ``table_meld`` scores for whoever played it (``rules``: the variant's,
+    when the caller has read them already)."""
     variant = deal.variant
+    if rules is None:
+        rules = rules_as(variant, FiveHundredRules)
     meld = table_meld.meld
     card = meld.cards[index]
     if meld.kind in ("set", "run") and variant.meld_search.is_wild(card):
         card = card_from_face(meld.faces[index])  # a wild joker scores the card it stands for
     value = variant.value(card)
     if card.rank == 1 and meld.kind == "run" and meld.ranks[index] == 1:
-        value = int(variant.rules["low_ace_value"])
-    multiplier = int(variant.rules.get("four_at_once_multiplier", 1))
+        value = rules.low_ace_value
+    multiplier = rules.four_at_once_multiplier
     if multiplier != 1 and table_meld.first_size == 4 and card.id in table_meld.first_ids:
         value *= multiplier
     return value
@@ -58,7 +71,8 @@ def melded_value(deal: Deal, table_meld: TableMeld, index: int) -> int:
 def rummykit_score_hand(deal: Deal, kind: str) -> HandResult | None:
     if kind not in ("out", "exhausted"):
         return None
-    melded = table_points(deal, lambda tm, i: melded_value(deal, tm, i))
+    rules = rules_as(deal.variant, FiveHundredRules)
+    melded = table_points(deal, lambda tm, i: melded_value(deal, tm, i, rules))
     in_hand = hand_points(deal)
     scores = tuple(m - h for m, h in zip(melded, in_hand))
     winner = deal.current if kind == "out" else None

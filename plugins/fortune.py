@@ -32,6 +32,7 @@ from rummykit.cards import JOKER_FACE, RANKS, parse_card
 from rummykit.engine import Deal, HandResult, TableMeld
 from rummykit.melds import Meld, MeldRules
 from rummykit.standard import hand_points, table_points
+from rummykit.typed import rules_as
 from rummykit.variant import Variant
 
 QUEEN_OF_SPADES = parse_card("QS").face
@@ -60,6 +61,22 @@ def rummykit_rules_schema() -> dict[str, Any]:
     return RULES_SCHEMA
 
 
+@dataclasses.dataclass(frozen=True)
+class FortuneRules:
+    """Fortune's and Arlington's ``rules`` block (:data:`RULES_SCHEMA`), read once per variant."""
+
+    low_ace_value: int
+    going_out_bonus: int
+    queen_of_spades_last: bool
+    wild_set_value: int
+    queen_stand_in_natural: bool = False
+
+
+def fortune_rules(variant: Variant) -> FortuneRules:
+    """``variant``'s Fortune rules (built once per variant)."""
+    return rules_as(variant, FortuneRules)
+
+
 # -- melds ------------------------------------------------------------------------------------------
 
 
@@ -73,7 +90,7 @@ def queen_stand_in_natural(meld: Meld) -> bool:
 
 @hookimpl
 def rummykit_meld_rules(variant: Variant, rules: MeldRules) -> MeldRules | None:
-    if not variant.rules.get("queen_stand_in_natural"):
+    if not fortune_rules(variant).queen_stand_in_natural:
         return None
     return dataclasses.replace(rules, accept=queen_stand_in_natural)
 
@@ -83,26 +100,38 @@ def rummykit_meld_rules(variant: Variant, rules: MeldRules) -> MeldRules | None:
 
 def queen_held_back(deal: Deal, seat: int) -> bool:
     """Whether ``seat`` may not discard a queen of spades now: the rule is on and it holds another card."""
-    if not deal.variant.rules.get("queen_of_spades_last"):
+    if not fortune_rules(deal.variant).queen_of_spades_last:
         return False
     return any(c.face != QUEEN_OF_SPADES for c in deal.hands[seat])
 
 
+def queen_problem(deal: Deal) -> str | None:
+    """Fortune's one rule on discards, for the position: why the queen of spades may not be discarded now, or
+    None when it may (asked once per position; the kernel's own discard check comes first)."""
+    if deal.phase not in ("play", "discard") or not queen_held_back(deal, deal.current):
+        return None
+    return "the queen of spades may not be discarded while you hold any other card"
+
+
+def discard_problem(deal: Deal, action: Action) -> str | None:
+    """``discard``: None when Fortune allows it, else why not (:func:`queen_problem` for a queen of spades
+    held); a card not held is left to the kernel's check."""
+    if not action.cards or action.cards[0].face != QUEEN_OF_SPADES:
+        return None
+    if not any(c.face == QUEEN_OF_SPADES for c in deal.hands[deal.current]):
+        return None
+    return queen_problem(deal)
+
+
 @hookimpl
 def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
-    if deal.phase not in ("play", "discard") or not queen_held_back(deal, deal.current):
-        return
-    actions[:] = [a for a in actions if a.kind != "discard" or a.cards[0].face != QUEEN_OF_SPADES]
+    if queen_problem(deal) is not None:
+        actions[:] = [a for a in actions if a.kind != "discard" or a.cards[0].face != QUEEN_OF_SPADES]
 
 
 @hookimpl
 def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
-    if deal.phase not in ("play", "discard"):
-        return None  # the kernel says why nothing is discarded now
-    if action.kind == "discard" and action.cards and action.cards[0].face == QUEEN_OF_SPADES:
-        if queen_held_back(deal, deal.current) and any(c.face == QUEEN_OF_SPADES for c in deal.hands[deal.current]):
-            return "the queen of spades may not be discarded while you hold any other card"
-    return None
+    return discard_problem(deal, action) if action.kind == "discard" else None
 
 
 @hookimpl
@@ -126,15 +155,18 @@ def rank_meld_value(variant: Variant, rank: int) -> int:
     return min(rank, 10)
 
 
-def melded_value(deal: Deal, table_meld: TableMeld, index: int) -> int:
-    """What the card at ``index`` of ``table_meld`` scores for whoever played it."""
+def melded_value(deal: Deal, table_meld: TableMeld, index: int, rules: FortuneRules | None = None) -> int:
+    """What the card at ``index`` of ``table_meld`` scores for whoever played it (``rules``: the variant's,
+    when the caller has read them already)."""
     variant = deal.variant
+    if rules is None:
+        rules = fortune_rules(variant)
     meld = table_meld.meld
     card = meld.cards[index]
     if meld.kind == "wild-set":
-        return int(variant.rules["wild_set_value"])
+        return rules.wild_set_value
     if meld.kind == "run" and meld.ranks[index] == 1:
-        return int(variant.rules["low_ace_value"])
+        return rules.low_ace_value
     if card.face != JOKER_FACE and variant.meld_search.is_wild(card) and meld.kind in ("set", "run"):
         return rank_meld_value(variant, meld.ranks[index])
     return variant.meld_value(card)
@@ -144,12 +176,13 @@ def melded_value(deal: Deal, table_meld: TableMeld, index: int) -> int:
 def rummykit_score_hand(deal: Deal, kind: str) -> HandResult | None:
     if kind not in ("out", "exhausted"):
         return None
-    melded = table_points(deal, lambda tm, i: melded_value(deal, tm, i))
+    rules = fortune_rules(deal.variant)
+    melded = table_points(deal, lambda tm, i: melded_value(deal, tm, i, rules))
     in_hand = hand_points(deal)
     winner = deal.current if kind == "out" else None
     bonus = [0] * len(melded)
     if winner is not None:
-        bonus[winner] = int(deal.variant.rules["going_out_bonus"])
+        bonus[winner] = rules.going_out_bonus
     scores = tuple(m - h + b for m, h, b in zip(melded, in_hand, bonus))
     details: dict[str, Any] = {"melded": melded, "in_hand": in_hand}
     if any(bonus):
