@@ -19,7 +19,8 @@ needs to move cards and count points are in :mod:`rummykit.toolkit` (also import
 from __future__ import annotations
 
 import warnings
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .actions import Action, ActionWords, OneCardActions, PositionWords, Verb
@@ -52,6 +53,12 @@ __all__ = [  # the toolkit's names stay importable from here, as plugins written
     "DRAW_DISCARD",
     "END_TURN",
     "DISCARDS",
+    "LEGALITY",
+    "Legality",
+    "NO_REASON",
+    "names_nothing",
+    "one_card",
+    "refuse",
     "MeldedValue",
     "cards_from_hand",
     "cards_text",
@@ -86,6 +93,14 @@ a release, with a DeprecationWarning."""
 
 
 def __getattr__(name: str) -> Any:
+    if name == "CARD_VERBS":
+        warnings.warn(
+            "rummykit.standard.CARD_VERBS is retired: each verb's Legality says what a bare one lacks (bare)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        rules = {**LEGALITY, **_WORDS}
+        return {verb: rule.bare for verb, rule in rules.items() if rule.bare}
     if name in _MOVED:
         module, found = _MOVED[name]
         warnings.warn(f"rummykit.standard.{name} moved to {module}.{name}", DeprecationWarning, stacklevel=2)
@@ -123,7 +138,101 @@ def rummykit_seats_in_play(game: Game, dealer: int) -> list[int]:
     return list(range(game.num_players))
 
 
-# -- what is legal ---------------------------------------------------------------------------------
+# -- what is legal: each verb's check, stated once -------------------------------------------------------
+
+NO_REASON = ""
+"""A check's answer for "not now, and nothing particular to say": the verb is not listed, and a refusal lets
+the next plugin (or the engine's ``not a legal action now``) say why."""
+
+
+def names_nothing(deal: Deal, action: Action) -> str | None:
+    """The cards check of a verb that names no card and no table meld (``draw stock``, ``end turn``)."""
+    if action.cards or action.groups or action.stands_for:
+        return f"'{action.kind}' names no card"
+    return None if action.target is None else f"'{action.kind}' names no table meld"
+
+
+def one_card(deal: Deal, action: Action) -> str | None:
+    """The cards check of a verb that names one card of the hand and no table meld (``discard``)."""
+    if len(action.cards) > 1 or action.groups or action.stands_for:
+        return f"'{action.kind}' names one card"
+    return None if action.target is None else f"'{action.kind}' names no table meld"
+
+
+def _nothing(deal: Deal, action: Action) -> str | None:
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class Legality:
+    """One verb's legality, stated once: the listing, the acceptance of a typed action and the refusal's
+    reason all come from these checks.
+
+    ``now(deal)`` says why the verb cannot be used in this position (None when it can): asked once per
+    position before its actions are listed, never per card. ``cards(deal, action)`` says why the cards (and
+    the table meld) ``action`` names cannot be (None when they can): asked of a typed action that the bounded
+    list left out (which is then accepted) and when refusing one. A check answers :data:`NO_REASON` for "not
+    now" when it has nothing particular to say.
+
+    ``bare``, for a verb that names cards, is what an action naming none lacks (``name the card``): the
+    refusal then shows one listed action of the verb. ``from_hand``: the cards named come from the actor's
+    hand, and a card not there is the first thing said. ``otherwise`` words the refusal of an action both
+    checks pass, which a game's own rule then refused (its ``rummykit_legal_actions`` removed it).
+    ``instead``: the verb this one gives way to in this game (``offer`` for ``discard``), suggested when
+    ``now`` refuses."""
+
+    verb: str
+    now: Callable[[Deal], str | None]
+    cards: Callable[[Deal, Action], str | None] = names_nothing
+    bare: str = ""
+    from_hand: bool = False
+    otherwise: Callable[[Deal, Action], str | None] = _nothing
+    instead: str = ""
+
+    def problem(self, deal: Deal, action: Action) -> str | None:
+        """None when ``action`` (of this verb) is legal by this verb's rules, else why not (perhaps
+        :data:`NO_REASON`): what accepts a typed action."""
+        if self.from_hand:
+            missing = not_in_hand(deal, action)
+            if missing is not None:
+                return missing
+        reason = self.now(deal)
+        return reason if reason is not None else self.cards(deal, action)
+
+    def refusal(self, deal: Deal, action: Action) -> str | None:
+        """Why ``action``, refused, is refused, from the same checks as :meth:`problem`; None when they have
+        nothing particular to say (the next plugin is asked)."""
+        if self.from_hand:
+            missing = not_in_hand(deal, action)
+            if missing is not None:
+                return missing
+        reason = self.now(deal)
+        if reason is not None:
+            if reason and self.instead:
+                other = next((a for a in deal.legal_actions() if a.kind == self.instead), None)
+                if other is not None:
+                    shown = Action(self.instead, action.cards[:1]) if other.cards and action.cards else other
+                    return f"{reason}: '{shown}'"
+            return reason or None
+        if not action.cards and self.bare:
+            example = next((a for a in deal.legal_actions() if a.kind == self.verb and a.cards), None)
+            if example is not None:  # the verb is legal now: only its cards are missing
+                return f"{self.bare}, as in '{example}'"
+        return self.cards(deal, action) or self.otherwise(deal, action) or None
+
+
+def refuse(rules: Mapping[str, Legality], deal: Deal, action: Action) -> str | None:
+    """Why ``action`` is refused, by its verb's :class:`Legality` in ``rules`` (None for another verb): the
+    whole of a plugin's ``rummykit_explain_illegal`` for the verbs it states."""
+    rule = rules.get(action.kind)
+    return None if rule is None else rule.refusal(deal, action)
+
+
+def not_in_hand(deal: Deal, action: Action) -> str | None:
+    """``7H is not in your hand`` when ``action`` names cards the actor lacks."""
+    faces = {c.face for c in deal.hands[deal.actor]}
+    missing = [c for c in action.cards if c.face not in faces]
+    return f"{' '.join(map(str, missing))} is not in your hand" if missing else None
 
 
 def pile_open(deal: Deal) -> bool:
@@ -138,20 +247,149 @@ def pile_open(deal: Deal) -> bool:
     )
 
 
+DRAWN = "you have drawn already this turn"
+AFTER_DRAW = "draw a card first: melds and lay-offs come after the draw"
+
+
+def draw_stock_now(deal: Deal) -> str | None:
+    """``draw stock``: at the turn's draw, from a stock that has a card."""
+    if deal.phase != "draw":
+        return DRAWN
+    return None if deal.stock else "the stock is empty"
+
+
+def draw_discard_now(deal: Deal) -> str | None:
+    """``draw discard``: at the turn's draw, when the pile's top card is face up in a game that draws from
+    its pile (:func:`pile_open`)."""
+    if deal.phase != "draw":
+        return DRAWN
+    if pile_open(deal):
+        return None
+    variant = deal.variant
+    if variant.discard_pile == "none" or variant.draw_from_pile == "none":
+        return "in this game cards are drawn only from the stock"
+    return "the discard pile is empty" if not deal.discard else "the pile's top card is face down"
+
+
+def pile_cards(deal: Deal, action: Action) -> str | None:
+    """The card a ``draw discard`` names lies in the pile."""
+    if action.cards and action.cards[0].face not in {c.face for c in deal.discard}:
+        return f"{action.cards[0]} is not in the discard pile"
+    return None
+
+
+def top_card_only(deal: Deal, action: Action) -> str | None:
+    """The plain turn's ``draw discard`` names no card: it takes the pile's top card."""
+    if action.cards:
+        return pile_cards(deal, action) or "'draw discard' takes the pile's top card: name no card"
+    return names_nothing(deal, action)
+
+
+def discard_now(deal: Deal) -> str | None:
+    """``discard``: after the draw, in the ``play`` or ``discard`` phase."""
+    if deal.phase == "draw":
+        return "draw a card first"
+    return None if deal.phase in ("play", "discard") else NO_REASON
+
+
+def laying_now(deal: Deal) -> str | None:
+    """``meld`` and ``layoff``: after the draw, in the ``play`` phase of a game whose melds go on the table."""
+    if deal.phase == "draw":
+        return AFTER_DRAW
+    return None if deal.phase == "play" and deal.variant.melds_on_table else NO_REASON
+
+
+def meld_problem(deal: Deal, action: Action) -> str | None:
+    """The ``meld`` verb's check of the melds ``action`` names: None when they are legal, else why not.
+    Listed melds pass it, typed melds are accepted by it (:func:`checked_laid`) and refused in its words."""
+    reason = not_in_hand(deal, action)
+    if reason is not None:
+        return reason
+    if not action.cards:
+        return "your hand makes no meld the rules allow now"
+    search = deal.variant.meld_search
+    for cards, meant in action.melds():
+        if search.meld(cards, stands_for=meant if any(meant) else None) is None:
+            return f"{' '.join(str(c) if m is None else f'{c}={m}' for c, m in zip(cards, meant))} is not a valid meld"
+    if action.target is not None:
+        return f"{action} is not one the rules allow now"
+    return keeps_a_discard(deal, action)
+
+
+def keeps_a_discard(deal: Deal, action: Action) -> str | None:
+    """Under ``table.discard_to_go_out: required`` a meld, lay-off or swap may not use every card left in
+    hand: going out takes a final discard (:func:`keep_a_discard` leaves such actions out of the list)."""
+    if deal.variant.discard_to_go_out == "required" and len(action.cards) >= len(deal.hands[deal.actor]):
+        return "keep a card to discard: in this game going out takes a final discard"
+    return None
+
+
+def layoff_problem(deal: Deal, action: Action) -> str | None:
+    """The ``layoff`` verb's check of the cards and the table meld ``action`` names: None when the lay-off is
+    legal, else why not. Listed lay-offs pass it, typed ones are accepted by it (:func:`checked_laid`) and
+    refused in its words."""
+    reason = not_in_hand(deal, action)
+    if reason is not None:
+        return reason
+    target = action.target
+    if not action.cards:
+        if not layoff_targets(deal, deal.actor):
+            return "there is no meld on the table you may lay off on yet"
+        return "no card of your hand fits a table meld you may add to"
+    if target is None:
+        return NOTHING_TO_ADD
+    if not 0 <= target < len(deal.table):
+        return f"there is no table meld {target}"
+    meld = deal.table[target].meld
+    if target not in layoff_targets(deal, deal.actor):
+        own = "your side's" if deal.variant.partnerships else "your own"
+        return f"table meld {target} ({meld}) is not yours: in this game you add only to {own} melds"
+    if deal.variant.meld_search.extend(meld, list(action.cards), action.stands_for or None) is None:
+        return f"{action.cards_text()} does not fit table meld {target} ({meld})"
+    if action.groups:  # one lay-off names one group of cards
+        return NOTHING_TO_ADD
+    return keeps_a_discard(deal, action)
+
+
+def _not_allowed(deal: Deal, action: Action) -> str | None:
+    return f"{action} is not one the rules allow now"
+
+
+def _say_which_pile(deal: Deal) -> str | None:
+    if deal.variant.discard_pile == "none" or deal.variant.draw_from_pile == "none":
+        return "say 'draw stock' (this game draws only from the stock)"
+    return "say which pile: 'draw stock' or 'draw discard'"
+
+
+DRAW_STOCK_RULE = Legality("draw stock", draw_stock_now)
+DRAW_DISCARD_RULE = Legality("draw discard", draw_discard_now, top_card_only)
+MELD_RULE = Legality("meld", laying_now, meld_problem, "name its cards", True, _not_allowed)
+LAYOFF_RULE = Legality("layoff", laying_now, layoff_problem, "name the card and the table meld", True)
+DISCARD_RULE = Legality("discard", discard_now, one_card, "name the card", True)
+LEGALITY: dict[str, Legality] = {
+    rule.verb: rule for rule in (DRAW_STOCK_RULE, DRAW_DISCARD_RULE, MELD_RULE, LAYOFF_RULE, DISCARD_RULE)
+}
+"""The plain turn's verbs, each with its one check (:class:`Legality`)."""
+_WORDS: dict[str, Legality] = {
+    "draw": Legality("draw", _say_which_pile, _nothing),  # not a verb: what people type meaning one of the draws
+}
+
+
+# -- listing, accepting, refusing: each from the verbs' checks --------------------------------------
+
+
 @hookimpl(tryfirst=True)
 def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
-    """The plain turn's actions: the draws; then melds, lay-offs and the discards; in the order listed."""
-    phase = deal.phase
+    """The plain turn's actions, each verb's listed when its check (:data:`LEGALITY`) allows it now: the
+    draws; then melds, lay-offs and the discards; in the order listed."""
     hand = deal.hands[deal.current]
-    if phase == "draw":
-        if deal.stock:
-            actions.append(DRAW_STOCK)
-        if pile_open(deal):
-            actions.append(DRAW_DISCARD)
-    elif phase == "play":
+    if draw_stock_now(deal) is None:
+        actions.append(DRAW_STOCK)
+    if draw_discard_now(deal) is None:
+        actions.append(DRAW_DISCARD)
+    if laying_now(deal) is None:
         actions.extend(melds_and_layoffs(deal, hand))
-        actions.extend(discards(deal, hand))
-    elif phase == "discard":
+    if discard_now(deal) is None:
         actions.extend(discards(deal, hand))
     if deal.probe is not None:
         actions.append(deal.probe)
@@ -168,7 +406,8 @@ def keep_a_discard(deal: Deal, actions: list[Action]) -> None:
 
 def melds_and_layoffs(deal: Deal, hand: list[Card]) -> list[Action]:
     """The melds ``hand`` makes (largest first, at most :data:`MELD_ACTION_LIMIT`, a wild card once per
-    place it may stand) and its lay-offs on the table melds the current seat may add to."""
+    place it may stand) and its lay-offs on the table melds the current seat may add to: every one passes
+    :func:`meld_problem` or :func:`layoff_problem`."""
     search = deal.variant.meld_search
     wild = search.rules.wild_faces
     actions = []
@@ -215,13 +454,14 @@ def replace_kind(actions: list[Action], kind: str, new: Sequence[Action]) -> Non
 
 @hookimpl
 def rummykit_check_action(deal: Deal, action: Action) -> Action | None:
-    """Accept a valid meld or lay-off that ``legal_actions`` did not list (the listed melds are capped)."""
-    if deal.phase != "play" or action.kind not in ("meld", "layoff") or not action.cards:
+    """Accept a meld or lay-off that ``legal_actions`` did not list (the listed melds are capped) when its
+    verb's check (:data:`LEGALITY`) passes it."""
+    if action.kind not in ("meld", "layoff") or not action.cards:
+        return None
+    if LEGALITY[action.kind].problem(deal, action) is not None:
         return None
     cards = cards_from_hand(deal.hands[deal.current], action.cards)
-    if cards is None:
-        return None
-    return checked_laid(deal, action, cards)
+    return None if cards is None else checked_laid(deal, action, cards)
 
 
 def checked_laid(deal: Deal, action: Action, cards: list[Card]) -> Action | None:
@@ -266,64 +506,7 @@ def checked_laid(deal: Deal, action: Action, cards: list[Card]) -> Action | None
     return Action("layoff", tuple(cards), target)
 
 
-def meld_problem(deal: Deal, action: Action) -> str | None:
-    """The ``meld`` verb's one check, once the turn is at its melds: None when the melds ``action`` names are
-    legal, else why not. Typed melds are accepted by it (:func:`checked_laid`) and refused in its words."""
-    reason = not_in_hand(deal, action)
-    if reason is not None:
-        return reason
-    search = deal.variant.meld_search
-    for cards, meant in action.melds():
-        if search.meld(cards, stands_for=meant if any(meant) else None) is None:
-            return f"{' '.join(str(c) if m is None else f'{c}={m}' for c, m in zip(cards, meant))} is not a valid meld"
-    if action.target is not None:
-        return f"{action} is not one the rules allow now"
-    return None
-
-
-def layoff_problem(deal: Deal, action: Action) -> str | None:
-    """The ``layoff`` verb's one check, once the turn is at its melds: None when the lay-off ``action`` names
-    is legal, else why not. Typed lay-offs are accepted by it (:func:`checked_laid`) and refused in its
-    words."""
-    reason = not_in_hand(deal, action)
-    if reason is not None:
-        return reason
-    target = action.target
-    if target is None:
-        return NOTHING_TO_ADD
-    if not 0 <= target < len(deal.table):
-        return f"there is no table meld {target}"
-    meld = deal.table[target].meld
-    if target not in layoff_targets(deal, deal.actor):
-        own = "your side's" if deal.variant.partnerships else "your own"
-        return f"table meld {target} ({meld}) is not yours: in this game you add only to {own} melds"
-    if deal.variant.meld_search.extend(meld, list(action.cards), action.stands_for or None) is None:
-        return f"{action.cards_text()} does not fit table meld {target} ({meld})"
-    if action.groups:  # one lay-off names one group of cards
-        return NOTHING_TO_ADD
-    return None
-
-
 # -- why an action is refused ------------------------------------------------------------------------
-
-CARD_VERBS = {
-    "draw discard": "name the deepest card you take",
-    "discard": "name the card",
-    "knock": "name the card you discard",
-    "offer": "name the card",
-    "meld": "name its cards",
-    "layoff": "name the card and the table meld",
-}
-"""Verbs that name cards, with what a bare one lacks (the play prompt's typed text: ``discard`` alone)."""
-
-
-def not_in_hand(deal: Deal, action: Action) -> str | None:
-    """``7H is not in your hand`` for a discard, knock, meld or lay-off naming cards the actor lacks."""
-    if action.kind not in ("discard", "knock", "meld", "layoff"):
-        return None
-    faces = {c.face for c in deal.hands[deal.actor]}
-    missing = [c for c in action.cards if c.face not in faces]
-    return f"{' '.join(map(str, missing))} is not in your hand" if missing else None
 
 
 @hookimpl
@@ -332,58 +515,9 @@ def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
 
 
 def refusal(deal: Deal, action: Action) -> str | None:
-    """Why the plain turn refuses ``action`` now, or None when it has nothing particular to say."""
-    kind = action.kind
-    phase = deal.phase
-    reason = not_in_hand(deal, action)
-    if reason is not None:
-        return reason
-    if not action.cards and kind in CARD_VERBS:
-        legal = deal.legal_actions()
-        example = next((a for a in legal if a.kind == kind and a.cards), None)
-        if example is not None:  # the verb is legal now: only its cards are missing
-            return f"{CARD_VERBS[kind]}, as in '{example}'"
-        if deal.variant.melds_on_table and phase == "play":
-            if kind == "meld":
-                return "your hand makes no meld the rules allow now"
-            if kind == "layoff":
-                if not layoff_targets(deal, deal.actor):
-                    return "there is no meld on the table you may lay off on yet"
-                return "no card of your hand fits a table meld you may add to"
-    if kind in ("take pile", "take pile with"):
-        return "in this game the pile is never taken whole"
-    if kind in ("meld", "layoff", "swap") and phase == "draw":
-        return "draw a card first: melds and lay-offs come after the draw"
-    if kind == "draw":
-        if deal.variant.discard_pile == "none" or deal.variant.draw_from_pile == "none":
-            return "say 'draw stock' (this game draws only from the stock)"
-        return "say which pile: 'draw stock' or 'draw discard'"
-    if kind.startswith("draw") and phase != "draw":
-        return "you have drawn already this turn"
-    if kind in ("discard", "knock", "offer") and phase == "draw":
-        return "draw a card first"
-    if kind == "meld" and phase == "play":  # legal by its check, then a game's rule refused it
-        return meld_problem(deal, action) or f"{action} is not one the rules allow now"
-    if kind == "layoff" and action.target is not None and not 0 <= action.target < len(deal.table):
-        return f"there is no table meld {action.target}"
-    if kind == "layoff" and action.target is not None and action.cards and phase == "play":
-        reason = layoff_problem(deal, action)
-        if reason is not None:
-            return reason
-    if kind == "draw stock" and not deal.stock:
-        return "the stock is empty"
-    if phase != "draw":
-        return None
-    if kind == "draw discard" and not action.cards and not any(a.kind == "draw discard" for a in deal.legal_actions()):
-        return (
-            "no card of the pile can be melded or laid off at once with your hand and the table, as a card "
-            "taken from the pile must be"
-        )
-    if kind == "draw discard" and action.cards and action.cards[0].face not in {c.face for c in deal.discard}:
-        return f"{action.cards[0]} is not in the discard pile"
-    if kind == "end" and deal.stock:
-        return "the hand may be ended only when the stock is empty"
-    return None
+    """Why the plain turn refuses ``action`` now, from its verb's check (:data:`LEGALITY`), or None when it
+    has nothing particular to say."""
+    return refuse(LEGALITY, deal, action) or refuse(_WORDS, deal, action)
 
 
 # -- carrying actions out ----------------------------------------------------------------------------

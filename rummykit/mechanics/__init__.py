@@ -11,14 +11,17 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .. import standard
 from ..ruleset import Problem
 from ..settings import KernelSettings
 from . import end_turn, exchange, offers, pass_face_down, pile_draw, refill, whole_pile
 
-__all__ = ["MECHANICS", "selected", "ruleset_problems", "docs_section"]
+if TYPE_CHECKING:
+    from ..variant import Variant
+
+__all__ = ["MECHANICS", "selected", "legality", "ruleset_problems", "docs_section"]
 
 MECHANICS: tuple[tuple[ModuleType, Callable[[KernelSettings], bool]], ...] = (
     (whole_pile, lambda k: k.draw_from_pile == "whole"),
@@ -53,6 +56,18 @@ def selected(kernel: KernelSettings) -> list[tuple[str, ModuleType]]:
     return [(module.__name__, module) for module, selects in MECHANICS if selects(kernel)]
 
 
+def legality(variant: Variant) -> dict[str, standard.Legality]:
+    """Each verb of the plain turn and of the mechanics ``variant`` selects, with its one check
+    (:class:`~rummykit.standard.Legality`): a mechanic's check of a plain verb it changes (``offers``'s of
+    ``discard``) stands for the plain turn's. A game's own plugins may narrow these further."""
+    rules = dict(standard.LEGALITY)
+    chosen = set(variant.mechanics)
+    for module, _ in MECHANICS:
+        if module.__name__ in chosen:
+            rules.update(getattr(module, "LEGALITY", {}))
+    return rules
+
+
 def ruleset_problems(kernel: KernelSettings, locate: Any) -> list[Problem]:
     """The problems every mechanic finds with the ruleset values it owns (whether it is selected or not: a
     value of a mechanic the rest of the ruleset leaves out is a mistake), located by ``locate(path, message)``."""
@@ -82,10 +97,52 @@ lists ``draw discard``). A plugin moves cards and counts points with the same
 """
 
 
+LEGALITY = """
+## Stating a verb's legality once
+
+Every verb of the plain turn and of each mechanic has one check, a ``rummykit.standard.Legality``, and the
+list of legal actions, the acceptance of a typed action and the reason a refused one is refused all come
+from it, so they cannot disagree. ``now(deal)`` says why the verb cannot be used in this position, or
+``None`` when it can: ``rummykit_legal_actions`` asks it once per position before listing the verb's
+actions (never once per card). ``cards(deal, action)`` says why the cards and table meld an action names
+cannot be, or ``None``: listed actions pass it, ``rummykit_check_action`` accepts a typed action it passes
+(for a verb whose list is bounded), and ``rummykit_explain_illegal`` gives its words
+(``refuse(LEGALITY, deal, action)``). A check that has nothing particular to say answers ``NO_REASON``.
+``bare`` is what an action naming no card lacks (the refusal shows a listed one); ``from_hand``: its cards
+come from the hand, and a card not there is said first; ``instead``: the verb this one gives way to in this
+game (a mechanic's check of a plain verb it replaces, as ``offers`` does ``discard``, stands for the plain
+turn's: ``rummykit.mechanics.legality(variant)`` gives the checks in force). A game's plugin states its own
+verbs the same way:
+
+```python
+from rummykit import load_variant
+from rummykit.actions import Action
+from rummykit.standard import NO_REASON, Legality, one_card, refuse
+
+
+def show_now(deal):
+    \"\"\"``show``: after the draw, in the play phase.\"\"\"
+    if deal.phase == "draw":
+        return "draw a card first"
+    return None if deal.phase == "play" else NO_REASON
+
+
+LEGALITY = {"show": Legality("show", show_now, one_card, bare="name the card", from_hand=True)}
+
+# In the plugin: rummykit_legal_actions lists 'show' actions only when show_now(deal) is None, and
+# rummykit_explain_illegal returns refuse(LEGALITY, deal, action).
+game = load_variant("500-rum").new_game(players=2, seed=1)
+card = game.deal.hands[game.deal.current][0]
+assert refuse(LEGALITY, game.deal, Action("show", (card,))) == "draw a card first"
+```
+"""
+
+
 def docs_section() -> str:
-    """The plugin order and the table of mechanics, as the hooks page shows them."""
+    """The plugin order, the table of mechanics and how a verb's legality is stated, as the hooks page shows
+    them."""
     rows = []
     for module, _ in MECHANICS:
         title = " ".join((module.__doc__ or "").split("\n\n")[0].split())
         rows.append(f"| `{module.__name__}` | `{module.SELECTED_BY}` | {title} |\n")
-    return ORDER + "".join(rows)
+    return ORDER + "".join(rows) + LEGALITY

@@ -30,10 +30,35 @@ def ruleset_problems(kernel: KernelSettings, locate: Any) -> list[Problem]:
     return []
 
 
+def end_turn_now(deal: Deal) -> str | None:
+    """``end turn``: after the draw, in the ``play`` phase."""
+    if deal.phase == "draw":
+        return "draw a card first"
+    return None if deal.phase == "play" else standard.NO_REASON
+
+
+def discard_now(deal: Deal) -> str | None:
+    """``discard``: never after the draw, as the turn ends without one."""
+    reason = standard.discard_now(deal)
+    return "in this game a turn ends without a discard" if reason is None else reason
+
+
+LEGALITY: dict[str, standard.Legality] = {
+    "end turn": standard.Legality("end turn", end_turn_now),
+    "discard": standard.Legality("discard", discard_now, standard.one_card, "name the card", True, instead="end turn"),
+}
+"""This mechanic's verb, and the plain turn's it replaces, each with its one check."""
+
+
 @hookimpl(tryfirst=True)
 def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
-    if deal.phase == "play":
+    if end_turn_now(deal) is None:
         standard.replace_kind(actions, "discard", [standard.END_TURN])
+
+
+@hookimpl
+def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
+    return standard.refuse(LEGALITY, deal, action)
 
 
 @hookimpl(tryfirst=True)

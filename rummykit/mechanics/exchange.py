@@ -106,14 +106,52 @@ def exchanged(deal: Deal, index: int, card: Card) -> tuple[Meld, Card] | None:
     return None
 
 
+def swap_now(deal: Deal) -> str | None:
+    """``swap``: after the draw, in the ``play`` phase."""
+    if deal.phase == "draw":
+        return standard.AFTER_DRAW
+    return None if deal.phase == "play" else standard.NO_REASON
+
+
+def swap_problem(deal: Deal, action: Action) -> str | None:
+    """The card a ``swap`` names, natural, takes the place of a wild card in the table meld it names, one the
+    ruleset's ``table.exchange`` opens to the player. Listed swaps (:func:`swaps`) pass it."""
+    target = action.target
+    if len(action.cards) != 1 or target is None or action.groups:
+        return standard.NOTHING_TO_ADD
+    if not 0 <= target < len(deal.table):
+        return f"there is no table meld {target}"
+    card = action.cards[0]
+    meld = deal.table[target].meld
+    if deal.variant.meld_search.is_wild(card):
+        return f"{card} is a wild card: a wild card on the table is exchanged for a natural card"
+    if target not in exchange_targets(deal, deal.current):
+        return f"table meld {target} ({meld}) holds no wild card you may exchange"
+    held = next(c for c in deal.hands[deal.actor] if c.face == card.face)  # from_hand: it is there
+    if exchanged(deal, target, held) is None:
+        return f"{card} takes the place of no wild card in table meld {target} ({meld})"
+    return standard.keeps_a_discard(deal, action)
+
+
+LEGALITY: dict[str, standard.Legality] = {
+    "swap": standard.Legality("swap", swap_now, swap_problem, "name the card and the table meld", True),
+}
+"""This mechanic's verb, with its one check."""
+
+
 @hookimpl(tryfirst=True)
 def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
-    if deal.phase != "play":
+    if swap_now(deal) is not None:
         return
     found = swaps(deal, deal.current)
     if found:
         at = next((i for i, a in enumerate(actions) if a.kind in ENDINGS), len(actions))
         actions[at:at] = found
+
+
+@hookimpl
+def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
+    return standard.refuse(LEGALITY, deal, action)
 
 
 @hookimpl

@@ -43,14 +43,54 @@ OFFERED = "offered"
 """The phase while a card is on offer: ``deal.responder`` accepts or declines."""
 
 
+def offer_now(deal: Deal) -> str | None:
+    """``offer``: after the draw, in the ``play`` phase, with more than one card in hand."""
+    if deal.phase == "draw":
+        return "draw a card first"
+    if deal.phase != "play":
+        return standard.NO_REASON
+    return None if len(deal.hands[deal.current]) > 1 else "with one card left the turn ends without an offer"
+
+
+def end_turn_now(deal: Deal) -> str | None:
+    """``end turn``: in the ``play`` phase, with one card left in hand (more are offered)."""
+    if deal.phase != "play":
+        return standard.NO_REASON
+    return None if len(deal.hands[deal.current]) <= 1 else "in this game a turn ends with an offer to the other players"
+
+
+def discard_now(deal: Deal) -> str | None:
+    """``discard``: never after the draw, as the turn ends with an offer."""
+    reason = standard.discard_now(deal)
+    if reason is None:
+        return "in this game a turn ends with an offer to the other players"
+    return reason
+
+
+def answer_now(deal: Deal) -> str | None:
+    """``accept`` and ``decline``: by the seat asked, while a card is on offer."""
+    return None if deal.phase == OFFERED and deal.offer is not None else "no card is offered to you"
+
+
+LEGALITY: dict[str, standard.Legality] = {
+    "offer": standard.Legality("offer", offer_now, standard.one_card, "name the card", True, instead="end turn"),
+    "end turn": standard.Legality("end turn", end_turn_now, instead="offer"),
+    "discard": standard.Legality("discard", discard_now, standard.one_card, "name the card", True, instead="offer"),
+    "accept": standard.Legality("accept", answer_now),
+    "decline": standard.Legality("decline", answer_now),
+}
+"""This mechanic's verbs, and the plain turn's it replaces, each with its one check."""
+
+
 @hookimpl(tryfirst=True)
 def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
-    phase = deal.phase
-    if phase == "play":
+    if deal.phase == "play":
         hand = deal.hands[deal.current]
-        endings = [OFFERS[card] for card in distinct_cards(deal, hand)] if len(hand) > 1 else [standard.END_TURN]
+        endings = [OFFERS[card] for card in distinct_cards(deal, hand)] if offer_now(deal) is None else []
+        if end_turn_now(deal) is None:
+            endings.append(standard.END_TURN)
         standard.replace_kind(actions, "discard", endings)
-    elif phase == OFFERED:
+    elif answer_now(deal) is None:
         actions.extend((ACCEPT, DECLINE))
 
 
@@ -121,15 +161,7 @@ def offered_card(deal: Deal) -> Card | None:
 def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
     if deal.phase == OFFERED and deal.offer is not None and action.kind not in ("accept", "decline"):
         return "a card is offered to you: accept or decline it first"
-    if action.kind == "discard" and deal.phase != "draw":
-        reason = standard.not_in_hand(deal, action)
-        if reason is not None:
-            return reason
-        offer = next((a for a in deal.legal_actions() if a.kind == "offer"), None)
-        if offer is not None and not any(a.kind == "discard" for a in deal.legal_actions()):
-            card = action.cards[0] if action.cards else offer.cards[0]
-            return f"in this game a turn ends with an offer to the other players: 'offer {card}'"
-    return None
+    return standard.refuse(LEGALITY, deal, action)
 
 
 @hookimpl

@@ -15,7 +15,7 @@ card taken.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .. import standard
@@ -59,16 +59,135 @@ def _any(deal: Deal) -> bool:
     return deal.variant.draw_from_pile == "any"
 
 
+def draw_discard_now(deal: Deal) -> str | None:
+    """``draw discard`` under this mechanic: as in the plain turn, and under ``draw.must_use: deepest`` with
+    ``from_pile: top`` only a top card that can be used at once (with ``any``, which cards may be taken is
+    the cards' check, :func:`draw_discard_problem`)."""
+    reason = standard.draw_discard_now(deal)
+    if reason is None and _must_use(deal) and not _any(deal):
+        if not can_use(deal, deal.current, deal.discard[-1], deal.hands[deal.current]):
+            return NOT_USABLE
+    return reason
+
+
+NOT_USABLE = (
+    "no card of the pile can be melded or laid off at once with your hand and the table, as a card taken from "
+    "the pile must be"
+)
+
+
+def draw_discard_problem(deal: Deal, action: Action) -> str | None:
+    """The cards a ``draw discard`` names: with ``draw.from_pile: any``, a card of the pile (the highest copy)
+    or every card from one to the top, deepest first, not face down; with ``top``, none. Under
+    ``draw.must_use: deepest`` the deepest card taken must be usable at once; a bare one then takes the one
+    card that may be taken."""
+    if not action.cards:
+        draws = [a for a in deal.legal_actions() if a.kind == "draw discard"]
+        if _must_use(deal) and not draws:
+            return NOT_USABLE
+        if len(draws) > 1:
+            return "name the deepest card you take"
+        return standard.names_nothing(deal, action)
+    if not _any(deal):
+        return standard.top_card_only(deal, action)
+    reason = standard.pile_cards(deal, action)
+    if reason is not None:
+        return reason
+    if action.target is not None or action.groups or action.stands_for:
+        return standard.NOTHING_TO_ADD
+    pile = deal.discard
+    card = action.cards[0]
+    if len(action.cards) > 1:
+        depth = len(pile) - len(action.cards)
+        if depth < 0 or [c.face for c in pile[depth:]] != [c.face for c in action.cards]:
+            return f"{action.cards_text()} are not the pile's cards from {card} to its top"
+    else:
+        depth = max(i for i, c in enumerate(pile) if c.face == card.face)
+    if pile[depth].id in deal.face_down:
+        return f"{card} lies face down"
+    if not _must_use(deal):
+        return None
+    hand = deal.hands[deal.current]
+    if _uses(deal, deal.current).usable(pile[depth], hand, pile[depth + 1 :]):
+        return None
+    return (
+        f"{card} would have to be melded or laid off at once, and it fits no meld with your hand and the cards "
+        f"above it, nor any meld on the table"
+    )
+
+
+def end_now(deal: Deal) -> str | None:
+    """``end``: under ``draw.from_pile: any``, at the draw, when the stock is empty."""
+    if not _any(deal) or deal.phase != "draw":
+        return standard.NO_REASON
+    return "the hand may be ended only when the stock is empty" if deal.stock else None
+
+
+def first_use(deal: Deal) -> str:
+    """What the ``use`` phase says of anything but a use of the card taken."""
+    return (
+        f"first use {deal.taken}, the deepest card you took from the pile: meld it or lay it off "
+        f"(with other cards if you like)"
+    )
+
+
+def laying_now(deal: Deal) -> str | None:
+    """``meld`` and ``layoff``: as in the plain turn, and in the ``use`` phase."""
+    return None if deal.phase == USE else standard.laying_now(deal)
+
+
+CardsCheck = Callable[[Deal, Action], "str | None"]
+
+
+def _using(check: CardsCheck) -> CardsCheck:
+    """``check`` (the plain turn's meld or lay-off check) outside the ``use`` phase; in it, the cards named
+    must use the card taken first."""
+
+    def problem(deal: Deal, action: Action) -> str | None:
+        if deal.phase != USE:
+            return check(deal, action)
+        target = action.target
+        if action.kind == "layoff" and target is not None and not 0 <= target < len(deal.table):
+            return f"there is no table meld {target}"
+        taken = deal.taken
+        if taken is None or not any(c.face == taken.face for c in action.cards):
+            return first_use(deal)
+        reason = check(deal, action)
+        return first_use(deal) if reason == standard.NOTHING_TO_ADD else reason
+
+    problem.__doc__ = f"{check.__doc__} In the ``use`` phase, the cards named use the card taken."
+    return problem
+
+
+def _otherwise(deal: Deal, action: Action) -> str | None:
+    if deal.phase == USE:
+        return first_use(deal)
+    return standard.MELD_RULE.otherwise(deal, action) if action.kind == "meld" else None
+
+
+LEGALITY: dict[str, standard.Legality] = {
+    "draw discard": standard.Legality(
+        "draw discard", draw_discard_now, draw_discard_problem, "name the deepest card you take"
+    ),
+    "end": standard.Legality("end", end_now),
+    "meld": standard.Legality("meld", laying_now, _using(standard.meld_problem), "name its cards", True, _otherwise),
+    "layoff": standard.Legality(
+        "layoff", laying_now, _using(standard.layoff_problem), "name the card and the table meld", True, _otherwise
+    ),
+}
+"""This mechanic's verbs, and the plain turn's it changes, each with its one check."""
+
+
 @hookimpl(tryfirst=True)
 def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
     phase = deal.phase
     if phase == "draw":
         if standard.DRAW_DISCARD in actions:
-            if _any(deal):
-                standard.replace_kind(actions, "draw discard", pile_draws(deal))
-            elif _must_use(deal) and not can_use(deal, deal.current, deal.discard[-1], deal.hands[deal.current]):
+            if draw_discard_now(deal) is not None:
                 actions.remove(standard.DRAW_DISCARD)
-        if not deal.stock and _any(deal):
+            elif _any(deal):
+                standard.replace_kind(actions, "draw discard", pile_draws(deal))
+        if end_now(deal) is None:
             actions.append(END)
     elif phase == USE:
         assert deal.taken is not None
@@ -229,11 +348,15 @@ def layoff_with(search: MeldSearch, meld: Meld, card: Card, others: Sequence[Car
 @hookimpl
 def rummykit_check_action(deal: Deal, action: Action) -> Action | None:
     """A bare ``draw discard`` where only one card may be taken means that card; in the ``use`` phase a meld
-    or lay-off naming the deepest card's face uses that very card."""
-    if action.kind == "draw discard" and not action.cards and deal.phase == "draw":
+    or lay-off its check (:data:`LEGALITY`) passes, naming the deepest card's face, uses that very card."""
+    if action.kind == "draw discard" and not action.cards:
+        if LEGALITY["draw discard"].problem(deal, action) is not None:
+            return None
         draws = [a for a in deal.legal_actions() if a.kind == "draw discard"]
         return draws[0] if len(draws) == 1 else None
     if deal.phase != USE or action.kind not in ("meld", "layoff") or not action.cards:
+        return None
+    if LEGALITY[action.kind].problem(deal, action) is not None:
         return None
     cards = cards_from_hand(deal.hands[deal.current], action.cards)
     if cards is None:
@@ -241,26 +364,16 @@ def rummykit_check_action(deal: Deal, action: Action) -> Action | None:
     taken = deal.taken
     assert taken is not None
     if taken not in cards:
-        twin = next((c for c in cards if c.face == taken.face), None)
-        if twin is None:
-            return None
+        twin = next(c for c in cards if c.face == taken.face)  # the check found one
         cards[cards.index(twin)] = taken
     return standard.checked_laid(deal, action, cards)
 
 
 @hookimpl
 def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
-    if deal.phase == USE and deal.taken is not None:
-        return standard.refusal(deal, action) or (
-            f"first use {deal.taken}, the deepest card you took from the pile: meld it or lay it off "
-            f"(with other cards if you like)"
-        )
-    if action.kind == "draw discard" and deal.phase == "draw" and action.cards and _must_use(deal):
-        return standard.refusal(deal, action) or (
-            f"{action.cards[0]} would have to be melded or laid off at once, and it fits no meld "
-            f"with your hand and the cards above it, nor any meld on the table"
-        )
-    return None
+    if deal.phase == USE and deal.taken is not None and action.kind not in LEGALITY:
+        return standard.refusal(deal, action) or first_use(deal)
+    return standard.refuse(LEGALITY, deal, action)
 
 
 @hookimpl

@@ -91,9 +91,98 @@ def pile_take(search: MeldSearch, meld: Meld, top: Card) -> Action:
 _pile_take = pile_take  # the name the RL encoder used
 
 
+def take_now(deal: Deal) -> str | None:
+    """``take pile`` and ``take pile with``: at the turn's draw, when the pile's top card is face up."""
+    if deal.phase != "draw":
+        return standard.DRAWN
+    if not deal.discard or deal.discard[-1].id in deal.face_down or deal.variant.discard_pile == "none":
+        return "there is no pile to take"
+    return None
+
+
+def take_with_now(deal: Deal) -> str | None:
+    """``take pile with``: as :func:`take_now`, in a game whose pile's top card is melded to take it
+    (``draw.must_use: top``)."""
+    reason = take_now(deal)
+    if reason is None and deal.variant.must_use != "top":
+        return standard.NO_REASON
+    return reason
+
+
+def take_with_problem(deal: Deal, action: Action) -> str | None:
+    """The ``take pile with`` verb's one check: None when the pile's top card melds with the cards ``action``
+    names from hand (two at least) and the pile may be taken, else why not. Listed takes pass it; typed ones
+    are accepted by it and refused in its words."""
+    reason = take_with_now(deal)
+    return reason if reason is not None else take_with_cards(deal, action)
+
+
+def take_with_cards(deal: Deal, action: Action) -> str | None:
+    """The cards a ``take pile with`` names: from hand, two at least, melding with the pile's top card."""
+    top = deal.discard[-1]
+    missing = [c for c in action.cards if c.face not in {h.face for h in deal.hands[deal.current]}]
+    if missing:
+        return f"{' '.join(map(str, missing))} is not in your hand"
+    if len(action.cards) < 2:
+        return f"the top card, {top}, must be melded with at least two cards from your hand"
+    cards = cards_from_hand(deal.hands[deal.current], action.cards)
+    if cards is None or action.groups or action.target is not None:
+        return _no_meld(deal, action)
+    meant = list(action.stands_for) + [None] if action.stands_for else None
+    if deal.variant.meld_search.meld(cards + [top], stands_for=meant) is None:
+        return _no_meld(deal, action)
+    return None
+
+
+def _no_meld(deal: Deal, action: Action) -> str:
+    return f"{' '.join(map(str, action.cards))} and the top card, {deal.discard[-1]}, make no valid meld"
+
+
+def take_cards(deal: Deal, action: Action) -> str | None:
+    """A ``take pile`` names no card; it names a table meld only under ``draw.top_layoff``, one of the taker's
+    that the top card goes on. A bare one, where the top card must be melded first, says how."""
+    top = deal.discard[-1]
+    if action.cards or action.groups or action.stands_for:
+        return standard.names_nothing(deal, action)
+    target = action.target
+    if target is not None:
+        if not deal.variant.top_layoff:
+            return standard.names_nothing(deal, action)
+        if not 0 <= target < len(deal.table):
+            return f"there is no table meld {target}"
+        meld = deal.table[target].meld
+        if target not in layoff_targets(deal, deal.current) or not deal.variant.meld_search.lays_off(meld, top):
+            return f"the top card, {top}, does not go on table meld {target} ({meld}) of yours"
+        return None
+    if deal.variant.must_use != "top":
+        return None
+    takes = [a for a in deal.legal_actions() if a.kind in TAKES]
+    if takes:
+        return f"first meld the top card, {top}, with cards from your hand, as in '{takes[0]}'"
+    return f"the pile's top card, {top}, makes no meld with your cards, so the pile cannot be taken now"
+
+
+def draw_discard_now(deal: Deal) -> str | None:
+    """``draw discard`` is never legal here: the pile is taken whole."""
+    reason = standard.draw_discard_now(deal)
+    if reason is not None:
+        return reason
+    if deal.variant.must_use == "top":
+        return "in this game the whole pile is taken, its top card melded first: 'take pile with ...'"
+    return "in this game the whole pile is taken: 'take pile'"
+
+
+LEGALITY: dict[str, standard.Legality] = {
+    "take pile": standard.Legality("take pile", take_now, take_cards),
+    TAKE_PILE_WITH: standard.Legality(TAKE_PILE_WITH, take_with_now, take_with_cards, otherwise=_no_meld),
+    "draw discard": standard.Legality("draw discard", draw_discard_now),
+}
+"""This mechanic's verbs, and the plain turn's it replaces, each with its one check."""
+
+
 @hookimpl(tryfirst=True)
 def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
-    if deal.phase == "draw" and standard.DRAW_DISCARD in actions:
+    if standard.DRAW_DISCARD in actions and take_now(deal) is None:
         standard.replace_kind(actions, "draw discard", pile_takes(deal))
 
 
@@ -112,63 +201,16 @@ def rummykit_check_action(deal: Deal, action: Action) -> Action | None:
     return None if meld is None else pile_take(search, meld, top)
 
 
-def take_with_problem(deal: Deal, action: Action) -> str | None:
-    """The ``take pile with`` verb's one check: None when the pile's top card melds with the cards ``action``
-    names from hand (two at least) and the pile may be taken, else why not. Typed takes are accepted by it
-    and refused in its words."""
-    variant = deal.variant
-    if deal.phase != "draw":
-        return "you have drawn already this turn"
-    if not deal.discard or deal.discard[-1].id in deal.face_down or variant.discard_pile == "none":
-        return "there is no pile to take"
-    if variant.must_use != "top":
-        return standard.NOTHING_TO_ADD
-    top = deal.discard[-1]
-    missing = [c for c in action.cards if c.face not in {h.face for h in deal.hands[deal.current]}]
-    if missing:
-        return f"{' '.join(map(str, missing))} is not in your hand"
-    if len(action.cards) < 2:
-        return f"the top card, {top}, must be melded with at least two cards from your hand"
-    no_meld = f"{' '.join(map(str, action.cards))} and the top card, {top}, make no valid meld"
-    cards = cards_from_hand(deal.hands[deal.current], action.cards)
-    if cards is None or action.groups or action.target is not None:
-        return no_meld
-    meant = list(action.stands_for) + [None] if action.stands_for else None
-    if variant.meld_search.meld(cards + [top], stands_for=meant) is None:
-        return no_meld
-    return None
-
-
 @hookimpl
 def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
-    if action.kind not in TAKES:
+    if action.kind not in LEGALITY:
         return None
-    return why_not_take_pile(deal, action) or standard.NOTHING_TO_ADD
+    return standard.refuse(LEGALITY, deal, action) or standard.NOTHING_TO_ADD
 
 
 def why_not_take_pile(deal: Deal, action: Action) -> str | None:
     """Why ``take pile`` (``with`` cards, or ``on`` a meld) is refused now, or None to say nothing special."""
-    if action.kind == TAKE_PILE_WITH:
-        reason = take_with_problem(deal, action)
-        if reason is None:  # legal by its check, then a game's rule refused it: no meld the rules allow
-            top = deal.discard[-1]
-            return f"{' '.join(map(str, action.cards))} and the top card, {top}, make no valid meld"
-        if reason != standard.NOTHING_TO_ADD:
-            return reason
-    variant = deal.variant
-    if deal.phase != "draw":
-        return "you have drawn already this turn"
-    if not deal.discard or deal.discard[-1].id in deal.face_down:
-        return "there is no pile to take"
-    top = deal.discard[-1]
-    if variant.must_use != "top":
-        return None
-    if action.kind == "take pile" and action.target is None:
-        takes = [a for a in deal.legal_actions() if a.kind in TAKES]
-        if takes:
-            return f"first meld the top card, {top}, with cards from your hand, as in '{takes[0]}'"
-        return f"the pile's top card, {top}, makes no meld with your cards, so the pile cannot be taken now"
-    return None
+    return standard.refuse(LEGALITY, deal, action)
 
 
 @hookimpl
