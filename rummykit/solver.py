@@ -267,8 +267,10 @@ class DeadwoodSolver:
     ) -> tuple[int, tuple[tuple[int, ...], ...]]:
         rules = self.rules
         values = self.values
-        if len(self._moves) > 200_000 or len(self._coded) > 200_000:
+        if len(self._moves) > 200_000:
             self._moves.clear()
+            self._coded.clear()
+        if len(self._coded) > 50_000:  # a few hundred bytes each, quick to make again from the moves
             self._coded.clear()
         found = None
         if sum(counts) + len(wilds) >= self.beam_from:
