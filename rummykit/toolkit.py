@@ -10,6 +10,7 @@ plugin may read and change.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -200,6 +201,13 @@ def cards_text(cards: Sequence[Card]) -> str:
 
 
 def rules_of(variant: Variant, key: str, default: Any = None) -> Any:
-    """The game's own value ``key`` from the ruleset's ``rules`` block (``default`` when the ruleset and its
-    house rules leave it out): what a plugin's ``rummykit_rules_schema`` describes."""
+    """Deprecated: read the ``rules`` block once as a dataclass with :func:`rummykit.typed.rules_as`
+    (``variant.rules_as(cls)``). The game's own value ``key`` from the ruleset's ``rules`` block (``default``
+    when the ruleset and its house rules leave it out)."""
+    warnings.warn(
+        "rummykit.toolkit.rules_of is deprecated: declare the rules as a dataclass and read them once with "
+        "variant.rules_as(cls) (rummykit.typed.rules_as)",
+        DeprecationWarning,
+        stacklevel=2,
+    )
     return variant.rules.get(key, default)

@@ -89,3 +89,26 @@ def test_typed_state_survives_copies_of_the_game(how: str) -> None:
         game.apply(rng_a.choice(game.legal_actions()))
         copied.apply(rng_b.choice(copied.legal_actions()))
     assert copied.scores == game.scores
+
+
+def test_toolkit_rules_of_still_answers_for_a_release_with_a_deprecation_warning() -> None:
+    from rummykit import toolkit
+
+    gin = rummykit.load_variant("gin")
+    with pytest.warns(DeprecationWarning, match="rules_as"):
+        assert toolkit.rules_of(gin, "knock_limit") == gin.rules["knock_limit"]
+    with pytest.warns(DeprecationWarning):
+        assert toolkit.rules_of(gin, "not_in_gin", "the default") == "the default"
+
+
+def test_the_built_in_games_keep_their_deal_as_typed_state() -> None:
+    # Every deal of a built-in game holds only typed state objects, each under its class's key.
+    for name, seed in (("gin", 3), ("oklahoma-gin", 4), ("skarney", 5), ("iceberg", 6)):
+        game = rummykit.load_variant(name).new_game(seed=seed)
+        rng = random.Random(seed)
+        for _ in range(12):
+            if game.is_over:
+                break
+            game.apply(rng.choice(game.legal_actions()))
+        state = game.deal.state
+        assert state and all(key == state_key(type(value)) for key, value in state.items()), (name, state)
