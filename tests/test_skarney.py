@@ -159,6 +159,13 @@ def test_a_contract_is_three_sets_laid_at_once_and_nothing_else_that_turn() -> N
     assert {a.kind for a in game.legal_actions()} == {"offer"}
 
 
+def test_a_contract_naming_a_card_not_held_is_told_that_not_the_contracts_shape() -> None:
+    game = new_game([CONTRACT + " KC KD", *FILLER], stock="KH")
+    play(game, "draw stock")
+    assert refused(game, "meld 7H 7S 7D | 8C 8D 8S | 9H 9C 9S", "9S is not in your hand")
+    assert "only meld is the contract" not in refused(game, "meld 7H 7S 7D | 8C 8D 8S | 9H 9C 9S")
+
+
 def test_a_contract_of_ten_cards_is_refused() -> None:
     game = new_game(["7H 7S 7D 8C 8D 8S 9H 9C 9S 9D KC", *FILLER], stock="QH")
     play(game, "draw stock")
