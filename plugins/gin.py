@@ -17,7 +17,7 @@ from rummykit.engine import Action, Deal, Game, HandResult
 from rummykit.melds import Arrangement, Meld, MeldSearch
 from rummykit.results import ResultWords, SeatResult
 from rummykit.standard import cards_text, distinct_cards, lay_meld, lay_off
-from rummykit.typed import rules_as
+from rummykit.typed import rules_as, state_of
 
 PASS = Action("pass")
 DRAW_DISCARD = Action("draw discard")
@@ -106,7 +106,7 @@ class GinState:
 
 def gin_state(deal: Deal) -> GinState:
     """The deal's Gin state."""
-    return deal.state_of(GinState)
+    return state_of(deal, GinState)
 
 
 # -- the deal and the first turn ---------------------------------------------------------------------
@@ -175,9 +175,13 @@ def not_in_hand(deal: Deal, action: Action) -> str | None:
 def forbidden_discard(deal: Deal) -> Card | None:
     """The card the player to act may not discard or knock with this turn: the one just taken from the pile,
     unless ``rules.retake_discard`` lets it go back (GRA; the 50th card at the last chance)."""
+    return _forbidden(deal, gin_state(deal), gin_rules(deal.variant))
+
+
+def _forbidden(deal: Deal, state: GinState, rules: GinRules) -> Card | None:
     taken = deal.taken
-    retake = gin_rules(deal.variant).retake_discard
-    if taken is None or retake == "gra" or (retake == "fiftieth-card" and gin_state(deal).last_chance):
+    retake = rules.retake_discard
+    if taken is None or retake == "gra" or (retake == "fiftieth-card" and state.last_chance):
         return None
     return taken
 
@@ -185,11 +189,15 @@ def forbidden_discard(deal: Deal) -> Card | None:
 def knock_only(deal: Deal) -> bool:
     """Whether the discard the player took may only be used to knock (or go gin) this turn: at the last
     chance, or under GRA when it was their own discard."""
-    return gin_state(deal).last_chance or _blocked_retake(deal)
+    return _knock_only(deal, gin_state(deal))
 
 
-def _blocked_retake(deal: Deal) -> bool:
-    block = gin_state(deal).gra_block
+def _knock_only(deal: Deal, state: GinState) -> bool:
+    return state.last_chance or _blocked_retake(deal, state)
+
+
+def _blocked_retake(deal: Deal, state: GinState) -> bool:
+    block = state.gra_block
     return bool(block and block[0] == deal.current and deal.taken is not None and deal.taken.id == block[1])
 
 
@@ -203,7 +211,10 @@ def pass_problem(deal: Deal) -> str | None:
 def draw_discard_problem(deal: Deal) -> str | None:
     """Gin's own rules for taking the pile's top card at the draw (the kernel's check comes first): at the
     last chance, or under GRA your own discard, only to knock with it; after both refused the upcard, never."""
-    state = gin_state(deal)
+    return _draw_discard_problem(deal, gin_state(deal))
+
+
+def _draw_discard_problem(deal: Deal, state: GinState) -> str | None:
     if deal.phase != "draw" or not deal.discard:
         return None
     if state.last_chance:
@@ -228,9 +239,10 @@ def discard_problem(deal: Deal, action: Action) -> str | None:
     forbidden = forbidden_discard(deal)
     if forbidden is not None and action.cards[0].face == forbidden.face:
         return f"{forbidden} was just taken from the discard pile and may not be discarded this turn"
-    if gin_state(deal).last_chance:
+    state = gin_state(deal)
+    if state.last_chance:
         return "the stock is down to its last cards: the discard you took may be used only to knock or go gin"
-    if _blocked_retake(deal):
+    if _blocked_retake(deal, state):
         return "you took back the card you discarded: this turn you may only knock with it"
     return None
 
@@ -272,7 +284,11 @@ def knock_problem(deal: Deal, action: Action) -> str | None:
 
 def big_gin_problem(deal: Deal) -> str | None:
     """``big gin``: where the rules score it, after the draw, all eleven cards of the hand melded."""
-    if deal.phase != "discard" or gin_rules(deal.variant).big_gin_bonus is None:
+    return _big_gin_problem(deal, gin_rules(deal.variant))
+
+
+def _big_gin_problem(deal: Deal, rules: GinRules) -> str | None:
+    if deal.phase != "discard" or rules.big_gin_bonus is None:
         return NO_REASON
     hand = deal.hands[deal.current]
     if len(hand) != 11 or deal.variant.meld_search.deadwood(hand) != 0:
@@ -375,26 +391,29 @@ def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
     if phase == "offer":
         actions[:] = [DRAW_DISCARD, PASS]
     elif phase == "draw":
-        take = draw_discard_problem(deal) is None
-        if gin_state(deal).last_chance:  # the last discard is taken to knock with it, or the hand is dead
+        state = gin_state(deal)
+        take = _draw_discard_problem(deal, state) is None
+        if state.last_chance:  # the last discard is taken to knock with it, or the hand is dead
             actions[:] = [DRAW_DISCARD, PASS] if take else [PASS]
         elif not take:
             actions[:] = [a for a in actions if a.kind != "draw discard"]
     elif phase == "discard":
+        state = gin_state(deal)
+        rules = gin_rules(deal.variant)
         hand = deal.hands[deal.current]
-        forbidden = forbidden_discard(deal)
-        if knock_only(deal):
+        forbidden = _forbidden(deal, state, rules)
+        if _knock_only(deal, state):
             del actions[:]
         elif forbidden is not None:
             actions[:] = [a for a in actions if a.kind != "discard" or a.cards[0] is not forbidden]
         # The knocks knock_problem passes: a card that may be discarded leaving the deadwood within the limit.
-        limit = knock_limit(deal)
+        limit = state.knock_limit
         distinct = distinct_cards(deal, hand)
         after = deal.variant.meld_search.discard_deadwoods_within(distinct, limit)
         for card, deadwood in zip(distinct, after or ()):
             if deadwood <= limit and card is not forbidden:
                 actions.append(Action.of("knock", card))
-        if big_gin_problem(deal) is None:
+        if _big_gin_problem(deal, rules) is None:
             actions.append(BIG_GIN)
     elif phase in SETTLEMENT:
         actions[:] = _settlement_actions(deal, knocker=phase == "knocker-melds")

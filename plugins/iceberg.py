@@ -32,7 +32,7 @@ from rummykit.actions import Action, ActionWords, PositionWords
 from rummykit.cards import Card
 from rummykit.engine import Deal, HandResult, TableMeld
 from rummykit.melds import Meld, MeldRules, SpecialMeld
-from rummykit.typed import rules_as
+from rummykit.typed import rules_as, state_of
 
 RULES_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -113,7 +113,7 @@ class IcebergState:
 
 def iceberg_state(deal: Deal) -> IcebergState:
     """The deal's Iceberg state."""
-    return deal.state_of(IcebergState)
+    return state_of(deal, IcebergState)
 
 
 # -- melds ----------------------------------------------------------------------------------------------

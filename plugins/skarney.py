@@ -49,7 +49,7 @@ from rummykit.engine import Deal, Game, HandResult, TableMeld
 from rummykit.melds import Meld, MeldSearch
 from rummykit.results import ResultWords
 from rummykit.standard import END_TURN, hand_points, meld_action, table_points
-from rummykit.typed import rules_as
+from rummykit.typed import rules_as, state_of
 
 CONTRACT_LIMIT = 24
 """At most this many contracts are listed at once (any valid one is accepted when typed)."""
@@ -154,7 +154,7 @@ class SkarneyState:
 
 def skarney_state(deal: Deal) -> SkarneyState:
     """The deal's Skarney state."""
-    return deal.state_of(SkarneyState)
+    return state_of(deal, SkarneyState)
 
 
 def _rank_name(card: Card) -> str:

@@ -82,9 +82,15 @@ def state_key(cls: type) -> str:
     return key if isinstance(key, str) else f"{cls.__module__}.{cls.__qualname__}"
 
 
+_KEYS: dict[type, str] = {}
+""":func:`state_key` of each class asked for (:func:`state_of` is called several times per turn)."""
+
+
 def state_of(deal: Deal, cls: type[S]) -> S:
     """The deal's state of type ``cls`` (a dataclass whose fields all have defaults), made on first use."""
-    key = state_key(cls)
+    key = _KEYS.get(cls)
+    if key is None:
+        key = _KEYS[cls] = state_key(cls)
     state = deal.state.get(key)
     if state is None:
         state = deal.state[key] = cls()
