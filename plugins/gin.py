@@ -208,6 +208,16 @@ def pass_problem(deal: Deal) -> str | None:
     return NO_REASON
 
 
+def draw_stock_problem(deal: Deal) -> str | None:
+    """Gin's own rule for drawing from the stock (the kernel's check comes first): not on the first turn's
+    upcard offer, nor at the last chance (the stock's last cards are never drawn)."""
+    if deal.phase == "offer":
+        return UPCARD_FIRST
+    if deal.phase == "draw" and gin_state(deal).last_chance:
+        return "the stock is down to its last cards: take the last discard to knock or go gin with it, or pass"
+    return None
+
+
 def draw_discard_problem(deal: Deal) -> str | None:
     """Gin's own rules for taking the pile's top card at the draw (the kernel's check comes first): at the
     last chance, or under GRA your own discard, only to knock with it; after both refused the upcard, never."""
@@ -374,6 +384,8 @@ def problem(deal: Deal, action: Action) -> str | None:
         return settlement_meld_problem(deal, action)
     if deal.phase in SETTLEMENT and kind == "layoff":
         return settlement_layoff_problem(deal, action)
+    if kind == "draw stock":
+        return draw_stock_problem(deal)
     if deal.phase == "offer" and kind in UPCARD_VERBS:
         return UPCARD_FIRST
     if kind == "draw discard":
@@ -393,7 +405,7 @@ def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
     elif phase == "draw":
         state = gin_state(deal)
         take = _draw_discard_problem(deal, state) is None
-        if state.last_chance:  # the last discard is taken to knock with it, or the hand is dead
+        if state.last_chance:  # no stock draw: the last discard is taken to knock with it, or the hand is dead
             actions[:] = [DRAW_DISCARD, PASS] if take else [PASS]
         elif not take:
             actions[:] = [a for a in actions if a.kind != "draw discard"]

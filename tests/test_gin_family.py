@@ -302,6 +302,13 @@ def test_fiftieth_card_rule() -> None:
     assert game.results[0].kind == "dead" and game.deal.dealer == 0
 
 
+def test_at_the_last_chance_the_stock_is_refused_in_words() -> None:
+    game = dead_position(["last-chance"])
+    assert "draw stock" not in legal(game)
+    with pytest.raises(IllegalAction, match="the stock is down to its last cards: take the last discard"):
+        game.apply("draw stock")
+
+
 def test_last_chance_needs_another_discard() -> None:
     game = dead_position(["last-chance"])
     assert legal(game) == {"pass"}  # KD cannot be thrown back, and keeping it leaves 13 or more
