@@ -143,15 +143,6 @@ def _semantic_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
     if "JK" in melds.get("wild", []) and not jokers_dealt:
         index = melds["wild"].index("JK")
         problems.append(locate(("melds", "wild", index), "JK is wild but the decks hold no jokers (set decks.jokers)"))
-    table = data.get("table", {})
-    wild = set(melds.get("wild", []))
-    for index, item in enumerate(table.get("exchangeable", [])):
-        if item not in wild and not (item[-1:] in "CDHS" and item[:-1] in wild):
-            problems.append(
-                locate(("table", "exchangeable", index), f"{item!r} is not wild: expected one of melds.wild")
-            )
-    if table.get("exchangeable") and table.get("exchange", "none") == "none":
-        problems.append(locate(("table", "exchangeable"), "table.exchange is none: expected a mode that allows swaps"))
     if not melds.get("sets", True) and not melds.get("runs", True):
         problems.append(locate(("melds",), "expected sets or runs (or both): with neither nothing can be melded"))
     problems += _turn_problems(data, locate)
@@ -201,7 +192,7 @@ def _turn_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
             )
         if kernel.upcard:
             problems.append(locate(("deal", "upcard"), "discard_pile is none, so there is no upcard: expected false"))
-    problems += mechanics.ruleset_problems(kernel, locate)  # each mechanic checks its own values
+    problems += mechanics.ruleset_problems(kernel, locate, data)  # each mechanic checks its own values
     return problems
 
 
@@ -279,7 +270,7 @@ def _pack_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
         if known != sorted(known):
             problems.append(locate(("melds", "run_order"), "expected the ranks in the usual order (A 2 .. K), "
                                    "leaving out those that are in no run: cards are shown in that order"))  # fmt: skip
-    named = [("melds", "wild"), ("melds", "excluded_ranks"), ("table", "exchangeable")]
+    named = [("melds", "wild"), ("melds", "excluded_ranks"), *mechanics.card_lists()]
     for block, key in named:
         for index, item in enumerate(data.get(block, {}).get(key) or ()):
             if isinstance(item, str) and _outside(item, pack):

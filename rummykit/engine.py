@@ -41,6 +41,10 @@ __all__ = [
     "DEFAULT_MAX_HANDS",
 ]
 
+MOVED_STATE: dict[str, type] = {}
+"""Deal attributes that moved to a mechanic's per-deal state, by name: that state's dataclass, filled in by
+:mod:`rummykit.mechanics`. They keep working for a release, with a DeprecationWarning."""
+
 RECORD_FORMAT = "rummykit-record/1"
 AUTO_PREFIX = "auto: "
 """How a record writes a move the rules made by themselves; replay checks it rather than applying it."""
@@ -134,8 +138,28 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
+class _MovedToState:
+    """A :class:`Deal` attribute that moved to a mechanic's per-deal state (:data:`MOVED_STATE`): read and
+    written there, with a DeprecationWarning."""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.name = name
+
+    def __get__(self, deal: Deal | None, owner: type | None = None) -> Any:
+        if deal is None:
+            return self
+        return getattr(deal._moved_state(self.name), self.name)
+
+    def __set__(self, deal: Deal, value: Any) -> None:
+        setattr(deal._moved_state(self.name), self.name, value)
+
+
 class Deal:
     """One hand (deal) in progress: who holds what, the piles, the table, whose turn and what phase."""
+
+    rebuilds = _MovedToState()
+    """Deprecated: how many times this deal's stock was made again from the pile, now mechanic ``refill``'s
+    state (``deal.state_of(rummykit.mechanics.refill.RefillState).rebuilds``)."""
 
     def __init__(self, game: Game, number: int, dealer: int, seats: Sequence[int]):
         self.game = game
@@ -174,8 +198,6 @@ class Deal:
         self.drawn: Card | None = None
         """The card drawn from the stock this turn, if any."""
         self.turn = 0
-        self.rebuilds = 0
-        """How many times this deal's stock was made again from the discard pile (``draw.empty_stock``)."""
         self.state: dict[str, Any] = {}
         """Per-deal values a plugin keeps (a knock limit, the knocker...)."""
         self.log: list[tuple[int, Action]] = []
@@ -236,6 +258,15 @@ class Deal:
     def state_of(self, cls: type[_S]) -> _S:
         """A plugin's typed state for this deal (:func:`rummykit.typed.state_of`), made on first use."""
         return _state_of(self, cls)
+
+    def _moved_state(self, name: str) -> Any:
+        cls = MOVED_STATE[name]
+        warnings.warn(
+            f"Deal.{name} moved to {cls.__module__}: deal.state_of({cls.__name__}).{name}",
+            DeprecationWarning,
+            stacklevel=3,
+        )
+        return self.state_of(cls)
 
     def sees(self, seat: int | None, card: Card, holder: int) -> bool:
         """Whether ``seat`` (None: an onlooker) knows that ``card`` is in ``holder``'s hand or zone."""

@@ -21,7 +21,16 @@ from typing import Any
 import jsonschema
 import yaml
 
-__all__ = ["Problem", "RulesetError", "Document", "load_document", "merge", "kernel_schema", "schema_problems"]
+__all__ = [
+    "Problem",
+    "RulesetError",
+    "Document",
+    "load_document",
+    "merge",
+    "kernel_schema",
+    "declare_keys",
+    "schema_problems",
+]
 
 Path_ = tuple[str | int, ...]
 
@@ -427,10 +436,26 @@ def leaf_paths(data: Any, prefix: Path_ = ()) -> Iterator[Path_]:
         yield prefix
 
 
+_DECLARED: dict[str, Mapping[str, Mapping[str, Any]]] = {}
+"""The ruleset keys each mechanic declares, by the mechanic's module name (:func:`declare_keys`)."""
+
+
+def declare_keys(owner: str, fragment: Mapping[str, Mapping[str, Any]]) -> None:
+    """Declare the ruleset keys only ``owner`` (a mechanic's module) reads, as ``{block: {key: schema}}``:
+    :func:`kernel_schema` puts them into those blocks. :mod:`rummykit.mechanics` declares each mechanic's
+    ``SCHEMA`` when it is imported (importing rummykit imports it)."""
+    _DECLARED[owner] = fragment
+
+
 def kernel_schema() -> dict[str, Any]:
-    """The JSON Schema of a ruleset file, as shipped in the package."""
+    """The JSON Schema of a ruleset file: the kernel's keys as shipped in the package
+    (``ruleset.schema.json``), each mechanic's as its module declares them (:func:`declare_keys`). The shipped
+    file holds a copy of the mechanics' keys for editors, kept equal to their declarations by the tests."""
     text = resources.files("rummykit").joinpath("ruleset.schema.json").read_text(encoding="utf-8")
     result: dict[str, Any] = json.loads(text)
+    for fragment in _DECLARED.values():
+        for block, keys in fragment.items():
+            result["properties"][block]["properties"].update(copy.deepcopy(dict(keys)))
     return result
 
 

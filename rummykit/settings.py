@@ -1,10 +1,12 @@
 """The kernel's ruleset values with their defaults, read in one typed place: the Variant, the kernel's
-hooks and validation all take them from here (``docs/rulesets.md`` describes each)."""
+hooks and validation all take them from here (``docs/rulesets.md`` describes each). A value only one
+mechanic reads is declared, defaulted and checked in that mechanic's module (:mod:`rummykit.mechanics`)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from .cards import RANKS, SUITS
@@ -147,13 +149,8 @@ class KernelSettings:
     must_use: str = "none"
     """``deepest``: the deepest card taken from the pile must be melded or laid off at once; ``top`` (with
     ``from_pile: whole``): the top card is melded with two or more cards from hand first."""
-    top_layoff: bool = False
-    """With ``must_use: top``: the top card may instead be laid off on one of the taker's melds."""
     empty_stock: str = "end"
     """When the stock runs out: ``end`` the hand, ``turn-over`` the pile less its top card, or ``reshuffle`` it."""
-    rebuilds: int | None = None
-    """How many times a deal's stock may be made again from the pile (None: as often as it runs out); once
-    more it runs out, the hand ends as the stock's end does (``exhausted``)."""
     turn_end: str = "discard"
     """How a turn ends: with a ``discard``, an ``offer`` to the other players, or ``done`` (``end turn``)."""
     discard_to: str = "pile"
@@ -168,6 +165,20 @@ class KernelSettings:
     discard_to_go_out: str = "optional"
     """``optional`` or ``required`` (a player keeps one card to discard on going out)."""
     partnerships: bool = False
+    ruleset: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    """The merged ruleset these values were read from: a mechanic reads its own values from it."""
+
+    def __getattr__(self, name: str) -> Any:
+        moved = MOVED_VALUES.get(name)
+        if moved is None:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        module, read = moved
+        warnings.warn(
+            f"KernelSettings.{name} moved to the settings of {module} ({module}.Settings)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return read(self.ruleset)
 
     @classmethod
     def read(cls, data: Mapping[str, Any]) -> KernelSettings:
@@ -180,9 +191,7 @@ class KernelSettings:
             upcard=bool(data.get("deal", {}).get("upcard", pile != "none")),
             draw_from_pile=draw.get("from_pile", cls.draw_from_pile),
             must_use=draw.get("must_use", cls.must_use),
-            top_layoff=bool(draw.get("top_layoff", cls.top_layoff)),
             empty_stock=draw.get("empty_stock", cls.empty_stock),
-            rebuilds=draw.get("rebuilds", cls.rebuilds),
             turn_end=data.get("turn", {}).get("end", cls.turn_end),
             discard_to=data.get("turn", {}).get("discard_to", cls.discard_to),
             melds_on_table=bool(table.get("melds", cls.melds_on_table)),
@@ -190,4 +199,11 @@ class KernelSettings:
             exchange=table.get("exchange", cls.exchange),
             discard_to_go_out=table.get("discard_to_go_out", cls.discard_to_go_out),
             partnerships=bool(data.get("partnerships", cls.partnerships)),
+            ruleset=data,
         )
+
+
+MOVED_VALUES: dict[str, tuple[str, Callable[[Mapping[str, Any]], Any]]] = {}
+"""Values that moved from :class:`KernelSettings` to a mechanic's settings, by name: (the mechanic's module,
+how to read the value from a ruleset), filled in by :mod:`rummykit.mechanics`. They keep working for a
+release, with a DeprecationWarning."""

@@ -118,15 +118,15 @@ class Variant:
         self.upcard = kernel.upcard
         self.draw_from_pile = kernel.draw_from_pile
         self.must_use = kernel.must_use
-        self.top_layoff = kernel.top_layoff
         self.empty_stock = kernel.empty_stock
         self.turn_end = kernel.turn_end
         self.discard_to = kernel.discard_to
         self.melds_on_table = kernel.melds_on_table
         self.layoff_mode = kernel.layoff_mode
         self.exchange = kernel.exchange
-        self.rebuilds = kernel.rebuilds
         self.discard_to_go_out = kernel.discard_to_go_out
+        self.mechanic_settings: dict[str, Any] = mechanics.settings_of(data)
+        """Each mechanic's own values, by its module's name (its ``Settings``), whether selected or not."""
         self.rules: dict[str, Any] = data.get("rules", {})
         """Game-specific values (the ruleset's ``rules`` block)."""
         self.values = self._values_table(data.get("card_values", {}))
@@ -155,11 +155,22 @@ class Variant:
         meld_rules = self.hook.rummykit_meld_rules(variant=self, rules=meld_rules) or meld_rules
         held = None if self.pack.size == 52 else self.pack.faces
         self.meld_search = MeldSearch(meld_rules, self.values, pack_faces=held)
-        exchangeable = data.get("table", {}).get("exchangeable")
+        exchangeable = self.mechanic_settings[mechanics.exchange.__name__].exchangeable
         self.exchangeable: frozenset[int] = (
             self._faces(exchangeable) & meld_rules.wild_faces if exchangeable is not None else meld_rules.wild_faces
         )
         """The wild cards' faces that may be exchanged off the table (``table.exchangeable``; all by default)."""
+
+    @property
+    def top_layoff(self) -> bool:
+        """``draw.top_layoff``, a value of mechanic :mod:`~rummykit.mechanics.whole_pile`."""
+        return bool(self.mechanic_settings[mechanics.whole_pile.__name__].top_layoff)
+
+    @property
+    def rebuilds(self) -> int | None:
+        """``draw.rebuilds``, a value of mechanic :mod:`~rummykit.mechanics.refill`."""
+        limit: int | None = self.mechanic_settings[mechanics.refill.__name__].rebuilds
+        return limit
 
     # -- tables ----------------------------------------------------------------------------------
 

@@ -156,9 +156,9 @@ def test_the_plain_turn_without_a_mechanic_has_no_mechanics_verbs(tmp_path: Path
     ("module", "values", "message"),
     [
         (whole_pile, {"must_use": "top"}, "must_use: top goes with from_pile: whole, not 'top'"),
-        (whole_pile, {"top_layoff": True}, "top_layoff goes with must_use: top"),
+        (whole_pile, {"ruleset": {"draw": {"top_layoff": True}}}, "top_layoff goes with must_use: top"),
         (pile_draw, {"must_use": "deepest", "draw_from_pile": "whole"}, "must_use: deepest goes with from_pile"),
-        (refill, {"rebuilds": 2}, "rebuilds goes with empty_stock: turn-over or reshuffle"),
+        (refill, {"ruleset": {"draw": {"rebuilds": 2}}}, "rebuilds goes with empty_stock: turn-over or reshuffle"),
         (offers, {"turn_end": "offer"}, "a turn ends with 'offer' only in games that meld on the table"),
         (end_turn, {"turn_end": "done"}, "a turn ends with 'done' only in games that meld on the table"),
         (pass_face_down, {"discard_to": "left"}, "a discard passed to a player needs discard_pile: none"),

@@ -9,11 +9,12 @@ select them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import dataclasses
+from collections.abc import Callable, Mapping
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from .. import standard
+from .. import engine, ruleset, settings, standard
 from ..ruleset import Problem
 from ..settings import KernelSettings
 from . import end_turn, exchange, offers, pass_face_down, pile_draw, refill, whole_pile
@@ -21,7 +22,7 @@ from . import end_turn, exchange, offers, pass_face_down, pile_draw, refill, who
 if TYPE_CHECKING:
     from ..variant import Variant
 
-__all__ = ["MECHANICS", "selected", "legality", "ruleset_problems", "docs_section"]
+__all__ = ["MECHANICS", "selected", "legality", "settings_of", "card_lists", "ruleset_problems", "docs_section"]
 
 MECHANICS: tuple[tuple[ModuleType, Callable[[KernelSettings], bool]], ...] = (
     (whole_pile, lambda k: k.draw_from_pile == "whole"),
@@ -51,6 +52,36 @@ for _module, _names in _NAMES_MOVED.items():
     standard._MOVED.update({name: (_module.__name__, getattr(_module, name)) for name in _names})
 
 
+def _reader(module: ModuleType, key: str) -> Callable[[Mapping[str, Any]], Any]:
+    def read(data: Mapping[str, Any]) -> Any:
+        return getattr(module.Settings.read(data), key)
+
+    return read
+
+
+for _module, _ in MECHANICS:
+    # A mechanic owns the ruleset keys only it reads: its SCHEMA (the keys), Settings (their defaults) and
+    # ruleset_problems (their checks). The keys that select mechanics stay in the kernel's schema.
+    if hasattr(_module, "SCHEMA"):
+        ruleset.declare_keys(_module.__name__, _module.SCHEMA)
+        for _keys in _module.SCHEMA.values():
+            settings.MOVED_VALUES.update({key: (_module.__name__, _reader(_module, key)) for key in _keys})
+
+
+engine.MOVED_STATE.update({field.name: refill.RefillState for field in dataclasses.fields(refill.RefillState)})
+
+
+def settings_of(data: Mapping[str, Any]) -> dict[str, Any]:
+    """Each mechanic's settings (its ``Settings``: the values only it reads, with its defaults) of the merged
+    ruleset ``data``, by the mechanic's module name, whether the ruleset selects it or not."""
+    return {module.__name__: module.Settings.read(data) for module, _ in MECHANICS if hasattr(module, "Settings")}
+
+
+def card_lists() -> list[tuple[str, ...]]:
+    """The mechanics' ruleset keys that list ranks or cards (``table.exchangeable``)."""
+    return [path for module, _ in MECHANICS for path in getattr(module, "CARD_LISTS", ())]
+
+
 def selected(kernel: KernelSettings) -> list[tuple[str, ModuleType]]:
     """The mechanics a ruleset's kernel values select, as (plugin name, module), in registration order."""
     return [(module.__name__, module) for module, selects in MECHANICS if selects(kernel)]
@@ -68,14 +99,15 @@ def legality(variant: Variant) -> dict[str, standard.Legality]:
     return rules
 
 
-def ruleset_problems(kernel: KernelSettings, locate: Any) -> list[Problem]:
+def ruleset_problems(kernel: KernelSettings, locate: Any, data: Mapping[str, Any] | None = None) -> list[Problem]:
     """The problems every mechanic finds with the ruleset values it owns (whether it is selected or not: a
-    value of a mechanic the rest of the ruleset leaves out is a mistake), located by ``locate(path, message)``."""
+    value of a mechanic the rest of the ruleset leaves out is a mistake), located by ``locate(path, message)``;
+    ``data`` is the merged ruleset (by default the one ``kernel`` was read from)."""
     problems = []
     for module, _ in MECHANICS:
         check = getattr(module, "ruleset_problems", None)
         if check is not None:
-            problems += check(kernel, locate)
+            problems += check(kernel, locate, data)
     return problems
 
 
@@ -90,7 +122,10 @@ it lists them; then the plugins of the house rules selected. So a layered hook (
 *first result* hook asks the house rules first, then the game, then the mechanics, then the plain turn.
 A mechanic changes only its own verbs and phases (``whole_pile`` lists the pile takes where the plain turn
 lists ``draw discard``). A plugin moves cards and counts points with the same
-[plugin toolkit](toolkit.md) the mechanics use.
+[plugin toolkit](toolkit.md) the mechanics use. A mechanic also owns the ruleset values only it reads
+(``draw.top_layoff``, ``draw.rebuilds``, ``table.exchangeable``): its module declares their schema
+(``SCHEMA``, put into the ruleset's schema), their defaults (``Settings``, read into
+``variant.mechanic_settings``) and their checks (``ruleset_problems``).
 
 | mechanic | selected by | what it does |
 | --- | --- | --- |

@@ -6,6 +6,7 @@ by melding and laying off goes out.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from .. import standard
@@ -22,7 +23,7 @@ SELECTED_BY = "turn.end: done"
 """The ruleset value that brings this mechanic into a game."""
 
 
-def ruleset_problems(kernel: KernelSettings, locate: Any) -> list[Problem]:
+def ruleset_problems(kernel: KernelSettings, locate: Any, data: Mapping[str, Any] | None = None) -> list[Problem]:
     """A turn that ends without a discard needs melds on the table (going out by melding the last card)."""
     if kernel.turn_end == "done" and not kernel.melds_on_table:
         message = f"a turn ends with {kernel.turn_end!r} only in games that meld on the table (table.melds: true)"

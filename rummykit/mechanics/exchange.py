@@ -13,7 +13,9 @@ The swaps are listed after the lay-offs, before the turn's endings.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 from .. import standard
 from ..actions import Action, ActionWords, PositionWords, Verb
@@ -21,6 +23,8 @@ from ..cards import Card, card_from_face
 from ..engine import Deal
 from ..hookspecs import hookimpl
 from ..melds import Meld
+from ..ruleset import Problem
+from ..settings import KernelSettings
 from ..toolkit import cards_text, distinct_cards
 
 if TYPE_CHECKING:
@@ -28,6 +32,54 @@ if TYPE_CHECKING:
 
 SELECTED_BY = "table.exchange: any, own-side, opponents or layer"
 """The ruleset values that bring this mechanic into a game."""
+
+SCHEMA: dict[str, dict[str, Any]] = {
+    "table": {
+        "exchangeable": {
+            "type": "array",
+            "items": {"$ref": "#/$defs/rank_or_card"},
+            "uniqueItems": True,
+            "maxItems": 71,
+            "description": "which wild cards may be exchanged (ranks or cards, e.g. ['JK']); by default every "
+            "wild card",
+        },
+    },
+}
+"""The ruleset keys only this mechanic reads, by block: put into the ruleset's schema."""
+
+CARD_LISTS = (("table", "exchangeable"),)
+"""This mechanic's keys that name ranks or cards: the kernel refuses one outside the pack."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The ruleset values only this mechanic reads, with their defaults."""
+
+    exchangeable: tuple[str, ...] | None = None
+    """``table.exchangeable``: the wild cards that may be exchanged, as ranks or cards (None: every wild
+    card)."""
+
+    @classmethod
+    def read(cls, data: Mapping[str, Any]) -> Settings:
+        """The values of a merged ruleset (the defaults above where it leaves them out)."""
+        given = data.get("table", {}).get("exchangeable")
+        return cls(exchangeable=None if given is None else tuple(given))
+
+
+def ruleset_problems(kernel: KernelSettings, locate: Any, data: Mapping[str, Any] | None = None) -> list[Problem]:
+    """``table.exchangeable`` names wild cards, and goes with a ``table.exchange`` that allows swaps."""
+    data = data or kernel.ruleset
+    problems = []
+    exchangeable = Settings.read(data).exchangeable or ()
+    wild = set(data.get("melds", {}).get("wild", []))
+    for index, item in enumerate(exchangeable):
+        if item not in wild and not (item[-1:] in "CDHS" and item[:-1] in wild):
+            problems.append(
+                locate(("table", "exchangeable", index), f"{item!r} is not wild: expected one of melds.wild")
+            )
+    if exchangeable and kernel.exchange == "none":
+        problems.append(locate(("table", "exchangeable"), "table.exchange is none: expected a mode that allows swaps"))
+    return problems
 
 
 ENDINGS = ("discard", "offer", "end turn")

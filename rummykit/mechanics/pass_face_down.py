@@ -8,6 +8,7 @@ knows them too. A player whose discard is their last card goes out.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from .. import standard
@@ -22,7 +23,7 @@ SELECTED_BY = "turn.discard_to: right or left"
 """The ruleset values that bring this mechanic into a game."""
 
 
-def ruleset_problems(kernel: KernelSettings, locate: Any) -> list[Problem]:
+def ruleset_problems(kernel: KernelSettings, locate: Any, data: Mapping[str, Any] | None = None) -> list[Problem]:
     """A discard passed to a player needs no open pile and a turn that ends with a discard."""
     problems = []
     if kernel.discard_to != "pile":

@@ -15,7 +15,7 @@ card taken.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from .. import standard
@@ -35,7 +35,7 @@ SELECTED_BY = "draw.from_pile: any, or draw.must_use: deepest"
 """The ruleset values that bring this mechanic into a game."""
 
 
-def ruleset_problems(kernel: KernelSettings, locate: Any) -> list[Problem]:
+def ruleset_problems(kernel: KernelSettings, locate: Any, data: Mapping[str, Any] | None = None) -> list[Problem]:
     """``draw.must_use: deepest`` needs a pile drawn from its top or anywhere."""
     if kernel.must_use == "deepest" and kernel.draw_from_pile not in ("top", "any"):
         message = f"must_use: deepest goes with from_pile: top or any, not {kernel.draw_from_pile!r}"

@@ -4,13 +4,15 @@ family).
 When the stock runs out (the last card drawn, or at the end of a turn), the discard pile less its top card
 becomes the new stock: turned over as it lies (``turn-over``: the pile's bottom card is the new stock's top),
 or shuffled (``reshuffle``); the top card stays as the new pile. A pile of fewer than two cards makes no
-stock. ``draw.rebuilds`` limits how often a deal's stock is made again (``deal.rebuilds`` counts them); once
+stock. ``draw.rebuilds`` limits how often a deal's stock is made again (:class:`RefillState` counts them); once
 the stock runs out after that, the hand ends as it would without this rule (``exhausted``).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar
 
 from .. import standard
 from ..actions import Action
@@ -23,20 +25,58 @@ SELECTED_BY = "draw.empty_stock: turn-over or reshuffle"
 """The ruleset values that bring this mechanic into a game."""
 
 
-def ruleset_problems(kernel: KernelSettings, locate: Any) -> list[Problem]:
+SCHEMA: dict[str, dict[str, Any]] = {
+    "draw": {
+        "rebuilds": {
+            "type": ["integer", "null"],
+            "minimum": 0,
+            "description": "how many times a deal's stock may be made again from the pile (null: every time it "
+            "runs out); when it runs out once more, the hand ends",
+        },
+    },
+}
+"""The ruleset keys only this mechanic reads, by block: put into the ruleset's schema."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The ruleset values only this mechanic reads, with their defaults."""
+
+    rebuilds: int | None = None
+    """``draw.rebuilds``: how many times a deal's stock may be made again from the pile (None: as often as it
+    runs out); once more it runs out, the hand ends as the stock's end does (``exhausted``)."""
+
+    @classmethod
+    def read(cls, data: Mapping[str, Any]) -> Settings:
+        """The values of a merged ruleset (the defaults above where it leaves them out)."""
+        return cls(rebuilds=data.get("draw", {}).get("rebuilds", cls.rebuilds))
+
+
+def ruleset_problems(kernel: KernelSettings, locate: Any, data: Mapping[str, Any] | None = None) -> list[Problem]:
     """``draw.rebuilds`` limits a stock that is made again."""
-    if kernel.rebuilds is not None and kernel.empty_stock == "end":
+    if Settings.read(data or kernel.ruleset).rebuilds is not None and kernel.empty_stock == "end":
         return [locate(("draw", "rebuilds"), "rebuilds goes with empty_stock: turn-over or reshuffle")]
     return []
+
+
+@dataclass
+class RefillState:
+    """This mechanic's per-deal state (``deal.state_of(RefillState)``)."""
+
+    STATE_KEY: ClassVar[str] = __name__
+
+    rebuilds: int = 0
+    """How many times this deal's stock was made again from the pile."""
 
 
 def refill_stock(deal: Deal) -> bool:
     """Make a new stock from the pile less its top card, as the ruleset's ``draw.empty_stock`` says. False
     when the pile is too small or the stock was made again as often as ``draw.rebuilds`` allows."""
-    limit = deal.variant.rebuilds
-    if len(deal.discard) < 2 or (limit is not None and deal.rebuilds >= limit):
+    limit = deal.variant.mechanic_settings[__name__].rebuilds
+    state = deal.state_of(RefillState)
+    if len(deal.discard) < 2 or (limit is not None and state.rebuilds >= limit):
         return False
-    deal.rebuilds += 1
+    state.rebuilds += 1
     top = deal.discard.pop()
     rest = deal.discard
     deal.discard = [top]

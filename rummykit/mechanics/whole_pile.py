@@ -12,6 +12,8 @@ The ``take pile`` actions stand where the plain turn lists ``draw discard``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .. import standard
@@ -30,15 +32,40 @@ if TYPE_CHECKING:
 SELECTED_BY = "draw.from_pile: whole"
 """The ruleset value that brings this mechanic into a game."""
 
+SCHEMA: dict[str, dict[str, Any]] = {
+    "draw": {
+        "top_layoff": {
+            "type": "boolean",
+            "description": "with must_use: top, the top card may instead be laid off on one of the taker's own "
+            "melds ('take pile on 2')",
+        },
+    },
+}
+"""The ruleset keys only this mechanic reads, by block: put into the ruleset's schema."""
 
-def ruleset_problems(kernel: KernelSettings, locate: Any) -> list[Problem]:
+
+@dataclass(frozen=True)
+class Settings:
+    """The ruleset values only this mechanic reads, with their defaults."""
+
+    top_layoff: bool = False
+    """``draw.top_layoff``: with ``must_use: top``, the top card may instead be laid off on one of the taker's
+    melds."""
+
+    @classmethod
+    def read(cls, data: Mapping[str, Any]) -> Settings:
+        """The values of a merged ruleset (the defaults above where it leaves them out)."""
+        return cls(top_layoff=bool(data.get("draw", {}).get("top_layoff", cls.top_layoff)))
+
+
+def ruleset_problems(kernel: KernelSettings, locate: Any, data: Mapping[str, Any] | None = None) -> list[Problem]:
     """``draw.must_use: top`` and ``draw.top_layoff`` belong to the whole-pile take."""
     problems = []
     if kernel.must_use == "top" and kernel.draw_from_pile != "whole":
         problems.append(
             locate(("draw", "must_use"), f"must_use: top goes with from_pile: whole, not {kernel.draw_from_pile!r}")
         )
-    if kernel.top_layoff and kernel.must_use != "top":
+    if Settings.read(data or kernel.ruleset).top_layoff and kernel.must_use != "top":
         problems.append(locate(("draw", "top_layoff"), "top_layoff goes with must_use: top"))
     return problems
 
@@ -72,7 +99,7 @@ def pile_takes(deal: Deal) -> list[Action]:
             if text not in seen:
                 seen.add(text)
                 result.append(action)
-    if variant.top_layoff:
+    if variant.mechanic_settings[__name__].top_layoff:
         for index in layoff_targets(deal, seat):
             if search.lays_off(deal.table[index].meld, top):
                 result.append(Action("take pile", (), index))
@@ -146,7 +173,7 @@ def take_cards(deal: Deal, action: Action) -> str | None:
         return standard.names_nothing(deal, action)
     target = action.target
     if target is not None:
-        if not deal.variant.top_layoff:
+        if not deal.variant.mechanic_settings[__name__].top_layoff:
             return standard.names_nothing(deal, action)
         if not 0 <= target < len(deal.table):
             return f"there is no table meld {target}"
@@ -272,5 +299,5 @@ def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> N
 def rummykit_verbs(variant: Variant) -> list[Verb]:
     """Taking the whole pile (``take pile``; onto a table meld, ``take pile on 2``, where its top card may
     be laid off) and taking it with a meld of its top card (``take pile with 7H 7S 7D``)."""
-    shapes = frozenset({"bare", "on meld"}) if variant.top_layoff else frozenset({"bare"})
+    shapes = frozenset({"bare", "on meld"}) if variant.mechanic_settings[__name__].top_layoff else frozenset({"bare"})
     return [Verb("take pile", shapes, short="t"), Verb(TAKE_PILE_WITH, frozenset({"melds"}))]
