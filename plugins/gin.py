@@ -16,7 +16,7 @@ from rummykit.cards import Card
 from rummykit.engine import Action, Deal, Game, HandResult
 from rummykit.melds import Arrangement, Meld, MeldSearch
 from rummykit.results import ResultWords, SeatResult
-from rummykit.standard import cards_text, distinct_cards, lay_meld, lay_off
+from rummykit.standard import Legality, cards_text, distinct_cards, lay_meld, lay_off, refuse
 from rummykit.typed import rules_as, state_of
 
 PASS = Action("pass")
@@ -154,22 +154,14 @@ def knock_limit(deal: Deal) -> int:
 
 # -- what is legal: each of Gin's verbs checked once ---------------------------------------------------
 #
-# Each check answers None when Gin's rules allow the action, else why not ("" when there is nothing
-# particular to say). The listing builds by construction what the checks pass (Gin lists every legal action
-# of its verbs, so a typed one is always found among them); a refusal is the check's answer.
+# Each verb's checks (rummykit.standard.Legality: ``now`` for the position, ``cards`` for what an action names)
+# answer None when Gin's rules allow it, else why not ("" when there is nothing particular to say). The
+# listing builds by construction what they pass (Gin lists every legal action of its verbs, so a typed one is
+# always found among them); rummykit_explain_illegal answers with their reason (standard.refuse).
 
 NO_REASON = ""
 SETTLEMENT = ("knocker-melds", "opponent-melds")
 UPCARD_FIRST = "the first turn starts with the upcard: take it ('draw discard') or 'pass'"
-UPCARD_VERBS = ("draw", "draw stock", "discard", "knock")
-"""What a player may say in the offer phase instead of taking or refusing the upcard: told so."""
-
-
-def not_in_hand(deal: Deal, action: Action) -> str | None:
-    """``7H is not in your hand`` when ``action`` names cards the actor lacks."""
-    faces = {c.face for c in deal.hands[deal.actor]}
-    missing = [c for c in action.cards if c.face not in faces]
-    return f"{' '.join(map(str, missing))} is not in your hand" if missing else None
 
 
 def forbidden_discard(deal: Deal) -> Card | None:
@@ -209,7 +201,7 @@ def pass_problem(deal: Deal) -> str | None:
 
 
 def draw_stock_problem(deal: Deal) -> str | None:
-    """Gin's own rule for drawing from the stock (the kernel's check comes first): not on the first turn's
+    """Gin's own rule for drawing from the stock (besides the kernel's own check): not on the first turn's
     upcard offer, nor at the last chance (the stock's last cards are never drawn)."""
     if deal.phase == "offer":
         return UPCARD_FIRST
@@ -219,7 +211,7 @@ def draw_stock_problem(deal: Deal) -> str | None:
 
 
 def draw_discard_problem(deal: Deal) -> str | None:
-    """Gin's own rules for taking the pile's top card at the draw (the kernel's check comes first): at the
+    """Gin's own rules for taking the pile's top card at the draw (besides the kernel's own check): at the
     last chance, or under GRA your own discard, only to knock with it; after both refused the upcard, never."""
     return _draw_discard_problem(deal, gin_state(deal))
 
@@ -239,16 +231,13 @@ def _draw_discard_problem(deal: Deal, state: GinState) -> str | None:
     return None
 
 
-def discard_problem(deal: Deal, action: Action) -> str | None:
-    """Gin's own rules for ``discard`` (the kernel's check comes first): not on the first turn's upcard offer,
-    not the card just taken (:func:`forbidden_discard`), none when the card taken may only be knocked with."""
+def discard_now(deal: Deal) -> str | None:
+    """Gin's own rules for ``discard`` in this position (besides the kernel's own check): not on the first turn's
+    upcard offer, none when the card taken may only be knocked with."""
     if deal.phase == "offer":
         return UPCARD_FIRST
-    if deal.phase != "discard" or not action.cards:
+    if deal.phase != "discard":
         return None
-    forbidden = forbidden_discard(deal)
-    if forbidden is not None and action.cards[0].face == forbidden.face:
-        return f"{forbidden} was just taken from the discard pile and may not be discarded this turn"
     state = gin_state(deal)
     if state.last_chance:
         return "the stock is down to its last cards: the discard you took may be used only to knock or go gin"
@@ -257,39 +246,50 @@ def discard_problem(deal: Deal, action: Action) -> str | None:
     return None
 
 
-def knock_problem(deal: Deal, action: Action) -> str | None:
-    """``knock C``: after the draw, discarding ``C`` (face down, from the hand, not a card that may not be
-    discarded now) leaves deadwood within the knock limit."""
+def taken_back(deal: Deal, action: Action) -> str | None:
+    """A ``discard`` or ``knock`` naming the card that may not be discarded this turn (:func:`forbidden_discard`)."""
+    forbidden = forbidden_discard(deal) if deal.phase == "discard" and action.cards else None
+    if forbidden is not None and action.cards[0].face == forbidden.face:
+        return f"{forbidden} was just taken from the discard pile and may not be discarded this turn"
+    return None
+
+
+def knock_now(deal: Deal) -> str | None:
+    """``knock``: after the draw (a discard follows it), not on the first turn's upcard offer."""
     if deal.phase == "offer":
         return UPCARD_FIRST
-    missing = not_in_hand(deal, action)
-    if missing is not None:
-        return missing
     if deal.phase == "draw":
         return "draw a card first"
-    if deal.phase != "discard":
-        return NO_REASON
+    return None if deal.phase == "discard" else NO_REASON
+
+
+def knock_cards(deal: Deal, action: Action) -> str | None:
+    """``knock C``: ``C`` may be discarded now and discarding it leaves deadwood within the knock limit. A
+    bare ``knock`` with no card to knock with is told the least deadwood a discard leaves."""
     limit = knock_limit(deal)
     hand = deal.hands[deal.current]
-    forbidden = forbidden_discard(deal)
     if not action.cards:
-        example = next((a for a in deal.legal_actions() if a.kind == "knock"), None)
-        if example is not None:  # knocking is legal now: only the card is missing
-            return f"name the card you discard, as in '{example}'"
+        forbidden = forbidden_discard(deal)
         after = deal.variant.meld_search.discard_deadwoods(hand)
         allowed = [d for card, d in zip(hand, after) if forbidden is None or card.face != forbidden.face]
-        if not allowed:
-            return NO_REASON
+        if not allowed or min(allowed) <= limit:
+            return NO_REASON  # knocking is legal: only the card is missing
         return f"after your best discard your deadwood is {min(allowed)}; knocking needs {limit} or less"
     if len(action.cards) != 1 or action.target is not None or action.groups:
         return NO_REASON
+    reason = taken_back(deal, action)
+    if reason is not None:
+        return reason
     card = action.cards[0]
-    if forbidden is not None and card.face == forbidden.face:
-        return f"{forbidden} was just taken from the discard pile and may not be discarded this turn"
     deadwood = deal.variant.meld_search.deadwood([c for c in hand if c.face != card.face])
     if deadwood > limit:
         return f"after that discard your deadwood is {deadwood}; knocking needs {limit} or less"
     return None
+
+
+def knock_problem(deal: Deal, action: Action) -> str | None:
+    """``knock C``'s check (:data:`LEGALITY`): None when it is legal, else why not."""
+    return KNOCK_RULE.problem(deal, action)
 
 
 def big_gin_problem(deal: Deal) -> str | None:
@@ -317,14 +317,15 @@ def done_problem(deal: Deal) -> str | None:
     return None if deal.phase == "opponent-melds" else NO_REASON
 
 
-def settlement_meld_problem(deal: Deal, action: Action) -> str | None:
+def _settling(deal: Deal) -> str | None:
+    """``meld`` after a knock: both players spread, each in turn (the legality dict is chosen by the phase)."""
+    return None
+
+
+def settlement_meld_cards(deal: Deal, action: Action) -> str | None:
     """``meld`` after a knock: a valid meld from the hand; the knocker's leaving deadwood within the limit."""
-    missing = not_in_hand(deal, action)
-    if missing is not None:
-        return missing
     if not action.cards:
-        example = next((a for a in deal.legal_actions() if a.kind == "meld"), None)
-        return f"name its cards, as in '{example}'" if example is not None else "your hand makes no meld to spread"
+        return "your hand makes no meld to spread"
     if action.target is not None or action.groups:
         return NO_REASON
     search = deal.variant.meld_search
@@ -339,60 +340,62 @@ def settlement_meld_problem(deal: Deal, action: Action) -> str | None:
     return None
 
 
-def settlement_layoff_problem(deal: Deal, action: Action) -> str | None:
-    """``layoff C on N`` after a knock: the knocker's opponent, after the knocker's spread, one card of the
-    hand on one of the knocker's melds, unless the knocker went gin."""
-    state = gin_state(deal)
+def settlement_layoff_now(deal: Deal) -> str | None:
+    """``layoff`` after a knock: by the knocker's opponent, after the knocker's spread, unless it was gin."""
     if deal.phase != "opponent-melds":
         return "only the knocker's opponent lays off, after the knocker has spread"
-    if state.gin:
+    if gin_state(deal).gin:
         return "nothing is laid off on a gin hand"
-    missing = not_in_hand(deal, action)
-    if missing is not None:
-        return missing
-    if not action.cards or action.target is None:
-        example = next((a for a in deal.legal_actions() if a.kind == "layoff"), None)
-        if example is not None:
-            return f"name the card and the table meld, as in '{example}'"
+    return None
+
+
+def settlement_layoff_cards(deal: Deal, action: Action) -> str | None:
+    """``layoff C on N`` after a knock: one card of the hand that fits one of the knocker's melds."""
+    target = action.target
+    if not action.cards or target is None:
         return "no card of your hand fits the knocker's melds"
     if len(action.cards) != 1 or action.groups:
         return "lay off one card at a time"
-    target = action.target
     if not 0 <= target < len(deal.table):
         return f"there is no table meld {target}"
     table_meld = deal.table[target]
-    if table_meld.owner != state.knocker:
+    if table_meld.owner != gin_state(deal).knocker:
         return "cards are laid off only on the knocker's melds"
     if deal.variant.meld_search.extend(table_meld.meld, list(action.cards)) is None:
         return f"{action.cards_text()} does not fit table meld {target} ({table_meld.meld})"
     return None
 
 
-def problem(deal: Deal, action: Action) -> str | None:
-    """Gin's check of ``action`` by its verb (one of the above): None when Gin's rules allow it (the plain
-    turn's verbs then also pass the kernel's checks), else why not."""
-    kind = action.kind
-    if kind == "knock":
-        return knock_problem(deal, action)
-    if kind == "pass":
-        return pass_problem(deal)
-    if kind == "big gin":
-        return big_gin_problem(deal)
-    if kind == "done":
-        return done_problem(deal)
-    if deal.phase in SETTLEMENT and kind == "meld":
-        return settlement_meld_problem(deal, action)
-    if deal.phase in SETTLEMENT and kind == "layoff":
-        return settlement_layoff_problem(deal, action)
-    if kind == "draw stock":
-        return draw_stock_problem(deal)
-    if deal.phase == "offer" and kind in UPCARD_VERBS:
-        return UPCARD_FIRST
-    if kind == "draw discard":
-        return draw_discard_problem(deal)
-    if kind == "discard":
-        return discard_problem(deal, action)
-    return None
+def _upcard_first(deal: Deal) -> str | None:
+    return UPCARD_FIRST if deal.phase == "offer" else None
+
+
+KNOCK_RULE = Legality("knock", knock_now, knock_cards, "name the card you discard", True)
+LEGALITY: dict[str, Legality] = {
+    "pass": Legality("pass", pass_problem),
+    "knock": KNOCK_RULE,
+    "big gin": Legality("big gin", big_gin_problem),
+    "done": Legality("done", done_problem),
+    # Gin's own rules on the plain turn's verbs: when they have nothing to say, the kernel's check does.
+    "draw": Legality("draw", _upcard_first),
+    "draw stock": Legality("draw stock", draw_stock_problem),
+    "draw discard": Legality("draw discard", draw_discard_problem),
+    "discard": Legality("discard", discard_now, taken_back),
+}
+"""Gin's verbs, and its rules on the plain turn's, each with its one check (:class:`~rummykit.standard.Legality`)."""
+SETTLEMENT_LEGALITY: dict[str, Legality] = {
+    **LEGALITY,
+    "meld": Legality("meld", _settling, settlement_meld_cards, "name its cards", True),
+    "layoff": Legality(
+        "layoff", settlement_layoff_now, settlement_layoff_cards, "name the card and the table meld", True
+    ),
+}
+"""After a knock (phases ``knocker-melds`` and ``opponent-melds``), melds and lay-offs are Gin's own too."""
+
+
+def legality(deal: Deal) -> dict[str, Legality]:
+    """The checks of the verbs Gin states in this position (:data:`LEGALITY` or :data:`SETTLEMENT_LEGALITY`)."""
+    return SETTLEMENT_LEGALITY if deal.phase in SETTLEMENT else LEGALITY
 
 
 @hookimpl
@@ -479,7 +482,7 @@ def _settlement_actions(deal: Deal, knocker: bool) -> list[Action]:
 
 @hookimpl
 def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
-    return problem(deal, action) or None
+    return refuse(legality(deal), deal, action)
 
 
 # -- carrying out actions ---------------------------------------------------------------------------

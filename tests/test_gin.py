@@ -913,7 +913,8 @@ def test_gin_explains_its_knock_refusals_itself() -> None:
         "after that discard your deadwood is 20; knocking needs 10 or less"
     )
     assert gin.knock_problem(deal, Action.parse("knock AD")) == "AD is not in your hand"
-    assert gin.knock_problem(deal, Action.parse("knock")) == "name the card you discard, as in 'knock KH'"
+    assert gin.knock_problem(deal, Action.parse("knock")) == ""  # not legal, though nothing is wrong but the card
+    assert gin.LEGALITY["knock"].refusal(deal, Action.parse("knock")) == "name the card you discard, as in 'knock KH'"
     assert gin.knock_problem(deal, Action.parse("knock KH")) is None
     for text, reason in (("knock 7H", "deadwood is 20"), ("knock", "as in 'knock KH'"), ("knock AD", "not in your")):
         with pytest.raises(IllegalAction, match=reason):
