@@ -38,7 +38,7 @@ other side has melded at all). See ``docs/skarney.md``.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -48,7 +48,7 @@ from rummykit.cards import JOKER_FACE, RANKS, Card, card_from_face
 from rummykit.engine import Deal, Game, HandResult, TableMeld
 from rummykit.melds import Meld, MeldSearch
 from rummykit.results import ResultWords
-from rummykit.standard import END_TURN, hand_points, meld_action, table_points
+from rummykit.standard import END_TURN, NO_REASON, Legality, hand_points, meld_action, refuse, table_points
 from rummykit.typed import rules_as, state_of
 
 CONTRACT_LIMIT = 24
@@ -430,15 +430,14 @@ def contract_problem(deal: Deal, action: Action) -> str | None:
     )
 
 
-def meld_problem(deal: Deal, action: Action) -> str | None:
-    """``meld``: at most one wild card in a meld (2s alone or jokers alone make a special meld); nothing the
-    turn a contract is laid; the contract first."""
+def wild_count_problem(deal: Deal, action: Action) -> str | None:
+    """At most one wild card in a meld (2s alone or jokers alone make a special meld)."""
     search = deal.variant.meld_search
     for cards, _ in action.melds():
         wilds = sum(search.is_wild(c) for c in cards)
         if 1 < wilds < len(cards):
             return "a meld holds at most one wild card (2s alone or jokers alone make a special meld)"
-    return laying_problem(deal, "meld") or contract_problem(deal, action)
+    return None
 
 
 def layoff_count_problem(deal: Deal, action: Action) -> str | None:
@@ -453,28 +452,19 @@ def layoff_count_problem(deal: Deal, action: Action) -> str | None:
     return None
 
 
-def layoff_problem(deal: Deal, action: Action) -> str | None:
-    """``layoff``: not the turn a contract is laid, nor before the side's contract; on the side's own melds
-    (the ruleset's ``table.layoff: own``, said in Skarney's words); at most ``rules.layoff_per_meld`` cards
-    on one meld in a turn."""
-    reason = laying_problem(deal, "layoff")
-    if reason is not None:
-        return reason
+def own_side_problem(deal: Deal, action: Action) -> str | None:
+    """A lay-off on the side's own melds only (the ruleset's ``table.layoff: own``, in Skarney's words)."""
     target = action.target
     if target is not None and 0 <= target < len(deal.table) and deal.variant.layoff_mode == "own":
         game = deal.game
         if game.side_of(deal.table[target].owner) != game.side_of(deal.current):
             own = "your own side's" if deal.variant.partnerships else "your own"
             return f"cards are added only to {own} melds, never to an opponent's"
-    return layoff_count_problem(deal, action)
+    return None
 
 
-def swap_problem(deal: Deal, action: Action) -> str | None:
-    """``swap``: not the turn a contract is laid, exchanges first; only an opponent's wild card, never one of
-    a special meld of wild cards alone."""
-    reason = laying_problem(deal, "swap")
-    if reason is not None:
-        return reason
+def exchanged_problem(deal: Deal, action: Action) -> str | None:
+    """An exchange takes an opponent's wild card, never one of a special meld of wild cards alone."""
     if action.target is not None and 0 <= action.target < len(deal.table):
         table_meld = deal.table[action.target]
         if table_meld.meld.kind not in ("set", "run"):
@@ -491,7 +481,49 @@ def offer_problem(deal: Deal) -> str | None:
     return None
 
 
-PROBLEMS = {"meld": meld_problem, "layoff": layoff_problem, "swap": swap_problem}
+def _in_play(check: Callable[[Deal], str | None]) -> Callable[[Deal], str | None]:
+    """``check``, asked in the ``play`` phase (Skarney's rules are on its melds, lay-offs, exchanges and
+    offers; in any other phase the kernel's check speaks)."""
+
+    def now(deal: Deal) -> str | None:
+        return check(deal) if deal.phase == "play" else NO_REASON
+
+    return now
+
+
+def _laying(kind: str) -> Callable[[Deal], str | None]:
+    return _in_play(lambda deal: laying_problem(deal, kind))
+
+
+def _first(*checks: Callable[[Deal, Action], str | None]) -> Callable[[Deal, Action], str | None]:
+    def cards(deal: Deal, action: Action) -> str | None:
+        return next((reason for check in checks if (reason := check(deal, action)) is not None), None)
+
+    return cards
+
+
+MELD_RULE = Legality("meld", _laying("meld"), _first(wild_count_problem, contract_problem))
+LAYOFF_RULE = Legality("layoff", _laying("layoff"), _first(own_side_problem, layoff_count_problem))
+SWAP_RULE = Legality("swap", _laying("swap"), exchanged_problem)
+OFFER_RULE = Legality("offer", _in_play(offer_problem))
+LEGALITY: dict[str, Legality] = {rule.verb: rule for rule in (MELD_RULE, LAYOFF_RULE, SWAP_RULE, OFFER_RULE)}
+"""Skarney's rules on the turn's verbs, one :class:`~rummykit.standard.Legality` each (the kernel's and the
+mechanics' own checks of these verbs still apply)."""
+
+
+def meld_problem(deal: Deal, action: Action) -> str | None:
+    """``meld``'s check: nothing the turn a contract is laid; at most one wild card; the contract first."""
+    return MELD_RULE.problem(deal, action)
+
+
+def layoff_problem(deal: Deal, action: Action) -> str | None:
+    """``layoff``'s check: not the turn a contract is laid nor before it; own melds; the per-meld count."""
+    return LAYOFF_RULE.problem(deal, action)
+
+
+def swap_problem(deal: Deal, action: Action) -> str | None:
+    """``swap``'s check: not the turn a contract is laid; exchanges first; an opponent's wild card."""
+    return SWAP_RULE.problem(deal, action)
 
 
 @hookimpl
@@ -518,12 +550,7 @@ def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
 
 @hookimpl
 def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
-    if deal.phase != "play":
-        return None
-    if action.kind == "offer":
-        return offer_problem(deal)
-    check = PROBLEMS.get(action.kind)
-    return check(deal, action) if check is not None else None
+    return refuse(LEGALITY, deal, action)
 
 
 # -- carrying out ----------------------------------------------------------------------------------------
