@@ -15,6 +15,7 @@ from rummykit import Game, IllegalAction
 from rummykit.actions import position_words
 from rummykit.bots import GreedyBot, RandomBot
 from rummykit.cards import Card, parse_card
+from rummykit.mechanics.refill import RefillState
 
 
 @pytest.fixture(scope="module")
@@ -137,7 +138,7 @@ def test_a_hand_ends_when_the_stock_runs_out_after_its_last_rebuild(fortune: rum
     game = fortune.new_game(players=2, layout=layout(["5C 9D", "6H JS"], discard="KH", stock="4S"))
     deal = game.deal
     deal.set_aside, deal.stock = deal.stock[:-1], deal.stock[-1:]
-    deal.rebuilds = 3  # the stock was made again as often as the ruleset allows
+    deal.state_of(RefillState).rebuilds = 3  # the stock was made again as often as the ruleset allows
     play(game, "draw stock", "discard 4S")
     assert game.results[-1].kind == "exhausted"
     result = game.results[-1]
