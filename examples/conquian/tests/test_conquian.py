@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 from rummykit_conquian import RULESET
-from rummykit_conquian.plugin import as_meld, rules_of
+from rummykit_conquian.plugin import ConquianRules, ConquianState, as_meld
 
 import rummykit
 from rummykit import Game, IllegalAction
@@ -103,11 +103,10 @@ def test_forty_cards_dealt_ten_each_no_upcard(conquian: rummykit.Variant) -> Non
 
 
 def test_jack_follows_seven_in_a_run_and_ace_is_low(conquian: rummykit.Variant) -> None:
-    game = conquian.new_game(players=2, seed=1)
-    rules = rules_of(game.deal)
+    melds = conquian.meld_search.rules
 
     def run(text: str) -> str | None:
-        meld = as_meld(rules, [parse_card(t) for t in text.split()])
+        meld = as_meld(melds, [parse_card(t) for t in text.split()])
         return None if meld is None else f"{meld.kind} {' '.join(map(str, meld.cards))}"
 
     assert run("JH 6H 7H") == "run 6H 7H JH"
@@ -238,7 +237,12 @@ def test_the_opponent_forces_a_card_that_extends_my_meld(conquian: rummykit.Vari
     assert game.deal.phase == "forcing" and game.current_player == 1  # seat 1 answers
     assert sorted(texts(game)) == ["force", "waive"]
     play(game, "force")
-    assert game.current_player == 0
+    assert game.current_player == 0 and game.deal.state_of(ConquianState).forced
+    # The typed state is the deal's own: a copy of the game keeps it, and the copy's changes stay there.
+    copy = game.clone()
+    assert copy.deal.state_of(ConquianState) == ConquianState(stake=1, turned_by=0, forced=True)
+    copy.deal.state_of(ConquianState).forced = False
+    assert game.deal.state_of(ConquianState).forced
     assert "pass" not in texts(game)
     with pytest.raises(IllegalAction, match="forced to meld 5S"):
         game.apply("pass")
@@ -258,6 +262,7 @@ def test_a_waived_card_stays_face_up_for_the_opponent(conquian: rummykit.Variant
 
 def test_no_forcing_when_the_rule_is_off(conquian: rummykit.Variant) -> None:
     variant = rummykit.load_variant(str(RULESET), options={"rules": {"forcing": False}})
+    assert variant.rules_as(ConquianRules) == ConquianRules(forcing=False, after_tie="double")
     game = forcing_game(variant)
     assert game.current_player == 1 and game.deal.phase == "face-up"
 
@@ -316,7 +321,7 @@ def test_an_exhausted_stock_is_a_tie_and_the_next_hand_counts_double(conquian: r
     tie = game.results[0]
     assert tie.kind == "exhausted" and tie.winner is None and tie.scores == (0, 0)
     assert not game.is_over and game.deal.number == 2
-    assert game.deal.state["conquian_stake"] == 2
+    assert game.deal.state_of(ConquianState).stake == 2
     finish = RandomBot(seed=5)
     while game.deal.number == 2 and not game.is_over:
         game.apply(finish.choose(game))
@@ -331,7 +336,7 @@ def test_no_double_when_the_ruleset_says_same(conquian: rummykit.Variant) -> Non
     variant = rummykit.load_variant(str(RULESET), options={"rules": {"after_tie": "same"}})
     game = new(variant, IDLER, idle(IDLER), "")
     pass_to_the_end(game)
-    assert game.results[0].kind == "exhausted" and game.deal.state["conquian_stake"] == 1
+    assert game.results[0].kind == "exhausted" and game.deal.state_of(ConquianState).stake == 1
 
 
 # -- whole games of bots -----------------------------------------------------------------------------------------

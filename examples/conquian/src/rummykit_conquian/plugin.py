@@ -30,7 +30,8 @@ from rummykit import hookimpl
 from rummykit.actions import Action, ActionWords, PositionWords, Verb
 from rummykit.cards import Card
 from rummykit.engine import Deal, Game, HandResult, TableMeld
-from rummykit.melds import Meld
+from rummykit.melds import Meld, MeldRules
+from rummykit.standard import NO_REASON, Legality, refuse
 from rummykit.variant import Variant
 
 RULES_SCHEMA: dict[str, Any] = {
@@ -63,47 +64,38 @@ TIE = "exhausted"
 """The kind of a hand that ended with the stock exhausted: a tie."""
 
 
-# -- rules read once per variant ------------------------------------------------------------------------------
+# -- rules and per-deal state -----------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class Rules:
-    """The values a Conquian game reads, taken once from its variant."""
+class ConquianRules:
+    """Conquian's ``rules`` block (:data:`RULES_SCHEMA`), read once per variant (``variant.rules_as``); a key
+    left out has its default."""
 
-    order: dict[int, int]
-    """rank -> its place in run order (ranks the pack does not hold are missing)."""
-    set_min: int
-    set_max: int
-    run_min: int
-    run_max: int
-    forcing: bool
-    after_tie: str
+    forcing: bool = True
+    after_tie: str = "double"
 
 
-_RULES: dict[int, tuple[Any, Rules]] = {}
+def conquian_rules(variant: Variant) -> ConquianRules:
+    """``variant``'s Conquian rules (built once per variant)."""
+    return variant.rules_as(ConquianRules)
 
 
-def rules_of(deal: Deal) -> Rules:
-    """The Conquian values of ``deal``'s variant."""
-    variant = deal.variant
-    cached = _RULES.get(id(variant))
-    if cached is not None and cached[0] is variant:
-        return cached[1]
-    values = variant.rules
-    melds = variant.meld_search.rules
-    rules = Rules(
-        order={rank: place for place, rank in enumerate(melds.order)},  # melds.run_order: J follows 7
-        set_min=melds.set_min,
-        set_max=melds.set_max or 4,
-        run_min=melds.run_min,
-        run_max=melds.run_max or len(melds.order),
-        forcing=bool(values.get("forcing", True)),
-        after_tie=str(values.get("after_tie", "double")),
-    )
-    if len(_RULES) > 256:  # variants built again and again (options per game): keep the cache small
-        _RULES.clear()
-    _RULES[id(variant)] = (variant, rules)
-    return rules
+@dataclass
+class ConquianState:
+    """What a hand of Conquian keeps (``deal.state_of(ConquianState)``)."""
+
+    stake: int = 1
+    """What the hand scores: 1, or 2 after a tie under ``after_tie: double``."""
+    turned_by: int | None = None
+    """The seat that turned, passed or discarded the face-up card."""
+    forced: bool = False
+    """The player on turn was forced to meld the face-up card."""
+
+
+def conquian_state(deal: Deal) -> ConquianState:
+    """The deal's Conquian state."""
+    return deal.state_of(ConquianState)
 
 
 @hookimpl
@@ -114,49 +106,59 @@ def rummykit_rules_schema() -> dict[str, Any]:
 # -- melds ------------------------------------------------------------------------------------------------------
 
 
-def as_meld(rules: Rules, cards: Iterable[Card]) -> Meld | None:
-    """``cards`` as a valid Conquian meld (a set of one rank, or a run of one suit in run order), or None."""
+def _set_max(melds: MeldRules) -> int:
+    return melds.set_max or 4
+
+
+def _run_max(melds: MeldRules) -> int:
+    return melds.run_max or len(melds.order)
+
+
+def as_meld(melds: MeldRules, cards: Iterable[Card]) -> Meld | None:
+    """``cards`` as a valid Conquian meld (a set of one rank, or a run of one suit in run order), or None.
+    ``melds`` is the variant's ``meld_search.rules``: its sizes, and its run order (J follows 7), in which a
+    rank the pack does not hold has no place (``position`` 0)."""
     cards = list(cards)
     if len({c.id for c in cards}) != len(cards):
         return None
-    if any(c.rank not in rules.order for c in cards):
+    if any(not melds.position(c.rank) for c in cards):
         return None
     if len({c.rank for c in cards}) == 1:
-        if not rules.set_min <= len(cards) <= rules.set_max or len({c.suit for c in cards}) != len(cards):
+        if not melds.set_min <= len(cards) <= _set_max(melds) or len({c.suit for c in cards}) != len(cards):
             return None
         cards.sort(key=lambda c: c.suit)
         return Meld("set", tuple(cards), tuple(c.rank for c in cards))
-    if len({c.suit for c in cards}) != 1 or not rules.run_min <= len(cards) <= rules.run_max:
+    if len({c.suit for c in cards}) != 1 or not melds.run_min <= len(cards) <= _run_max(melds):
         return None
-    cards.sort(key=lambda c: rules.order[c.rank])
-    places = [rules.order[c.rank] for c in cards]
+    cards.sort(key=lambda c: melds.position(c.rank))
+    places = [melds.position(c.rank) for c in cards]
     if places != list(range(places[0], places[0] + len(places))):
         return None
     return Meld("run", tuple(cards), tuple(c.rank for c in cards), cards[0].suit)
 
 
-def pieces(rules: Rules, meld: Meld, removed: set[int]) -> list[Meld] | None:
+def pieces(melds: MeldRules, meld: Meld, removed: set[int]) -> list[Meld] | None:
     """What is left of ``meld`` without the cards whose ids are ``removed``, as valid melds (a run may split
     into two), or None when something left is no meld."""
     left = [c for c in meld.cards if c.id not in removed]
     if not left:
         return []
     if meld.kind != "run":
-        whole = as_meld(rules, left)
+        whole = as_meld(melds, left)
         return [whole] if whole is not None else None
     groups: list[list[Card]] = [[left[0]]]
     for card in left[1:]:
-        if rules.order[card.rank] == rules.order[groups[-1][-1].rank] + 1:
+        if melds.position(card.rank) == melds.position(groups[-1][-1].rank) + 1:
             groups[-1].append(card)
         else:
             groups.append([card])
-    result = [as_meld(rules, group) for group in groups]
+    result = [as_meld(melds, group) for group in groups]
     return None if any(m is None for m in result) else [m for m in result if m is not None]
 
 
-def extends(rules: Rules, meld: Meld, card: Card) -> bool:
+def extends(melds: MeldRules, meld: Meld, card: Card) -> bool:
     """Whether ``card`` alone would extend ``meld``."""
-    return as_meld(rules, (*meld.cards, card)) is not None
+    return as_meld(melds, (*meld.cards, card)) is not None
 
 
 # -- the face-up card -------------------------------------------------------------------------------------------
@@ -169,8 +171,7 @@ def face_up(deal: Deal) -> Card | None:
 
 def turned_by(deal: Deal) -> int | None:
     """The seat that turned, passed or discarded the face-up card."""
-    value = deal.state.get("conquian_from")
-    return None if value is None else int(value)
+    return conquian_state(deal).turned_by
 
 
 def own_melds(deal: Deal, seat: int) -> list[int]:
@@ -185,8 +186,8 @@ def melded_count(deal: Deal, seat: int) -> int:
 
 def would_extend(deal: Deal, seat: int, card: Card) -> bool:
     """Whether ``card`` alone would extend one of ``seat``'s melds (what makes it forcible)."""
-    rules = rules_of(deal)
-    return any(extends(rules, deal.table[i].meld, card) for i in own_melds(deal, seat))
+    melds = deal.variant.meld_search.rules
+    return any(extends(melds, deal.table[i].meld, card) for i in own_melds(deal, seat))
 
 
 # -- a play: melding the face-up card, or rearranging one's melds -------------------------------------------------
@@ -210,7 +211,7 @@ class Play:
 def plan(deal: Deal, action: Action) -> Play | str:
     """Check ``action`` (``meld`` or ``layoff``) for the current player: the play it makes, or why not."""
     seat = deal.current
-    rules = rules_of(deal)
+    melds = deal.variant.meld_search.rules
     if action.kind not in ("meld", "layoff") or not action.cards:
         return f"{action.kind} is not a play"
     if deal.phase not in (FACE_UP, DISCARD) or deal.responder is not None:
@@ -251,12 +252,12 @@ def plan(deal: Deal, action: Action) -> Play | str:
     if action.kind == "layoff":
         assert target is not None
         cards += deal.table[target].meld.cards
-    result = as_meld(rules, cards)
+    result = as_meld(melds, cards)
     if result is None:
         return f"{' '.join(map(str, cards))} is no valid set or run"
     left: dict[int, list[Meld]] = {}
     for index, taken in from_table.items():
-        rest = pieces(rules, deal.table[index].meld, {c.id for c in taken})
+        rest = pieces(melds, deal.table[index].meld, {c.id for c in taken})
         if rest is None:
             return f"taking {' '.join(map(str, taken))} off meld {index} leaves a group that is no valid meld"
         left[index] = rest
@@ -310,19 +311,20 @@ def use_actions(deal: Deal) -> list[Action]:
     if card is None:
         return []
     seat = deal.current
-    rules = rules_of(deal)
+    melds = deal.variant.meld_search.rules
+    set_max, run_max = _set_max(melds), _run_max(melds)
     mine = own_melds(deal, seat)
     pool = list(deal.hands[seat]) + [c for i in mine for c in deal.table[i].meld.cards]
     candidates: list[Action] = []
     same_rank = [c for c in pool if c.rank == card.rank]
-    for size in range(rules.set_min - 1, rules.set_max):
+    for size in range(melds.set_min - 1, set_max):
         for others in itertools.combinations(same_rank, size):
             candidates.append(Action("meld", (card, *others)))
-    by_place = {rules.order[c.rank]: c for c in pool if c.suit == card.suit and c.rank in rules.order}
-    here = rules.order.get(card.rank)
+    by_place = {melds.position(c.rank): c for c in pool if c.suit == card.suit and melds.position(c.rank)}
+    here = melds.position(card.rank) or None  # 0: a rank in no run
     if here is not None:
-        for low in range(here - rules.run_max + 1, here + 1):
-            for high in range(max(here, low + rules.run_min - 1), low + rules.run_max):
+        for low in range(here - run_max + 1, here + 1):
+            for high in range(max(here, low + melds.run_min - 1), low + run_max):
                 window = [p for p in range(low, high + 1) if p != here]
                 if all(p in by_place for p in window):
                     candidates.append(Action("meld", (card, *(by_place[p] for p in window))))
@@ -332,7 +334,7 @@ def use_actions(deal: Deal) -> list[Action]:
         if meld.kind == "set" and card.rank == meld.ranks[0]:
             candidates.append(Action("layoff", (card,), index))
         elif meld.kind == "run" and card.suit == meld.suit and here is not None:
-            first, last = rules.order[meld.cards[0].rank], rules.order[meld.cards[-1].rank]
+            first, last = melds.position(meld.cards[0].rank), melds.position(meld.cards[-1].rank)
             low, high = min(first, here), max(last, here)
             window = [p for p in range(low, high + 1) if p != here and not first <= p <= last]
             if all(p in by_place and by_place[p].id not in inside for p in window):
@@ -351,15 +353,13 @@ def use_actions(deal: Deal) -> list[Action]:
 def rummykit_start_hand(deal: Deal) -> None:
     results = deal.game.results
     tied = bool(results) and results[-1].kind == TIE
-    deal.state["conquian_stake"] = 2 if tied and rules_of(deal).after_tie == "double" else 1
-    deal.state["conquian_from"] = None
-    deal.state["conquian_forced"] = False
+    conquian_state(deal).stake = 2 if tied and conquian_rules(deal.variant).after_tie == "double" else 1
     deal.phase = TURN
 
 
 @hookimpl
 def rummykit_turn_started(deal: Deal, seat: int) -> None:
-    deal.state["conquian_forced"] = False
+    conquian_state(deal).forced = False
     deal.phase = FACE_UP if face_up(deal) is not None else TURN
 
 
@@ -371,56 +371,115 @@ def rummykit_automatic_action(deal: Deal) -> Action | None:
     return Action.of(TURN, deal.stock[-1])
 
 
+# -- what is legal: each verb's check, stated once ----------------------------------------------------------------
+
+
+def _answer_first(deal: Deal) -> str:
+    return f"answer first: force {deal.game.names[deal.current]} to meld {face_up(deal)}, or waive"
+
+
+def _face_up_or_discard(deal: Deal) -> str | None:
+    """``meld`` and ``layoff``: the face-up card's decision, or a rearrangement after melding it."""
+    if deal.phase == FORCING:
+        return _answer_first(deal)
+    return None if deal.phase in (FACE_UP, DISCARD) else NO_REASON
+
+
+def play_problem(deal: Deal, action: Action) -> str | None:
+    """Why ``action`` (``meld`` or ``layoff``) is no play in this position (:func:`plan`), or None."""
+    found = plan(deal, action)
+    return found if isinstance(found, str) else None
+
+
+def pass_now(deal: Deal) -> str | None:
+    """``pass``: the face-up card's decision, unless the player is forced to meld it."""
+    if deal.phase == FORCING:
+        return _answer_first(deal)
+    if deal.phase == DISCARD:
+        return "you melded the face-up card: now discard a card from your hand"
+    if deal.phase != FACE_UP:
+        return NO_REASON
+    return f"you are forced to meld {face_up(deal)}" if conquian_state(deal).forced else None
+
+
+def answer_now(deal: Deal) -> str | None:
+    """``force`` and ``waive``: the passer's opponent answers a forcible pass."""
+    return None if deal.phase == FORCING else NO_REASON
+
+
+def discard_now(deal: Deal) -> str | None:
+    """``discard``: after melding the face-up card."""
+    if deal.phase == FORCING:
+        return _answer_first(deal)
+    if deal.phase == FACE_UP:
+        return f"meld the face-up card {face_up(deal)} first (a discard follows a meld), or pass it"
+    return None if deal.phase == DISCARD else NO_REASON
+
+
+def draw_now(deal: Deal) -> str | None:
+    """``draw stock`` and ``draw discard``: never (the face-up card is melded at once, or passed)."""
+    if deal.phase == FORCING:
+        return _answer_first(deal)
+    return "cards never enter the hand: meld the face-up card at once, or pass it"
+
+
+LEGALITY: dict[str, Legality] = {
+    rule.verb: rule
+    for rule in (
+        Legality("meld", _face_up_or_discard, play_problem),
+        Legality("layoff", _face_up_or_discard, play_problem),
+        Legality("pass", pass_now),
+        Legality("force", answer_now),
+        Legality("waive", answer_now),
+        Legality("discard", discard_now),
+        Legality("draw stock", draw_now),
+        Legality("draw discard", draw_now),
+        Legality("take", draw_now),  # other games' word for taking the pile
+    )
+}
+"""Conquian's rules on every verb of its game, one :class:`~rummykit.standard.Legality` each: the listing,
+the acceptance of a typed play and the words of a refusal all come from these (the kernel's own checks of a
+discard still apply)."""
+
+PHASES = (FACE_UP, FORCING, DISCARD, TURN)
+"""Conquian's phases (a hand of Conquian is in one of them throughout)."""
+
+
 @hookimpl
 def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
-    phase = deal.phase
-    if phase not in (FACE_UP, FORCING, DISCARD, TURN):
+    if deal.phase not in PHASES:
         return
     probe = deal.probe
-    if phase in (FACE_UP, DISCARD):
-        # The kernel lists discards in its own 'discard' phase; ours keeps them and adds nothing else.
-        actions[:] = [a for a in actions if a.kind == "discard" or a is probe]
-    else:
-        actions[:] = [a for a in actions if a is probe]
-    if phase == FACE_UP:
+    # The kernel's discards stay when a discard is legal now; nothing else of its listing does.
+    discards = discard_now(deal) is None
+    actions[:] = [a for a in actions if (discards and a.kind == "discard") or a is probe]
+    if deal.phase == FACE_UP:
         actions.extend(use_actions(deal))
-        if not deal.state.get("conquian_forced"):
-            actions.append(PASS)
-    elif phase == FORCING:
+    if pass_now(deal) is None:
+        actions.append(PASS)
+    if answer_now(deal) is None:
         actions.extend((FORCE, WAIVE))
-    if probe is not None and probe.kind in ("meld", "layoff") and not isinstance(plan(deal, probe), Play):
+    if probe is not None and probe.kind in ("meld", "layoff") and LEGALITY[probe.kind].problem(deal, probe) is not None:
         actions[:] = [a for a in actions if a is not probe]
 
 
 @hookimpl
 def rummykit_check_action(deal: Deal, action: Action) -> Action | bool | None:
-    if deal.phase not in (FACE_UP, FORCING, DISCARD, TURN):
+    """A typed play (a rearrangement, or a play the listing did not build) is accepted when its check passes."""
+    if deal.phase not in PHASES:
         return None
-    if action.kind in ("meld", "layoff") and deal.phase in (FACE_UP, DISCARD):
-        return action if isinstance(plan(deal, action), Play) else False
+    if action.kind in ("meld", "layoff"):
+        return action if LEGALITY[action.kind].problem(deal, action) is None else False
     return False
 
 
 @hookimpl
 def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
-    phase = deal.phase
-    if phase not in (FACE_UP, FORCING, DISCARD, TURN):
+    if deal.phase not in PHASES:
         return None
-    card = face_up(deal)
-    if phase == FORCING:
-        return f"answer first: force {deal.game.names[deal.current]} to meld {card}, or waive"
-    if action.kind in ("meld", "layoff"):
-        found = plan(deal, action)
-        return found if isinstance(found, str) else None
-    if action.kind == "discard" and phase == FACE_UP:
-        return f"meld the face-up card {card} first (a discard follows a meld), or pass it"
-    if action.kind == "pass" and deal.state.get("conquian_forced"):
-        return f"you are forced to meld {card}"
-    if action.kind == "pass" and phase == DISCARD:
-        return "you melded the face-up card: now discard a card from your hand"
-    if action.kind in ("draw stock", "draw discard", "take"):
-        return "cards never enter the hand: meld the face-up card at once, or pass it"
-    return None
+    if action.kind not in LEGALITY and deal.phase == FORCING:
+        return _answer_first(deal)  # any other word while the answer is due
+    return refuse(LEGALITY, deal, action)
 
 
 @hookimpl
@@ -430,13 +489,13 @@ def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
     if kind == TURN:
         card = deal.stock.pop()
         deal.discard.append(card)
-        deal.state["conquian_from"] = seat
+        conquian_state(deal).turned_by = seat
         deal.phase = FACE_UP
     elif kind in ("meld", "layoff") and deal.phase in (FACE_UP, DISCARD):
         found = plan(deal, action)
         assert isinstance(found, Play), found
         carry_out(deal, seat, found)
-        deal.state["conquian_forced"] = False
+        conquian_state(deal).forced = False
         if found.face_up is not None and not deal.hands[seat]:
             deal.finish("out")  # every card melded: eleven
         else:
@@ -444,12 +503,12 @@ def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
     elif kind == "discard" and deal.phase == DISCARD:
         deal.take_from_hand(seat, action.cards)
         deal.discard.extend(action.cards)
-        deal.state["conquian_from"] = seat
+        conquian_state(deal).turned_by = seat
         deal.end_turn()
     elif kind == "pass":
         passed = face_up(deal)
         assert passed is not None
-        if rules_of(deal).forcing and would_extend(deal, seat, passed):
+        if conquian_rules(deal.variant).forcing and would_extend(deal, seat, passed):
             deal.responder = _opponent(deal, seat)
             deal.phase = FORCING
         else:
@@ -457,7 +516,7 @@ def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
     elif kind in ("force", "waive"):
         deal.responder = None
         if kind == "force":
-            deal.state["conquian_forced"] = True
+            conquian_state(deal).forced = True
             deal.phase = FACE_UP
         else:
             _passed(deal)
@@ -504,7 +563,7 @@ def rummykit_score_hand(deal: Deal, kind: str) -> HandResult:
     """The winner scores the hand's stake (1, or 2 after a tie under ``after_tie: double``); a tie scores
     nothing."""
     n = deal.game.num_players
-    stake = int(deal.state.get("conquian_stake", 1))
+    stake = conquian_state(deal).stake
     scores = [0] * n
     melded = [melded_count(deal, s) for s in range(n)]
     winner = deal.current if kind == "out" else None
@@ -560,7 +619,7 @@ def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> N
     phase = deal.phase
     card = face_up(deal)
     if phase == FACE_UP and card is not None:
-        if deal.state.get("conquian_forced"):
+        if conquian_state(deal).forced:
             words.hint = f"you are forced: meld {card} (meld ..., layoff {card} on N), then discard"
         else:
             words.hint = f"meld the face-up card {card} at once (meld {card} ..., layoff {card} on N), or pass"
@@ -571,7 +630,7 @@ def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> N
     if deal.result is None:
         names = deal.game.names
         counts = ", ".join(f"{names[s]} {melded_count(deal, s)}" for s in deal.seats)
-        stake = deal.state.get("conquian_stake", 1)
+        stake = conquian_state(deal).stake
         words.facts.append(f"Melded of 11: {counts}" + (f"; this hand counts x{stake}" if stake != 1 else ""))
     for verb in ("pass", "force", "waive", "meld", "layoff"):
         if verb not in words.verbs:
@@ -591,5 +650,6 @@ def rummykit_observe(deal: Deal, seat: int | None, view: dict[str, Any]) -> None
     card = face_up(deal)
     view["face_up"] = str(card) if card is not None else None
     view["face_up_from"] = turned_by(deal) if card is not None else None
-    view["stake"] = deal.state.get("conquian_stake", 1)
-    view["forced"] = bool(deal.state.get("conquian_forced"))
+    state = conquian_state(deal)
+    view["stake"] = state.stake
+    view["forced"] = state.forced
