@@ -78,10 +78,10 @@ def contract_text(sets: int, runs: int) -> str:
     return "meld " + " | ".join(SETS[:sets] + RUNS[:runs])
 
 
-def plugin_books(game: Game) -> Any:
-    from rummykit_contract_rummy.plugin import books
+def plugin_state(game: Game) -> Any:
+    from rummykit_contract_rummy.plugin import ContractRummyState
 
-    return books(game.deal)
+    return game.deal.state_of(ContractRummyState)
 
 
 # -- the ruleset -----------------------------------------------------------------------------------
@@ -100,6 +100,11 @@ def test_pack_deal_and_contracts() -> None:
         assert len(deal.discard) == 1 and len(deal.stock) == len(game.deck) - 11 * players - 1
     contracts = [(c.get("sets", 0), c.get("runs", 0)) for c in v.rules["contracts"]]
     assert contracts == CONTRACTS
+    from rummykit_contract_rummy.plugin import Contract, ContractRummyRules
+
+    rules = v.rules_as(ContractRummyRules)
+    assert rules.deal_contracts == tuple(Contract(sets, runs) for sets, runs in CONTRACTS)
+    assert (rules.buys, rules.buy_penalty, rules.min_naturals, rules.discard_taken) == (3, 1, 2, False)
     search = v.meld_search
     assert all(search.is_wild(parse_card(c)) for c in ("2C", "2D", "2H", "2S", "JK"))
     assert not search.is_wild(parse_card("3C"))
@@ -153,7 +158,7 @@ def test_each_contract_recognised_and_refused_exactly(deal_number: int) -> None:
     if (sets, runs) != (1, 0):
         refused(game, "meld " + SETS[0], why)
     play(game, contract_text(sets, runs))
-    assert plugin_books(game).down == {0: game.deal.turn}
+    assert plugin_state(game).down == {0: game.deal.turn}
     assert len(game.deal.table) == sets + runs
 
 
@@ -313,7 +318,10 @@ def test_buying_order_priority_and_penalty_card() -> None:
     hand3 = [str(c) for c in game.deal.hands[3]]
     assert "KH" in hand3 and "8D" in hand3 and len(hand3) == 9
     assert not game.deal.discard
-    assert plugin_books(game).buys[3] == 1
+    assert plugin_state(game).buys[3] == 1
+    copy = game.clone()  # the deal's typed state goes with a copy of the game, and stays apart from it
+    plugin_state(copy).buys[3] += 1
+    assert plugin_state(game).buys[3] == 1 and plugin_state(copy).buys[3] == 2
     play(game, "discard 3S")
     # seat 1's discard 3S: seat 2 leaves it, seat 3 then seat 0 are asked; never seat 1, its discarder.
     play(game, "draw stock")  # seat 2 draws 3H
@@ -352,9 +360,9 @@ def test_three_buys_a_deal_then_none() -> None:
             else:
                 play(game, "pass")
         play(game, f"discard {game.deal.drawn}")
-        if plugin_books(game).buys[3] == 3:
+        if plugin_state(game).buys[3] == 3:
             break
-    assert plugin_books(game).buys[3] == 3
+    assert plugin_state(game).buys[3] == 3
     # From now on seat 3 is never asked.
     for _ in range(8):
         seat = game.deal.current

@@ -43,8 +43,6 @@ BUY_PHASE = "buy"
 """The phase in which a player who is not on turn is asked whether he buys the pile's top card."""
 BUY = Action("buy")
 PASS = Action("pass")
-KEY = "contract-rummy"
-"""The key of this plugin's :class:`Books` in ``deal.state``."""
 CONTRACT_LIMIT = 24
 """At most this many ways to lay the contract are listed at once (any valid one is accepted when typed)."""
 CONTRACT_STEPS = 5000
@@ -107,10 +105,11 @@ class Contract:
 
 
 @dataclass(frozen=True)
-class Rules:
-    """The ``rules`` block of the ruleset, read once per variant."""
+class ContractRummyRules:
+    """Contract Rummy's ``rules`` block (:data:`RULES_SCHEMA`), read once per variant (``variant.rules_as``); a
+    key left out has its default."""
 
-    contracts: tuple[Contract, ...]
+    contracts: tuple[dict[str, int], ...]
     wild_twos: bool = True
     min_naturals: int = 2
     buys: int = 3
@@ -120,33 +119,23 @@ class Rules:
     discard_taken: bool = False
     melds_after_contract: bool = False
     longer_contract_melds: bool = True
+    deal_contracts: tuple[Contract, ...] = field(init=False, repr=False, compare=False)
+    """``contracts`` as :class:`Contract` values, one per deal in order."""
 
-    @classmethod
-    def read(cls, variant: Variant) -> Rules:
-        values = dict(variant.rules)
-        contracts = tuple(Contract(**c) for c in values.pop("contracts"))
-        return cls(contracts, **values)
-
-
-_RULES: dict[int, tuple[Variant, Rules]] = {}
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "deal_contracts", tuple(Contract(**c) for c in self.contracts))
 
 
-def rules_of(variant: Variant) -> Rules:
-    """The typed rules of ``variant`` (read on first use, then kept with the variant)."""
-    known = _RULES.get(id(variant))
-    if known is None or known[0] is not variant:
-        if len(_RULES) > 256:
-            _RULES.clear()
-        known = _RULES[id(variant)] = (variant, Rules.read(variant))
-    return known[1]
+def contract_rules(variant: Variant) -> ContractRummyRules:
+    """``variant``'s Contract Rummy rules (built once per variant)."""
+    return variant.rules_as(ContractRummyRules)
 
 
 @dataclass
-class Books:
-    """What this plugin keeps of a deal (``deal.state["contract-rummy"]``)."""
+class ContractRummyState:
+    """What a deal of Contract Rummy keeps (``deal.state_of(ContractRummyState)``)."""
 
-    rules: Rules
-    number: int
+    number: int = 1
     """The deal's place in the game, 1 for the first: its contract is ``rules.contracts[number - 1]``."""
     down: dict[int, int] = field(default_factory=dict)
     """Seats whose contract is down -> the turn it was laid."""
@@ -159,26 +148,27 @@ class Books:
     bought: list[tuple[int, Card]] = field(default_factory=list)
     """Every buy of the deal: (buyer, card bought)."""
 
-    @property
-    def contract(self) -> Contract:
-        return self.rules.contracts[min(self.number, len(self.rules.contracts)) - 1]
+
+def contract_state(deal: Deal) -> ContractRummyState:
+    """The deal's Contract Rummy state."""
+    return deal.state_of(ContractRummyState)
 
 
-def books(deal: Deal) -> Books:
-    """This plugin's books of ``deal``."""
-    found: Books = deal.state[KEY]
-    return found
+def contract_of(deal: Deal) -> Contract:
+    """The contract of ``deal`` (the last one for a deal beyond the ruleset's list)."""
+    contracts = contract_rules(deal.variant).deal_contracts
+    return contracts[min(contract_state(deal).number, len(contracts)) - 1]
 
 
 def is_down(deal: Deal, seat: int) -> bool:
     """Whether ``seat``'s contract is down."""
-    return seat in books(deal).down
+    return seat in contract_state(deal).down
 
 
 def buys_left(deal: Deal, seat: int) -> int:
     """How many more buys ``seat`` may make this deal."""
-    book = books(deal)
-    return max(0, book.rules.buys - book.buys[seat])
+    state = contract_state(deal)
+    return max(0, contract_rules(deal.variant).buys - state.buys[seat])
 
 
 @hookimpl
@@ -194,7 +184,7 @@ def rummykit_meld_rules(variant: Variant, rules: MeldRules) -> MeldRules | None:
     """2s are wild (``rules.wild_twos``). The least number of natural cards in a meld is checked where a meld
     is laid (:func:`contract_problem`: only a contract lays melds), not by the meld rules: a game's own meld
     test puts the kernel's meld listing on its slow path, and lay-offs never take a natural card away."""
-    if not rules_of(variant).wild_twos:
+    if not contract_rules(variant).wild_twos:
         return None
     return dataclasses.replace(rules, wild_faces=rules.wild_faces | {_face(suit, 2) for suit in range(4)})
 
@@ -244,15 +234,14 @@ def _run_shapes(
 def contract_actions(deal: Deal, seat: int, limit: int = CONTRACT_LIMIT) -> list[Action]:
     """Ways ``seat`` may lay the deal's contract from his hand, with sets of three and runs of four (at most
     ``limit``); longer melds are accepted when typed."""
-    book = books(deal)
-    contract = book.contract
+    contract = contract_of(deal)
     search = deal.variant.meld_search
     wild_faces = search.rules.wild_faces
     hand = deal.hands[seat]
     naturals = Counter(c.face for c in hand if c.face not in wild_faces)
     # Jokers first: a wild card left in hand counts against, a joker most.
     wilds = sorted((c for c in hand if c.face in wild_faces), key=lambda c: (c.face != JOKER_FACE, c.face))
-    least = book.rules.min_naturals
+    least = contract_rules(deal.variant).min_naturals
     wanted = [("set", s) for s in _set_shapes(naturals, wild_faces, least)] if contract.sets else []
     runs = [("run", s) for s in _run_shapes(naturals, wild_faces, least)] if contract.runs else []
     chosen: list[list[tuple[str, tuple[tuple[int, ...], tuple[int, ...]]]]] = []
@@ -303,18 +292,18 @@ def contract_actions(deal: Deal, seat: int, limit: int = CONTRACT_LIMIT) -> list
 
 def contract_problem(deal: Deal, action: Action) -> str | None:
     """Why ``action`` does not lay the deal's contract, or None when it does."""
-    book = books(deal)
-    contract = book.contract
+    contract = contract_of(deal)
+    rules = contract_rules(deal.variant)
     search = deal.variant.meld_search
     sets = runs = 0
-    least = book.rules.min_naturals
+    least = rules.min_naturals
     for cards, meant in action.melds():
         if naturals(search, cards) < least:
             return f"every meld holds at least {least} natural cards (2s and jokers are wild)"
         meld = search.meld(cards, stands_for=meant if any(meant) else None)
         if meld is None or meld.kind not in ("set", "run"):
             return f"{' '.join(map(str, cards))} is no set or run"
-        if not book.rules.longer_contract_melds and len(cards) != (3 if meld.kind == "set" else 4):
+        if not rules.longer_contract_melds and len(cards) != (3 if meld.kind == "set" else 4):
             return "each set of the contract holds three cards and each run four"
         sets += meld.kind == "set"
         runs += meld.kind == "run"
@@ -329,20 +318,20 @@ def contract_problem(deal: Deal, action: Action) -> str | None:
 
 @hookimpl
 def rummykit_start_hand(deal: Deal) -> None:
-    deal.state[KEY] = Books(rules_of(deal.variant), len(deal.game.results) + 1)
+    contract_state(deal).number = len(deal.game.results) + 1
 
 
 @hookimpl
 def rummykit_turn_started(deal: Deal, seat: int) -> None:
-    book = books(deal)
-    book.down_now = False
-    book.asked = []
+    state = contract_state(deal)
+    state.down_now = False
+    state.asked = []
 
 
 def _buyers(deal: Deal) -> list[int]:
     """The seats asked, in order, whether they buy the pile's top card the player on turn left there."""
-    book = books(deal)
-    rules = book.rules
+    state = contract_state(deal)
+    rules = contract_rules(deal.variant)
     if rules.buys <= 0 or not deal.discard or deal.discard[-1].id in deal.face_down:
         return []
     if len(deal.stock) < rules.buy_penalty or (deal.turn == 0 and not rules.buy_upcard):
@@ -354,14 +343,14 @@ def _buyers(deal: Deal) -> list[int]:
         seat = deal.next_seat(seat)
     if deal.turn > 0:
         order.pop()  # the discarder, the seat before the player on turn, does not buy back his own discard
-    return [s for s in order if buys_left(deal, s) > 0 and (rules.buy_when_down or s not in book.down)]
+    return [s for s in order if buys_left(deal, s) > 0 and (rules.buy_when_down or s not in state.down)]
 
 
 def _ask_next(deal: Deal) -> None:
     """Ask the next seat of the queue, or close the sale: the player on turn plays on."""
-    book = books(deal)
-    if book.asked:
-        deal.responder = book.asked.pop(0)
+    state = contract_state(deal)
+    if state.asked:
+        deal.responder = state.asked.pop(0)
         deal.phase = BUY_PHASE
     else:
         deal.responder = None
@@ -378,17 +367,17 @@ def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
         return
     if deal.phase != "play":
         return
-    book = books(deal)
+    state = contract_state(deal)
     seat = deal.current
-    if deal.taken is not None and not book.rules.discard_taken:
+    if deal.taken is not None and not contract_rules(deal.variant).discard_taken:
         # The card taken from the pile (or a copy of it) goes back only when nothing else can.
         face = deal.taken.face
         if any(a.kind == "discard" and a.cards[0].face != face for a in actions):
             actions[:] = [a for a in actions if a.kind != "discard" or a.cards[0].face != face]
-    if book.down_now:
+    if state.down_now:
         # The turn the contract goes down, nothing else is laid.
         actions[:] = [a for a in actions if a.kind not in ("meld", "layoff")]
-    elif seat not in book.down:
+    elif seat not in state.down:
         actions[:] = [
             a
             for a in actions
@@ -396,13 +385,13 @@ def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
         ]
         if deal.probe is None:
             actions.extend(contract_actions(deal, seat))
-    elif not book.rules.melds_after_contract:
+    elif not contract_rules(deal.variant).melds_after_contract:
         actions[:] = [a for a in actions if a.kind != "meld"]
 
 
 @hookimpl
 def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
-    book = books(deal)
+    state = contract_state(deal)
     if deal.phase == BUY_PHASE:
         return f"you are asked whether you buy {deal.discard[-1]}: 'buy' or 'pass'"
     if action.kind in ("buy", "pass"):
@@ -417,22 +406,23 @@ def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
     if any(n > held[face] for face, n in Counter(c.face for c in action.cards).items()):
         return None  # cards not in hand: the kernel says which
     search = deal.variant.meld_search
-    least = book.rules.min_naturals
+    least = contract_rules(deal.variant).min_naturals
     for cards, _ in action.melds() if action.kind == "meld" else ():
         if naturals(search, cards) < least:
             return f"every meld holds at least {least} natural cards (2s and jokers are wild)"
-    if book.down_now:
+    if state.down_now:
         return "the turn a contract goes down, nothing else is laid"
-    if seat not in book.down:
+    if seat not in state.down:
         if action.kind == "layoff":
             return "no lay-off before your contract is down"
         problem = contract_problem(deal, action)
-        example = " | ".join(EXAMPLE_SETS[: book.contract.sets] + EXAMPLE_RUNS[: book.contract.runs])
+        contract = contract_of(deal)
+        example = " | ".join(EXAMPLE_SETS[: contract.sets] + EXAMPLE_RUNS[: contract.runs])
         return (
-            f"before your contract is down, the only meld is the contract, {book.contract}, laid at once "
+            f"before your contract is down, the only meld is the contract, {contract}, laid at once "
             f"('meld {example}')" + (f": {problem}" if problem else "")
         )
-    if action.kind == "meld" and not book.rules.melds_after_contract:
+    if action.kind == "meld" and not contract_rules(deal.variant).melds_after_contract:
         return "once your contract is down you lay off on the table's melds; no new meld"
     return None
 
@@ -442,7 +432,7 @@ def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
 
 @hookimpl
 def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
-    book = books(deal)
+    state = contract_state(deal)
     kind = action.kind
     if deal.phase == BUY_PHASE:
         if kind == "buy":
@@ -450,11 +440,11 @@ def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
             card = deal.discard.pop()
             deal.hands[buyer].append(card)
             deal.known[buyer].add(card.id)  # everyone saw it taken
-            for _ in range(book.rules.buy_penalty):
+            for _ in range(contract_rules(deal.variant).buy_penalty):
                 deal.hands[buyer].append(deal.stock.pop())
-            book.buys[buyer] += 1
-            book.bought.append((buyer, card))
-            book.asked = []
+            state.buys[buyer] += 1
+            state.bought.append((buyer, card))
+            state.asked = []
         _ask_next(deal)
         return True
     if kind == "draw stock" and deal.phase == "draw":
@@ -462,7 +452,7 @@ def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
         deal.drawn = deal.stock.pop()
         deal.hands[deal.current].append(deal.drawn)
         deal.phase = "play"
-        book.asked = _buyers(deal)
+        state.asked = _buyers(deal)
         _ask_next(deal)
         return True
     return None  # the kernel does everything else
@@ -471,10 +461,10 @@ def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
 @hookimpl
 def rummykit_action_applied(deal: Deal, seat: int, action: Action) -> None:
     """A player's first meld of the deal is his contract (nothing else is legal before it)."""
-    book = books(deal)
-    if action.kind == "meld" and seat not in book.down:
-        book.down[seat] = deal.turn
-        book.down_now = True
+    state = contract_state(deal)
+    if action.kind == "meld" and seat not in state.down:
+        state.down[seat] = deal.turn
+        state.down_now = True
 
 
 # -- scoring -------------------------------------------------------------------------------------------
@@ -486,8 +476,8 @@ def rummykit_score_hand(deal: Deal, kind: str) -> HandResult:
     in_hand = hand_points(deal)
     winner = deal.current if kind == "out" else None
     details = {
-        "deal": books(deal).number,
-        "contract": str(books(deal).contract),
+        "deal": contract_state(deal).number,
+        "contract": str(contract_of(deal)),
         "in_hand": in_hand,
         "breakdown": [[["cards in hand", -points]] for points in in_hand],
     }
@@ -497,7 +487,7 @@ def rummykit_score_hand(deal: Deal, kind: str) -> HandResult:
 @hookimpl
 def rummykit_game_over(game: Game) -> bool:
     """Over when every contract has had its deal."""
-    return len(game.results) >= len(rules_of(game.variant).contracts)
+    return len(game.results) >= len(contract_rules(game.variant).contracts)
 
 
 # -- words ---------------------------------------------------------------------------------------------
@@ -514,10 +504,10 @@ def _count(number: int, noun: str) -> str:
 def rummykit_describe_action(deal: Deal, seat: int, action: Action, viewer: int | None) -> ActionWords | None:
     if action.kind == "buy":
         # Asked before the buy, the card is the pile's top; just after, the last one bought.
-        book = books(deal)
-        card = deal.discard[-1] if deal.phase == BUY_PHASE else book.bought[-1][1] if book.bought else None
+        state = contract_state(deal)
+        card = deal.discard[-1] if deal.phase == BUY_PHASE else state.bought[-1][1] if state.bought else None
         what = str(card) if card is not None else "the discard"
-        penalty = _count(book.rules.buy_penalty, "penalty card")
+        penalty = _count(contract_rules(deal.variant).buy_penalty, "penalty card")
         return ActionWords(f"buy {what} with {penalty} from the stock", f"buys {what} with {penalty}")
     if action.kind == "pass":
         return ActionWords("do not buy", "does not buy")
@@ -533,29 +523,31 @@ def rummykit_verbs(variant: Variant) -> list[Verb]:
 
 @hookimpl
 def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> None:
-    book = books(deal)
-    words.facts.append(f"Deal {book.number} of {len(book.rules.contracts)}, contract: {book.contract}")
+    state = contract_state(deal)
+    count = len(contract_rules(deal.variant).contracts)
+    words.facts.append(f"Deal {state.number} of {count}, contract: {contract_of(deal)}")
     words.facts.append(
-        f"Your contract: {'down' if seat in book.down else 'not yet'}; buys left: {buys_left(deal, seat)}"
+        f"Your contract: {'down' if seat in state.down else 'not yet'}; buys left: {buys_left(deal, seat)}"
     )
     words.verbs.extend(["buy", "pass"])
     if deal.phase == BUY_PHASE and deal.actor == seat and deal.discard:
-        penalty = book.rules.buy_penalty
+        penalty = contract_rules(deal.variant).buy_penalty
         extra = f" with {_count(penalty, 'penalty card')} from the stock" if penalty else ""
         words.hint = f"buy {deal.discard[-1]}{extra} ('buy'), or 'pass'"
-    elif deal.phase == "play" and deal.current == seat and seat not in book.down and not book.down_now:
-        words.hint = f"lay down your contract ({book.contract}) at once, 'meld A B C | D E F G', or discard"
-    elif deal.phase == "play" and deal.current == seat and seat in book.down and not book.down_now:
+    elif deal.phase == "play" and deal.current == seat and seat not in state.down and not state.down_now:
+        words.hint = f"lay down your contract ({contract_of(deal)}) at once, 'meld A B C | D E F G', or discard"
+    elif deal.phase == "play" and deal.current == seat and seat in state.down and not state.down_now:
         words.hint = "lay off on any meld ('layoff 8H on 2'), then discard; out when no card is left"
 
 
 @hookimpl
 def rummykit_observe(deal: Deal, seat: int | None, view: dict[str, Any]) -> None:
     """The deal's contract, whose contract is down, buys made and left, and a sale going on."""
-    book = books(deal)
-    view["deal_number"] = book.number
-    view["contract"] = {"sets": book.contract.sets, "runs": book.contract.runs}
-    view["down"] = sorted(book.down)
+    state = contract_state(deal)
+    view["deal_number"] = state.number
+    contract = contract_of(deal)
+    view["contract"] = {"sets": contract.sets, "runs": contract.runs}
+    view["down"] = sorted(state.down)
     view["buys_left"] = [buys_left(deal, s) for s in range(deal.game.num_players)]
-    view["bought"] = [{"by": buyer, "card": str(card)} for buyer, card in book.bought]
+    view["bought"] = [{"by": buyer, "card": str(card)} for buyer, card in state.bought]
     view["for_sale"] = str(deal.discard[-1]) if deal.phase == BUY_PHASE and deal.discard else None
