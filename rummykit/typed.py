@@ -57,9 +57,14 @@ def rules_as(variant: Variant, cls: type[R]) -> R:
     ruleset's value (lists as tuples) or, when the key is absent, the field's default. Keys no field names
     are left to other plugins. Built once per variant and class; a field without a default whose key is
     absent is a ``KeyError`` (mark the key ``required`` in the plugin's schema)."""
+    try:  # the usual case first: read already (a few times per turn)
+        found: R = variant.__dict__[_CACHE][cls]
+        return found
+    except KeyError:
+        pass
     cache: dict[type, Any] = variant.__dict__.setdefault(_CACHE, {})
-    found = cache.get(cls)
-    if found is None:
+    made = cache.get(cls)
+    if made is None:
         if not dataclasses.is_dataclass(cls):
             raise TypeError(f"rules_as needs a dataclass, not {cls!r}")
         rules = variant.rules
@@ -71,8 +76,8 @@ def rules_as(variant: Variant, cls: type[R]) -> R:
                 values[spec.name] = _freeze(rules[spec.name])
             elif spec.default is dataclasses.MISSING and spec.default_factory is dataclasses.MISSING:
                 raise KeyError(f"{variant.name!r} gives no rules.{spec.name}, which {cls.__name__} needs")
-        found = cache[cls] = cls(**values)
-    return found
+        made = cache[cls] = cls(**values)
+    return made
 
 
 def state_key(cls: type) -> str:
@@ -88,10 +93,12 @@ _KEYS: dict[type, str] = {}
 
 def state_of(deal: Deal, cls: type[S]) -> S:
     """The deal's state of type ``cls`` (a dataclass whose fields all have defaults), made on first use."""
-    key = _KEYS.get(cls)
-    if key is None:
-        key = _KEYS[cls] = state_key(cls)
-    state = deal.state.get(key)
-    if state is None:
-        state = deal.state[key] = cls()
-    return state
+    try:  # the usual case first: the key known, the state made (a few times per turn)
+        state: S = deal.state[_KEYS[cls]]
+        return state
+    except KeyError:
+        key = _KEYS.get(cls) or _KEYS.setdefault(cls, state_key(cls))
+        made = deal.state.get(key)
+        if made is None:
+            made = deal.state[key] = cls()
+        return made
