@@ -211,6 +211,7 @@ def test_nothing_else_the_turn_the_contract_goes_down_and_lay_offs_after() -> No
     draw(game)  # seat 1 draws KS
     play(game, "meld 7H 7S 7D | 9C 9D 9H")
     refused(game, "layoff 7C on 0", "nothing else is laid")
+    refused(game, "meld 7C", "nothing else is laid")  # what the turn forbids is said before what the meld lacks
     assert not any(a.kind in ("meld", "layoff") for a in game.legal_actions())
     play(game, "discard KS")
     draw(game)  # seat 2 (no contract) draws 6S

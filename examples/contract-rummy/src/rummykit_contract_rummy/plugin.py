@@ -36,6 +36,7 @@ from rummykit.actions import Action, ActionWords, PositionWords, Verb
 from rummykit.cards import JOKER_FACE, Card, card_from_face
 from rummykit.engine import Deal, Game, HandResult
 from rummykit.melds import MeldRules, MeldSearch
+from rummykit.standard import NO_REASON, Legality, refuse
 from rummykit.toolkit import hand_points
 from rummykit.variant import Variant
 
@@ -357,7 +358,100 @@ def _ask_next(deal: Deal) -> None:
         deal.phase = "play"
 
 
-# -- what is legal -------------------------------------------------------------------------------------
+# -- what is legal: each verb's check, stated once ------------------------------------------------------
+
+
+def _asked(deal: Deal) -> str:
+    return f"you are asked whether you buy {deal.discard[-1]}: 'buy' or 'pass'"
+
+
+def buy_now(deal: Deal) -> str | None:
+    """``buy`` and ``pass``: the seat asked answers, while a discard is for sale."""
+    if deal.phase == BUY_PHASE:
+        return None
+    return "a discard is bought only when the next player draws from the stock instead, before he plays on"
+
+
+def discard_now(deal: Deal) -> str | None:
+    """``discard``: the kernel's, in the play phase."""
+    return None if deal.phase == "play" else NO_REASON
+
+
+def taken_problem(deal: Deal, action: Action) -> str | None:
+    """The card taken from the pile, or a copy of it, is not discarded in the same turn
+    (``rules.discard_taken``); the listing still offers it when nothing else can be discarded."""
+    taken = deal.taken
+    if taken is None or contract_rules(deal.variant).discard_taken:
+        return None
+    if any(c.face == taken.face for c in action.cards):
+        return f"{taken} was taken from the pile this turn: it is not discarded again in the same turn"
+    return None
+
+
+def meld_now(deal: Deal) -> str | None:
+    """``meld``: the contract, laid at once before anything else; afterwards nothing new
+    (``rules.melds_after_contract``)."""
+    if deal.phase != "play":
+        return NO_REASON
+    state = contract_state(deal)
+    if state.down_now:
+        return "the turn a contract goes down, nothing else is laid"
+    if deal.current in state.down and not contract_rules(deal.variant).melds_after_contract:
+        return "once your contract is down you lay off on the table's melds; no new meld"
+    return None
+
+
+def meld_problem(deal: Deal, action: Action) -> str | None:
+    """The natural cards of every meld; before the contract is down, the contract and nothing else. (A meld
+    naming no card is the kernel's to refuse.)"""
+    if not action.cards:
+        return None
+    least = contract_rules(deal.variant).min_naturals
+    search = deal.variant.meld_search
+    for cards, _ in action.melds():
+        if naturals(search, cards) < least:
+            return f"every meld holds at least {least} natural cards (2s and jokers are wild)"
+    if deal.current in contract_state(deal).down:
+        return None
+    problem = contract_problem(deal, action)
+    if problem is None:
+        return None
+    contract = contract_of(deal)
+    example = " | ".join(EXAMPLE_SETS[: contract.sets] + EXAMPLE_RUNS[: contract.runs])
+    return (
+        f"before your contract is down, the only meld is the contract, {contract}, laid at once "
+        f"('meld {example}'): {problem}"
+    )
+
+
+def layoff_now(deal: Deal) -> str | None:
+    """``layoff``: on turns after the contract went down."""
+    if deal.phase != "play":
+        return NO_REASON
+    state = contract_state(deal)
+    if state.down_now:
+        return "the turn a contract goes down, nothing else is laid"
+    return None if deal.current in state.down else "no lay-off before your contract is down"
+
+
+def _any_cards(deal: Deal, action: Action) -> str | None:
+    """A lay-off's cards and meld are the kernel's to check."""
+    return None
+
+
+LEGALITY: dict[str, Legality] = {
+    rule.verb: rule
+    for rule in (
+        Legality("buy", buy_now),
+        Legality("pass", buy_now),
+        Legality("discard", discard_now, taken_problem),
+        Legality("meld", meld_now, meld_problem, from_hand=True),
+        Legality("layoff", layoff_now, _any_cards, from_hand=True),
+    )
+}
+"""Contract Rummy's rules on the turn's verbs, one :class:`~rummykit.standard.Legality` each: the listing,
+the acceptance of a typed contract and the words of a refusal come from these (the kernel's own checks of
+these verbs still apply)."""
 
 
 @hookimpl
@@ -367,64 +461,30 @@ def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
         return
     if deal.phase != "play":
         return
-    state = contract_state(deal)
-    seat = deal.current
     if deal.taken is not None and not contract_rules(deal.variant).discard_taken:
         # The card taken from the pile (or a copy of it) goes back only when nothing else can.
         face = deal.taken.face
         if any(a.kind == "discard" and a.cards[0].face != face for a in actions):
             actions[:] = [a for a in actions if a.kind != "discard" or a.cards[0].face != face]
-    if state.down_now:
-        # The turn the contract goes down, nothing else is laid.
-        actions[:] = [a for a in actions if a.kind not in ("meld", "layoff")]
-    elif seat not in state.down:
+    closed = {verb for verb in ("meld", "layoff") if LEGALITY[verb].now(deal) is not None}
+    if closed:
+        actions[:] = [a for a in actions if a.kind not in closed]
+    seat = deal.current
+    if "meld" not in closed and seat not in contract_state(deal).down:
+        # Before the contract is down the only meld is the contract: listed by construction, typed ones checked.
+        probe = deal.probe
         actions[:] = [
-            a
-            for a in actions
-            if a.kind not in ("meld", "layoff") or (a is deal.probe and contract_problem(deal, a) is None)
+            a for a in actions if a.kind != "meld" or (a is probe and a.cards and meld_problem(deal, a) is None)
         ]
-        if deal.probe is None:
+        if probe is None:
             actions.extend(contract_actions(deal, seat))
-    elif not contract_rules(deal.variant).melds_after_contract:
-        actions[:] = [a for a in actions if a.kind != "meld"]
 
 
 @hookimpl
 def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
-    state = contract_state(deal)
     if deal.phase == BUY_PHASE:
-        return f"you are asked whether you buy {deal.discard[-1]}: 'buy' or 'pass'"
-    if action.kind in ("buy", "pass"):
-        return "a discard is bought only when the next player draws from the stock instead, before he plays on"
-    taken = deal.taken
-    if action.kind == "discard" and taken is not None and any(c.face == taken.face for c in action.cards):
-        return f"{taken} was taken from the pile this turn: it is not discarded again in the same turn"
-    if deal.phase != "play" or action.kind not in ("meld", "layoff"):
-        return None
-    seat = deal.current
-    held = Counter(c.face for c in deal.hands[seat])
-    if any(n > held[face] for face, n in Counter(c.face for c in action.cards).items()):
-        return None  # cards not in hand: the kernel says which
-    search = deal.variant.meld_search
-    least = contract_rules(deal.variant).min_naturals
-    for cards, _ in action.melds() if action.kind == "meld" else ():
-        if naturals(search, cards) < least:
-            return f"every meld holds at least {least} natural cards (2s and jokers are wild)"
-    if state.down_now:
-        return "the turn a contract goes down, nothing else is laid"
-    if seat not in state.down:
-        if action.kind == "layoff":
-            return "no lay-off before your contract is down"
-        problem = contract_problem(deal, action)
-        contract = contract_of(deal)
-        example = " | ".join(EXAMPLE_SETS[: contract.sets] + EXAMPLE_RUNS[: contract.runs])
-        return (
-            f"before your contract is down, the only meld is the contract, {contract}, laid at once "
-            f"('meld {example}')" + (f": {problem}" if problem else "")
-        )
-    if action.kind == "meld" and not contract_rules(deal.variant).melds_after_contract:
-        return "once your contract is down you lay off on the table's melds; no new meld"
-    return None
+        return _asked(deal)  # whatever else is typed: the answer is due
+    return refuse(LEGALITY, deal, action)
 
 
 # -- carrying out --------------------------------------------------------------------------------------
