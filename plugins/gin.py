@@ -17,7 +17,7 @@ from rummykit.engine import Action, Deal, Game, HandResult
 from rummykit.melds import Arrangement, Meld, MeldSearch
 from rummykit.results import ResultWords, SeatResult
 from rummykit.standard import Legality, cards_text, distinct_cards, lay_meld, lay_off, refuse
-from rummykit.typed import rules_as, state_of
+from rummykit.typed import rules_as, state_key, state_of
 
 PASS = Action("pass")
 DRAW_DISCARD = Action("draw discard")
@@ -104,9 +104,13 @@ class GinState:
     """The opponent's lay-offs: (card, index of the knocker's table meld it went on), in order."""
 
 
+_GIN_STATE = state_key(GinState)
+
+
 def gin_state(deal: Deal) -> GinState:
     """The deal's Gin state."""
-    return state_of(deal, GinState)
+    state = deal.state.get(_GIN_STATE)  # read a few times per turn: one lookup
+    return state if state is not None else state_of(deal, GinState)
 
 
 # -- the deal and the first turn ---------------------------------------------------------------------
