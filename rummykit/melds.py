@@ -15,13 +15,15 @@ All find the arrangement whose unmelded cards (deadwood) have the least total va
 
 from __future__ import annotations
 
+import heapq
 import itertools
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Literal
 
+from . import meldorder
 from .cards import JOKER_FACE, Card, card_from_face
 from .solver import DeadwoodSolver
 
@@ -281,6 +283,7 @@ class MeldSearch:
         """No game's own test and no special meld: a natural lay-off is decided by the rules alone."""
         self._layoff_cache: dict[int, tuple[Meld, frozenset[int]]] = {}
         self._last_general: tuple[tuple[int, ...], list[Meld]] | None = None
+        self._last_first: tuple[tuple[int, ...], int, list[Meld]] | None = None
         """The general walk's last answer, by the hand's card ids: the engine's capped listing and a caller
         wanting every meld of the same hand (the RL action mask) share one walk."""
 
@@ -876,8 +879,20 @@ class MeldSearch:
             pool = [
                 c for c in others if c is not card and (c.rank == card.rank or c.suit == card.suit or c.face in wild)
             ]
+        cards = pool + [card]
+        if limit is None or not self._lazy(cards) or self._candidate_melds_fast(cards) is not None:
+            return self._holding(card, self.candidate_melds(cards), limit)
+        try:
+            return self._holding(card, self._ordered_melds(cards, card.face), limit)
+        except _OutOfOrder:  # pragma: no cover - see _first_melds
+            return self._holding(card, self._candidate_melds_general(cards), limit)
+
+    def _holding(self, card: Card, melds: Iterable[Meld], limit: int | None) -> list[Meld]:
+        """The first ``limit`` of ``melds`` that hold ``card`` itself, or another copy of it (then swapped)."""
         found: list[Meld] = []
-        for meld in self.candidate_melds(pool + [card]):
+        for meld in melds:
+            if limit is not None and len(found) >= limit:
+                break
             if card in meld.cards:
                 found.append(meld)
                 continue
@@ -888,7 +903,7 @@ class MeldSearch:
             swapped = self.meld([card if c is twin else c for c in meld.cards], kind=meld.kind)
             if swapped is not None:
                 found.append(swapped)
-        return found[:limit] if limit is not None else found
+        return found
 
     def can_meld(self, card: Card, others: Sequence[Card]) -> bool:
         """Whether some valid meld uses ``card`` plus cards from ``others`` (fast for natural cards)."""
@@ -1132,15 +1147,24 @@ class MeldSearch:
         return found
 
     def candidate_melds(self, cards: Sequence[Card], limit: int | None = None) -> list[Meld]:
-        """Every valid meld that can be made from ``cards`` (each physical card used once per meld).
+        """Every valid meld that can be made from ``cards`` (each physical card used once per meld), largest
+        first, then by the faces as laid.
 
         With duplicates, melds that differ only in which copy they use are listed once. ``limit`` caps
-        the count (largest melds first) so that callers stay bounded on large hands.
+        the count: only the first ``limit`` melds are made, so the cost follows ``limit``, not every meld
+        a large hand could make.
         """
         fast = self._candidate_melds_fast(cards)
         if fast is not None:
             return fast[:limit] if limit is not None else fast
         key = tuple(sorted(c.id for c in cards))
+        if limit is not None and self._lazy(cards):
+            first_known = self._last_first
+            if first_known is not None and first_known[0] == key and first_known[1] == limit:
+                return list(first_known[2])
+            first = self._first_melds(cards, limit)
+            self._last_first = (key, limit, first)
+            return list(first)
         last = self._last_general
         if last is not None and last[0] == key:
             found = last[1]
@@ -1148,6 +1172,64 @@ class MeldSearch:
             found = self._candidate_melds_general(cards)
             self._last_general = (key, found)
         return found[:limit] if limit is not None else list(found)
+
+    def _lazy(self, cards: Sequence[Card]) -> bool:
+        """Whether the first melds of ``cards`` are best made lazily: the whole walk costs what it finds, which
+        grows exponentially with a hand of wild cards (about 20 cards is where the two cost the same) and
+        slowly without them; the lazy walk has a fixed cost per size of meld."""
+        if len(cards) >= _LAZY_FROM:
+            return True
+        wild = self.rules.wild_faces
+        return len(cards) >= _LAZY_WITH_WILDS_FROM and any(c.face in wild for c in cards)
+
+    def _first_melds(self, cards: Sequence[Card], limit: int, required: int | None = None) -> list[Meld]:
+        """The first ``limit`` melds of :meth:`candidate_melds` (only those holding face ``required``, when
+        given), made in order, largest first: see :mod:`rummykit.meldorder`."""
+        try:
+            return list(itertools.islice(self._ordered_melds(cards, required), limit))
+        except _OutOfOrder:  # pragma: no cover - a rule the layouts do not foresee: the whole walk decides
+            found = self._candidate_melds_general(cards)
+            if required is not None:
+                found = [m for m in found if any(c.face == required for c in m.cards)]
+            return found[:limit]
+
+    def _ordered_melds(self, cards: Sequence[Card], required: int | None = None) -> Iterator[Meld]:
+        """The melds of :meth:`candidate_melds`, in its order, made one at a time.
+
+        Layouts (sequences of faces) come in ascending order within each size; each new multiset of faces is
+        made into a meld as the walk would make it, and that meld's own faces as laid decide its place. A
+        meld's faces as laid are themselves one of its layouts, reached no later than any layout after them,
+        so a meld is given out as soon as the layouts pass its faces: everything smaller has been made.
+        """
+        by_face: dict[int, list[Card]] = {}
+        for card in sorted(cards):
+            by_face.setdefault(card.face, []).append(card)
+        wild = self.rules.wild_faces
+        specials = [option for special in self.rules.specials for option in special.options]
+        holding = meldorder.Holding(self.rules, [c.face for c in cards], required, specials, self.accept is None)
+        largest, smallest = meldorder.size_bounds(holding)
+        seen: set[tuple[int, ...]] = set()
+        for size in range(largest, smallest - 1, -1):
+            pending: list[tuple[tuple[int, ...], Meld]] = []
+            given: tuple[int, ...] = ()
+            for layout in meldorder.layouts(holding, size):
+                while pending and pending[0][0] < layout:
+                    given, meld = heapq.heappop(pending)
+                    yield meld
+                key = tuple(sorted(layout))
+                if key in seen:
+                    continue
+                seen.add(key)
+                naturals = tuple(f for f in key if f not in wild)
+                made = self._realise(naturals, tuple(f for f in key if f in wild), by_face)
+                if made is None:
+                    continue
+                laid = tuple(c.face for c in made.cards)
+                if laid < given:
+                    raise _OutOfOrder(laid)
+                heapq.heappush(pending, (laid, made))
+            while pending:
+                yield heapq.heappop(pending)[1]
 
     def _candidate_melds_fast(self, cards: Sequence[Card]) -> list[Meld] | None:
         """:meth:`candidate_melds` for a hand without wild cards, jokers or duplicates, from the meld tables
@@ -1497,6 +1579,16 @@ class MeldSearch:
             top = len(group) if self.rules.set_max is None else min(len(group), self.rules.set_max)
             for size in range(self.rules.set_min, top + 1):
                 yield from sorted(set(itertools.combinations(sorted(group), size)))
+
+
+_LAZY_WITH_WILDS_FROM = 20
+_LAZY_FROM = 36
+"""Hand sizes from which :meth:`MeldSearch.candidate_melds` makes its first melds lazily (measured: below
+them the whole walk is cheaper; both give the same melds)."""
+
+
+class _OutOfOrder(Exception):
+    """A meld whose faces as laid are no layout of :mod:`rummykit.meldorder` (a rule it does not foresee)."""
 
 
 def check_copies(cards: Sequence[Card], decks: int, jokers: int, where: str) -> None:

@@ -1,0 +1,147 @@
+"""The first melds of a hand, made lazily (``candidate_melds(hand, limit=n)``, ``melds_containing``), are
+exactly the first ``n`` of every meld the exhaustive walk finds, in the same order, for any rules: wild
+cards, jokers, two decks, aces low, high or both, excluded ranks, other run orders, special melds and a
+game's own test that moves a meld's wild cards elsewhere."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from test_melds import GENERAL_RULES, TWOS, VALUE_TABLES
+
+import rummykit
+from rummykit import melds
+from rummykit.cards import JOKER_FACE, Card, build_deck, parse
+from rummykit.melds import Meld, MeldRules, MeldSearch, SpecialMeld
+
+QUEEN_OF_SPADES = 3 * 13 + 11
+
+
+def no_wild_queen(meld: Meld) -> bool:
+    """A game's own test (Arlington's): no wild card stands for QS beside another wild card."""
+    if meld.wilds < 2 or meld.kind not in ("set", "run"):
+        return True
+    return not any(f == QUEEN_OF_SPADES and c.face != f for c, f in zip(meld.cards, meld.faces))
+
+
+def no_wild_on_top(meld: Meld) -> bool:
+    """A test that refuses a run whose highest card is wild, so wild cards go below instead."""
+    return meld.kind != "run" or meld.cards[-1].face == meld.faces[-1]
+
+
+ODD_RUN = SpecialMeld("odd-run", tuple(tuple(sorted(s * 13 + r - 1 for r in (3, 5, 9, 11, 13))) for s in range(4)))
+ORDERED_RULES = [
+    *GENERAL_RULES,
+    MeldRules(ace="both", wild_faces=TWOS, accept=no_wild_queen),  # Arlington's test
+    MeldRules(ace="both", wild_faces=TWOS | {JOKER_FACE}, accept=no_wild_on_top),
+    MeldRules(ace="high", wild_faces=TWOS, set_max=None, accept=no_wild_on_top),
+    MeldRules(order=(1, 2, 3, 4, 5, 6, 7, 11, 12, 13), ace="both", wild_faces=TWOS),  # no 8 9 T in runs
+    MeldRules(ace="both", wild_faces=TWOS, excluded_ranks=frozenset({7}), run_max=6),
+    MeldRules(ace="both", set_min=2, set_distinct_suits=True, specials=(ODD_RUN,), wild_faces=frozenset({JOKER_FACE})),
+]
+_SEARCHES: dict[int, MeldSearch] = {}
+
+
+def search_for(index: int, values: int) -> MeldSearch:
+    key = index * 10 + values
+    if key not in _SEARCHES:
+        _SEARCHES[key] = MeldSearch(ORDERED_RULES[index], VALUE_TABLES[values])
+    return _SEARCHES[key]
+
+
+@contextmanager
+def always_lazy() -> Iterator[None]:
+    """Make the first melds lazily whatever the hand's size (small hands take the whole walk otherwise)."""
+    saved = melds._LAZY_FROM, melds._LAZY_WITH_WILDS_FROM
+    melds._LAZY_FROM = melds._LAZY_WITH_WILDS_FROM = 0
+    try:
+        yield
+    finally:
+        melds._LAZY_FROM, melds._LAZY_WITH_WILDS_FROM = saved
+
+
+def described(melds: list[Meld]) -> list[tuple[object, ...]]:
+    return [(m.kind, m.cards, m.ranks, m.suit, m.wilds, m.represents) for m in melds]
+
+
+def every_meld(search: MeldSearch, hand: list[Card]) -> list[Meld]:
+    fast = search._candidate_melds_fast(hand)
+    return fast if fast is not None else search._candidate_melds_general(hand)
+
+
+@st.composite
+def hands(draw: st.DrawFn) -> tuple[MeldSearch, list[Card], int]:
+    search = search_for(draw(st.sampled_from(range(len(ORDERED_RULES)))), draw(st.sampled_from(range(3))))
+    deck = build_deck(draw(st.sampled_from([1, 2])), draw(st.sampled_from([0, 2, 4])))
+    size = draw(st.integers(min_value=0, max_value=24))
+    hand = random.Random(draw(st.integers(0, 10**9))).sample(deck, size)
+    return search, hand, draw(st.sampled_from([1, 3, 10, 60]))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hands())
+def test_the_first_melds_are_those_of_the_whole_walk(case: tuple[MeldSearch, list[Card], int]) -> None:
+    search, hand, limit = case
+    search._last_first = None
+    expected = every_meld(search, hand)[:limit]
+    with always_lazy():
+        assert described(search.candidate_melds(hand, limit=limit)) == described(expected)
+    if hand:
+        card = hand[len(hand) // 2]
+        others = [c for c in hand if c is not card]
+        full = search._holding(card, every_meld(search, others + [card]), limit)
+        with always_lazy():
+            assert described(search.melds_containing(card, others, limit)) == described(full)
+
+
+@pytest.mark.parametrize("name", ["fortune", "arlington", "skarney-singles"])
+def test_large_hands_of_the_wild_card_games(name: str) -> None:
+    """Hands of 30 to 60 cards of two decks, where the whole walk finds up to hundreds of thousands of melds."""
+    variant = rummykit.load_variant(name)
+    search = variant.meld_search
+    deck = build_deck(2, 4 if name.startswith("skarney") else 0)
+    for seed, size in enumerate((30, 40, 50, 60)):
+        hand = random.Random(seed).sample(deck, size)
+        search._last_first = None
+        first = search.candidate_melds(hand, limit=60)
+        if size <= 40:  # the whole walk takes seconds beyond
+            assert described(first) == described(search._candidate_melds_general(hand)[:60])
+        assert len(first) == 60
+        assert [len(m.cards) for m in first] == sorted((len(m.cards) for m in first), reverse=True)
+
+
+def test_a_long_run_with_an_ace_either_end() -> None:
+    """Aces both ways and deuces wild: a 13-card club run is laid ace high, its wild cards below."""
+    search = MeldSearch(MeldRules(ace="both", wild_faces=TWOS), VALUE_TABLES[0])
+    hand = parse("AC 2C 2D 4C 5C 6C 7C 8C 9C TC JC QC KC 3H")
+    with always_lazy():
+        first = search.candidate_melds(hand, limit=3)
+    assert [str(m) for m in first] == [str(m) for m in search._candidate_melds_general(hand)[:3]]
+    assert str(first[0]) == "2C 2D 4C 5C 6C 7C 8C 9C TC JC QC KC AC"
+
+
+def test_the_cost_follows_what_is_listed() -> None:
+    """Sixty melds of a 70-card Fortune hand are made from a few thousand layouts, not from the whole walk's
+    hundreds of thousands (counted, not timed)."""
+    search = rummykit.load_variant("fortune").meld_search
+    hand = random.Random(2).sample(build_deck(2, 0), 70)
+    made = 0
+    realise = search._realise
+
+    def counting(*args: object) -> Meld | None:
+        nonlocal made
+        made += 1
+        return realise(*args)  # type: ignore[arg-type]
+
+    search._realise = counting  # type: ignore[method-assign]
+    try:
+        search._last_first = None
+        assert len(search.candidate_melds(hand, limit=60)) == 60
+    finally:
+        del search._realise
+    assert made < 2_000
