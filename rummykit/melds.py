@@ -880,8 +880,11 @@ class MeldSearch:
                 c for c in others if c is not card and (c.rank == card.rank or c.suit == card.suit or c.face in wild)
             ]
         cards = pool + [card]
-        if limit is None or not self._lazy(cards) or self._candidate_melds_fast(cards) is not None:
+        if limit is None or not self._lazy(cards):
             return self._holding(card, self.candidate_melds(cards), limit)
+        fast = self._candidate_melds_fast(cards)
+        if fast is not None:
+            return self._holding(card, fast, limit)
         try:
             return self._holding(card, self._ordered_melds(cards, card.face), limit)
         except _OutOfOrder:  # pragma: no cover - see _first_melds
@@ -1180,7 +1183,7 @@ class MeldSearch:
         if len(cards) >= _LAZY_FROM:
             return True
         wild = self.rules.wild_faces
-        return len(cards) >= _LAZY_WITH_WILDS_FROM and any(c.face in wild for c in cards)
+        return bool(wild) and len(cards) >= _LAZY_WITH_WILDS_FROM and any(c.face in wild for c in cards)
 
     def _first_melds(self, cards: Sequence[Card], limit: int, required: int | None = None) -> list[Meld]:
         """The first ``limit`` melds of :meth:`candidate_melds` (only those holding face ``required``, when

@@ -95,6 +95,9 @@ class DeadwoodSolver:
 
     beam_from = 16
     """Hands of this many cards or more get a quick first pass (see :meth:`solve`)."""
+    zero_from = 40
+    """Hands of this many cards or more, when the quick passes leave deadwood, are first tried for none at
+    all (most hands of 45 cards or more have none; most of 30 cards have some, and the try would be lost)."""
     beams = (48, 400)
     beam_penalty = 10
     """States kept per step in those passes, one pass per width until one finds no deadwood."""
@@ -284,6 +287,15 @@ class DeadwoodSolver:
                         found = (choice, best, trace)
                     if found[0][0] == 0:
                         break
+        if found is not None and found[0][0] > 0 and sum(counts) + len(wilds) >= self.zero_from:
+            # In a big hand no deadwood at all is likely, and worth one more try first: a pass that drops
+            # every state leaving out any natural card is quicker than the exact pass, and finds it when it
+            # is there (the quick passes can miss it).
+            best, trace = self._best_by_wilds(counts, len(wilds), bound=0)
+            if best:
+                choice = self._choose(counts, wilds, best)
+                if choice[0] < found[0][0]:
+                    found = (choice, best, trace)
         if found is None or found[0][0] > 0:
             # The exact pass drops every state that has already left out natural cards worth as much as
             # the deadwood to beat: it cannot lead to anything better. (Passes with smaller bounds first
