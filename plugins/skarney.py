@@ -323,42 +323,45 @@ def contracts(deal: Deal, seat: int, limit: int = CONTRACT_LIMIT) -> list[Action
     if len(hand) < count * size:
         return []
     melds = three_card_melds(search, hand, size)
-    have = Counter(c.face for c in hand)
+    have = [0] * (JOKER_FACE + 1)
+    for card in hand:
+        have[card.face] += 1
     result: list[list[Meld]] = []
     for kind in ("set", "run"):
         options = [m for m in melds if m.kind == kind]
-        _choose(options, 0, count, [], Counter(), have, result, limit, [CONTRACT_STEPS])
+        _choose(options, count, have, result, limit)
     return [_contract_action(search, hand, chosen) for chosen in result]
 
 
-def _choose(
-    options: list[Meld],
-    start: int,
-    count: int,
-    chosen: list[Meld],
-    used: Counter[int],
-    have: Counter[int],
-    result: list[list[Meld]],
-    limit: int,
-    budget: list[int],
-) -> None:
-    """Depth-first: add to ``result`` the choices of ``count`` melds of ``options`` (from ``start`` on) whose
-    cards the hand holds (``have``, by face), until ``limit`` are found or ``budget`` steps are spent."""
-    if len(chosen) == count:
-        result.append(list(chosen))
-        return
-    for i in range(start, len(options)):
-        if len(result) >= limit or budget[0] <= 0:
+def _choose(options: list[Meld], count: int, have: list[int], result: list[list[Meld]], limit: int) -> None:
+    """Depth-first: add to ``result`` the choices of ``count`` melds of ``options`` whose cards the hand holds
+    (``have``, a count per face), until ``limit`` are found or ``CONTRACT_STEPS`` melds have been tried."""
+    needs = [tuple(Counter(c.face for c in meld.cards).items()) for meld in options]
+    used = [0] * len(have)
+    chosen: list[Meld] = []
+    budget = CONTRACT_STEPS
+
+    def walk(start: int) -> None:
+        nonlocal budget
+        if len(chosen) == count:
+            result.append(list(chosen))
             return
-        budget[0] -= 1
-        faces = Counter(c.face for c in options[i].cards)
-        if any(used[f] + n > have[f] for f, n in faces.items()):
-            continue
-        chosen.append(options[i])
-        used.update(faces)
-        _choose(options, i + 1, count, chosen, used, have, result, limit, budget)
-        chosen.pop()
-        used.subtract(faces)
+        for i in range(start, len(options)):
+            if len(result) >= limit or budget <= 0:
+                return
+            budget -= 1
+            need = needs[i]
+            if any(used[f] + n > have[f] for f, n in need):
+                continue
+            chosen.append(options[i])
+            for f, n in need:
+                used[f] += n
+            walk(i + 1)
+            chosen.pop()
+            for f, n in need:
+                used[f] -= n
+
+    walk(0)
 
 
 def _contract_action(search: MeldSearch, hand: Sequence[Card], melds: Sequence[Meld]) -> Action:

@@ -284,6 +284,8 @@ class MeldSearch:
         self._layoff_cache: dict[int, tuple[Meld, frozenset[int]]] = {}
         self._last_general: tuple[tuple[int, ...], list[Meld]] | None = None
         self._last_first: tuple[tuple[int, ...], int, list[Meld]] | None = None
+        self._made: dict[tuple[int, ...], Meld | None] = {}
+        """Melds made by the walks, by their cards' ids (see :meth:`_realise`)."""
         """The general walk's last answer, by the hand's card ids: the engine's capped listing and a caller
         wanting every meld of the same hand (the RL action mask) share one walk."""
 
@@ -1178,12 +1180,18 @@ class MeldSearch:
 
     def _lazy(self, cards: Sequence[Card]) -> bool:
         """Whether the first melds of ``cards`` are best made lazily: the whole walk costs what it finds, which
-        grows exponentially with a hand of wild cards (about 20 cards is where the two cost the same) and
-        slowly without them; the lazy walk has a fixed cost per size of meld."""
-        if len(cards) >= _LAZY_FROM:
+        grows exponentially with the hand, the faster the more wild cards a meld may take; the lazy walk has
+        a fixed cost per size of meld. (Measured crossings: about 24 cards with several wild cards to a meld,
+        32 with one, 50 without.)"""
+        size = len(cards)
+        if size >= _LAZY_FROM:
             return True
         wild = self.rules.wild_faces
-        return bool(wild) and len(cards) >= _LAZY_WITH_WILDS_FROM and any(c.face in wild for c in cards)
+        if not wild or size < _LAZY_WITH_WILDS_FROM[1]:
+            return False
+        held = sum(1 for c in cards if c.face in wild)
+        room = held if self.rules.max_wilds is None else min(held, self.rules.max_wilds)
+        return room > 0 and size >= _LAZY_WITH_WILDS_FROM[min(room, 2)]
 
     def _first_melds(self, cards: Sequence[Card], limit: int, required: int | None = None) -> list[Meld]:
         """The first ``limit`` melds of :meth:`candidate_melds` (only those holding face ``required``, when
@@ -1366,12 +1374,22 @@ class MeldSearch:
         return result[:limit] if limit is not None else result
 
     def _realise(self, faces: tuple[int, ...], wilds: tuple[int, ...], by_face: dict[int, list[Card]]) -> Meld | None:
-        taken: Counter[int] = Counter()
+        """The meld of the first copies held of ``faces`` and ``wilds``, or None (the game's own test may refuse
+        it). Kept by the cards' ids: a hand changes a card or two a turn, and most of its melds stay."""
+        taken: dict[int, int] = {}
         cards = []
-        for face in list(faces) + list(wilds):
-            cards.append(by_face[face][taken[face]])
-            taken[face] += 1
-        return self.meld(cards)  # None when the game's own test refuses it
+        for face in faces + wilds:
+            copy = taken.get(face, 0)
+            cards.append(by_face[face][copy])
+            taken[face] = copy + 1
+        key = tuple([c.id for c in cards])
+        made = self._made
+        if key in made:
+            return made[key]
+        if len(made) >= 20_000:
+            made.clear()
+        meld = made[key] = self.meld(cards)
+        return meld
 
     # -- general search (wild cards, duplicates) ---------------------------------------------------------
 
@@ -1584,8 +1602,9 @@ class MeldSearch:
                 yield from sorted(set(itertools.combinations(sorted(group), size)))
 
 
-_LAZY_WITH_WILDS_FROM = 20
-_LAZY_FROM = 36
+_LAZY_WITH_WILDS_FROM = (0, 32, 24)
+"""By how many wild cards a meld of the hand may take (one; two or more)."""
+_LAZY_FROM = 50
 """Hand sizes from which :meth:`MeldSearch.candidate_melds` makes its first melds lazily (measured: below
 them the whole walk is cheaper; both give the same melds)."""
 

@@ -57,12 +57,12 @@ def search_for(index: int, values: int) -> MeldSearch:
 @contextmanager
 def always_lazy() -> Iterator[None]:
     """Make the first melds lazily whatever the hand's size (small hands take the whole walk otherwise)."""
-    saved = melds._LAZY_FROM, melds._LAZY_WITH_WILDS_FROM
-    melds._LAZY_FROM = melds._LAZY_WITH_WILDS_FROM = 0
+    saved = melds._LAZY_FROM
+    melds._LAZY_FROM = 0
     try:
         yield
     finally:
-        melds._LAZY_FROM, melds._LAZY_WITH_WILDS_FROM = saved
+        melds._LAZY_FROM = saved
 
 
 def described(melds: list[Meld]) -> list[tuple[object, ...]]:
