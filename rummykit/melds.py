@@ -882,7 +882,7 @@ class MeldSearch:
                 c for c in others if c is not card and (c.rank == card.rank or c.suit == card.suit or c.face in wild)
             ]
         cards = pool + [card]
-        if limit is None or not self._lazy(cards):
+        if limit is None or not self._lazy(cards, _LAZY_POOL_FROM):
             return self._holding(card, self.candidate_melds(cards), limit)
         fast = self._candidate_melds_fast(cards)
         if fast is not None:
@@ -1178,7 +1178,7 @@ class MeldSearch:
             self._last_general = (key, found)
         return found[:limit] if limit is not None else list(found)
 
-    def _lazy(self, cards: Sequence[Card]) -> bool:
+    def _lazy(self, cards: Sequence[Card], sizes: tuple[int, int, int] | None = None) -> bool:
         """Whether the first melds of ``cards`` are best made lazily: the whole walk costs what it finds, which
         grows exponentially with the hand, the faster the more wild cards a meld may take; the lazy walk has
         a fixed cost per size of meld. (Measured crossings: about 24 cards with several wild cards to a meld,
@@ -1187,11 +1187,12 @@ class MeldSearch:
         if size >= _LAZY_FROM:
             return True
         wild = self.rules.wild_faces
-        if not wild or size < _LAZY_WITH_WILDS_FROM[1]:
+        from_size = _LAZY_WITH_WILDS_FROM if sizes is None else sizes
+        if not wild or size < min(from_size[1:]):
             return False
         held = sum(1 for c in cards if c.face in wild)
         room = held if self.rules.max_wilds is None else min(held, self.rules.max_wilds)
-        return room > 0 and size >= _LAZY_WITH_WILDS_FROM[min(room, 2)]
+        return room > 0 and size >= from_size[min(room, 2)]
 
     def _first_melds(self, cards: Sequence[Card], limit: int, required: int | None = None) -> list[Meld]:
         """The first ``limit`` melds of :meth:`candidate_melds` (only those holding face ``required``, when
@@ -1246,8 +1247,6 @@ class MeldSearch:
         """:meth:`candidate_melds` for a hand without wild cards, jokers or duplicates, from the meld tables
         (every meld of the rules, the game's own test applied once): the melds within the hand's meldable
         cards, in the general search's order. None when the hand or the rules need the general search."""
-        if self.rules.specials:
-            return None
         mask = self.hand_mask(cards)  # first copies only: the tables' own melds will do
         first_copies = mask is not None
         if mask is None:
@@ -1604,6 +1603,9 @@ class MeldSearch:
 
 _LAZY_WITH_WILDS_FROM = (0, 32, 24)
 """By how many wild cards a meld of the hand may take (one; two or more)."""
+_LAZY_POOL_FROM = (0, 16, 12)
+"""The same for the cards that might meld with one card (its suit, its rank, the wild cards), which the whole
+walk finds costlier for their size: one suit makes long runs."""
 _LAZY_FROM = 50
 """Hand sizes from which :meth:`MeldSearch.candidate_melds` makes its first melds lazily (measured: below
 them the whole walk is cheaper; both give the same melds)."""

@@ -145,3 +145,24 @@ def test_the_cost_follows_what_is_listed() -> None:
     finally:
         del search._realise
     assert made < 2_000
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(range(len(ORDERED_RULES))), st.integers(0, 10**9), st.integers(0, 30))
+def test_the_tables_list_what_the_walk_lists(index: int, seed: int, size: int) -> None:
+    """A hand of one deck without wild cards takes its melds from the tables, special melds included (Iceberg's
+    suits of odd and even cards): the same melds in the same order as the walk."""
+    search = search_for(index, 0)
+    hand = random.Random(seed).sample(build_deck(1, 0), size)
+    fast = search._candidate_melds_fast(hand)
+    if fast is not None:
+        assert described(fast) == described(search._candidate_melds_general(hand))
+
+
+def test_iceberg_specials_come_from_the_tables() -> None:
+    search = rummykit.load_variant("iceberg").meld_search
+    hand = parse("3H 5H 7H 9H JH KH 4C 4D 8S")
+    fast = search._candidate_melds_fast(hand)
+    assert fast is not None
+    assert [m.kind for m in fast][:1] == ["odd-suit"]
+    assert described(fast) == described(search._candidate_melds_general(hand))
