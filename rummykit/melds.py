@@ -285,6 +285,7 @@ class MeldSearch:
         self._last_general: tuple[tuple[int, ...], list[Meld]] | None = None
         self._last_first: tuple[tuple[int, ...], int, list[Meld]] | None = None
         self._made: dict[tuple[int, ...], Meld | None] = {}
+        self._choices: dict[tuple[tuple[int, ...], int], list[tuple[int, ...]]] = {}
         """Melds made by the walks, by their cards' ids (see :meth:`_realise`)."""
         """The general walk's last answer, by the hand's card ids: the engine's capped listing and a caller
         wanting every meld of the same hand (the RL action mask) share one walk."""
@@ -1487,9 +1488,17 @@ class MeldSearch:
         return self.meld(cards) is not None
 
     def _wild_choices(self, wilds: tuple[int, ...], count: int) -> list[tuple[int, ...]]:
+        """The distinct choices of ``count`` of the wild cards ``wilds`` (sorted faces), in order: asked for
+        every set and run the walk finds, so kept (a hand holds a few wild cards)."""
         if count == 0:
-            return [()]
-        return sorted(set(itertools.combinations(wilds, count)))
+            return _NO_WILDS
+        key = (wilds, count)
+        found = self._choices.get(key)
+        if found is None:
+            if len(self._choices) >= 4096:
+                self._choices.clear()
+            found = self._choices[key] = sorted(set(itertools.combinations(wilds, count)))
+        return found
 
     def _melds_with(
         self, low: int, counts: Counter[int], wilds: tuple[int, ...]
@@ -1609,6 +1618,9 @@ walk finds costlier for their size: one suit makes long runs."""
 _LAZY_FROM = 50
 """Hand sizes from which :meth:`MeldSearch.candidate_melds` makes its first melds lazily (measured: below
 them the whole walk is cheaper; both give the same melds)."""
+
+
+_NO_WILDS: list[tuple[int, ...]] = [()]
 
 
 class _OutOfOrder(Exception):
