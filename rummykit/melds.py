@@ -185,6 +185,12 @@ class Meld:
     def __len__(self) -> int:
         return len(self.cards)
 
+    def __copy__(self) -> Meld:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Meld:
+        return self  # immutable: a copied game shares its table's melds, and what is known of them (lay-offs)
+
 
 @dataclass(frozen=True)
 class Arrangement:
