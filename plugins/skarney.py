@@ -530,6 +530,16 @@ def swap_problem(deal: Deal, action: Action) -> str | None:
 
 
 @hookimpl
+def rummykit_closed_verbs(deal: Deal) -> list[str] | None:
+    """Lay-offs and free melds closed before the side's contract (the contracts are listed below), and what
+    the turn closes (the turn a contract is laid)."""
+    closed = [kind for kind in ("meld", "layoff") if laying_problem(deal, kind) is not None]
+    if "meld" not in closed and _rules(deal).contract and not has_contract(deal, deal.current):
+        closed.append("meld")
+    return closed
+
+
+@hookimpl
 def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
     if deal.phase != "play":
         return

@@ -92,6 +92,16 @@ def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
     ``actions`` rather than by assuming what the list holds."""
 
 
+@hookspec
+def rummykit_closed_verbs(deal: Deal) -> list[str] | None:
+    """Return the plain turn's verbs (``meld``, ``layoff``) your game closes in this position although the
+    kernel's own check allows them, so that the kernel does not list them only for your
+    :func:`rummykit_legal_actions` to remove them (Skarney before a side's contract: its only meld is the
+    contract, which it lists itself). Asked once per listing of the ``play`` phase. Closing a verb here
+    saves work only: still remove what your game forbids in :func:`rummykit_legal_actions`, where typed
+    actions are decided too."""
+
+
 @hookspec(firstresult=True)
 def rummykit_check_action(deal: Deal, action: Action) -> Action | bool | None:
     """Called when ``action`` is not among the listed legal actions (``legal_actions`` may list a bounded

@@ -388,7 +388,8 @@ def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
     if draw_discard_now(deal) is None:
         actions.append(DRAW_DISCARD)
     if laying_now(deal) is None:
-        actions.extend(melds_and_layoffs(deal, hand))
+        closed = closed_verbs(deal)
+        actions.extend(melds_and_layoffs(deal, hand, melds="meld" not in closed, layoffs="layoff" not in closed))
     if discard_now(deal) is None:
         actions.extend(discards(deal, hand))
     if deal.probe is not None:
@@ -404,16 +405,29 @@ def keep_a_discard(deal: Deal, actions: list[Action]) -> None:
         actions[:] = [a for a in actions if a.kind not in ("meld", "layoff", "swap") or len(a.cards) < size]
 
 
-def melds_and_layoffs(deal: Deal, hand: list[Card]) -> list[Action]:
+def closed_verbs(deal: Deal) -> set[str]:
+    """The plain turn's verbs the game's plugins close in this position (:func:`rummykit_closed_verbs
+    <rummykit.hookspecs.rummykit_closed_verbs>`): the kernel does not list them."""
+    found: set[str] = set()
+    for answer in deal.variant.hook.rummykit_closed_verbs(deal=deal):
+        if answer:
+            found.update(answer)
+    return found
+
+
+def melds_and_layoffs(deal: Deal, hand: list[Card], *, melds: bool = True, layoffs: bool = True) -> list[Action]:
     """The melds ``hand`` makes (largest first, at most :data:`MELD_ACTION_LIMIT`, a wild card once per
     place it may stand) and its lay-offs on the table melds the current seat may add to: every one passes
-    :func:`meld_problem` or :func:`layoff_problem`."""
+    :func:`meld_problem` or :func:`layoff_problem`. ``melds`` or ``layoffs`` False leaves that verb out."""
     search = deal.variant.meld_search
     wild = search.rules.wild_faces
     actions = []
-    for meld in search.candidate_melds(hand, limit=MELD_ACTION_LIMIT):
-        for placed in search.placements(meld) if meld.wilds else (meld,):
-            actions.append(meld_action(search, placed))
+    if melds:
+        for meld in search.candidate_melds(hand, limit=MELD_ACTION_LIMIT):
+            for placed in search.placements(meld) if meld.wilds else (meld,):
+                actions.append(meld_action(search, placed))
+    if not layoffs:
+        return actions
     choices = distinct_cards(deal, hand)
     targets = layoff_targets(deal, deal.current)
     if targets:
