@@ -52,7 +52,7 @@ def play(name, actions, seed):
     return time.process_time() - cpu, digest.hexdigest()[:12]
 
 names, actions, seed = json.loads(sys.argv[1])
-out = {}
+out = {"": {"package": rummykit.__file__}}
 for name in names:
     seconds, digest = play(name, actions, seed)
     out[name] = {"cpu_us_per_action": seconds / actions * 1e6, "digest": digest}
@@ -62,6 +62,13 @@ print(json.dumps(out))
 
 def run(cmd: list[str], **kwargs: object) -> str:
     return subprocess.run(cmd, check=True, text=True, capture_output=True, **kwargs).stdout  # type: ignore[call-overload]
+
+
+def run_side(python: Path, *args: str) -> str:
+    """Run ``python -c ...`` from a directory without a ``rummykit`` package in it: ``-c`` puts the working
+    directory first on the import path, and from this checkout's root both sides would import this code."""
+    PLACE.mkdir(exist_ok=True)
+    return run([str(python), *args], cwd=PLACE)
 
 
 def side(ref: str | None) -> Path:
@@ -93,7 +100,7 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     ours, theirs = side(None), side(args.ref)
     names = args.only or json.loads(
-        run([str(ours), "-c", "import json, rummykit; print(json.dumps([v.name for v in rummykit.list_variants()]))"])
+        run_side(ours, "-c", "import json, rummykit; print(json.dumps([v.name for v in rummykit.list_variants()]))")
     )
     rounds: list[dict[str, dict[str, dict[str, float | str]]]] = []
     for number in range(args.rounds):
@@ -103,7 +110,18 @@ def main(argv: list[str]) -> int:
         figures = {}
         for label, python in order:
             print(f"round {number + 1} of {args.rounds}: {label}", flush=True)
-            figures[label] = json.loads(run([str(python), "-c", DRIVER, json.dumps([names, args.actions, args.seed])]))
+            figures[label] = json.loads(run_side(python, "-c", DRIVER, json.dumps([names, args.actions, args.seed])))
+        if number == 0:
+            packages = {label: Path(str(figures[label].pop("")["package"])) for label in figures}
+            for label, root in (
+                ("this", REPO),
+                (args.ref, PLACE / f"tree-{theirs.parent.parent.name[len('venv-') :]}"),
+            ):
+                if root.resolve() not in packages[label].resolve().parents:
+                    raise SystemExit(f"the {label} side imported {packages[label]}, not the code under {root}")
+        else:
+            for label in figures:
+                figures[label].pop("")
         rounds.append(figures)
     print(f"\nCPU microseconds per random action, {args.actions} actions a variant, {args.rounds} rounds interleaved")
     print(f"{'variant':18} {'this':>9} {args.ref[:12]:>12} {'ratio':>7}  ratio range   same games")
