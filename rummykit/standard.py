@@ -405,11 +405,17 @@ def keep_a_discard(deal: Deal, actions: list[Action]) -> None:
         actions[:] = [a for a in actions if a.kind not in ("meld", "layoff", "swap") or len(a.cards) < size]
 
 
-def closed_verbs(deal: Deal) -> set[str]:
+_NOTHING_CLOSED: frozenset[str] = frozenset()
+
+
+def closed_verbs(deal: Deal) -> set[str] | frozenset[str]:
     """The plain turn's verbs the game's plugins close in this position (:func:`rummykit_closed_verbs
     <rummykit.hookspecs.rummykit_closed_verbs>`): the kernel does not list them."""
+    answers = deal.variant.hook.rummykit_closed_verbs(deal=deal)
+    if not answers:
+        return _NOTHING_CLOSED
     found: set[str] = set()
-    for answer in deal.variant.hook.rummykit_closed_verbs(deal=deal):
+    for answer in answers:
         if answer:
             found.update(answer)
     return found
