@@ -519,7 +519,10 @@ def _pool_map(
         processes: dict[int, Any] = getattr(pool, "_processes", None) or {}
         for process in list(processes.values()):
             process.terminate()
-        pool.shutdown(wait=False, cancel_futures=True)
+        # Wait for the pool's own thread to see its workers gone (they were just stopped, so at once): left
+        # running, it may close its wake-up pipe while the interpreter's exit still writes to it, and print
+        # "Exception ignored ... Bad file descriptor" after the error the user should read.
+        pool.shutdown(wait=True, cancel_futures=True)
         if isinstance(exc, BrokenProcessPool):  # when a result is awaited, or a task handed out
             raise WorkerLost("a worker process stopped before finishing its games (killed, or out of memory)") from None
         raise
