@@ -191,7 +191,6 @@ def _sets(holding: Holding, rank: int, size: int) -> Iterator[tuple[int, ...]] |
     wild_left = holding.wilds[:]
     max_w = holding.max_wilds
     required = holding.required
-    # naturals_after[i]: natural cards of faces[i:] still allowed
     used = [0, 0, 0, 0]
     prefix: list[int] = []
 

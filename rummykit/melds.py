@@ -289,12 +289,14 @@ class MeldSearch:
         """No game's own test and no special meld: a natural lay-off is decided by the rules alone."""
         self._layoff_cache: dict[int, tuple[Meld, frozenset[int]]] = {}
         self._last_general: tuple[tuple[int, ...], list[Meld]] | None = None
-        self._last_first: tuple[tuple[int, ...], int, list[Meld]] | None = None
-        self._made: dict[tuple[int, ...], Meld | None] = {}
-        self._choices: dict[tuple[tuple[int, ...], int], list[tuple[int, ...]]] = {}
-        """Melds made by the walks, by their cards' ids (see :meth:`_realise`)."""
         """The general walk's last answer, by the hand's card ids: the engine's capped listing and a caller
         wanting every meld of the same hand (the RL action mask) share one walk."""
+        self._last_first: tuple[tuple[int, ...], int, list[Meld]] | None = None
+        """The lazy walk's last answer, by the hand's card ids and the limit (see :meth:`_first_melds`)."""
+        self._made: dict[tuple[int, ...], Meld | None] = {}
+        """Melds made by the walks, by their cards' ids (see :meth:`_realise`)."""
+        self._choices: dict[tuple[tuple[int, ...], int], list[tuple[int, ...]]] = {}
+        """The walk's choices of wild cards, by the hand's wild cards and their number (:meth:`_wild_choices`)."""
 
     def _order_holds_pack(self) -> bool:
         """Whether every rank of the pack is in the run order (the solver visits those ranks only)."""

@@ -51,6 +51,9 @@ Layout = tuple[int, int]
 Step = tuple[int, int, dict[int, tuple[int, object]]]
 """One step of the programme (a position, and a suit or -1 for the sets): each state reached, from which
 state of the step before and by which move."""
+Found = tuple[tuple[int, tuple[int, ...], list[tuple[int, ...]]], dict[int, tuple[int, int, int]], list[Step]]
+"""What a pass found: (deadwood, wild cards melded, sets of wild cards alone), the pass's best natural values
+by wild cards melded, and its steps (see :meth:`DeadwoodSolver._best_by_wilds`)."""
 _RUNS_BITS = 16
 _KEPT_BITS = 6
 
@@ -275,37 +278,35 @@ class DeadwoodSolver:
             self._coded.clear()
         if len(self._coded) > 50_000:  # a few hundred bytes each, quick to make again from the moves
             self._coded.clear()
-        found = None
-        if sum(counts) + len(wilds) >= self.beam_from:
-            # Quick passes that keep only the most promising states give a deadwood to beat; no deadwood
-            # at all cannot be beaten (big hands with a few wild cards usually get there).
-            for width in self.beams:
-                best, trace = self._best_by_wilds(counts, len(wilds), beam=width)
-                if best:
-                    choice = self._choose(counts, wilds, best)
-                    if found is None or choice[0] < found[0][0]:
-                        found = (choice, best, trace)
-                    if found[0][0] == 0:
-                        break
-        if found is not None and found[0][0] > 0 and sum(counts) + len(wilds) >= self.zero_from:
-            # In a big hand no deadwood at all is likely, and worth one more try first: a pass that drops
-            # every state leaving out any natural card is quicker than the exact pass, and finds it when it
-            # is there (the quick passes can miss it).
-            best, trace = self._best_by_wilds(counts, len(wilds), bound=0)
-            if best:
-                choice = self._choose(counts, wilds, best)
-                if choice[0] < found[0][0]:
-                    found = (choice, best, trace)
-        if found is None or found[0][0] > 0:
-            # The exact pass drops every state that has already left out natural cards worth as much as
-            # the deadwood to beat: it cannot lead to anything better. (Passes with smaller bounds first
-            # cost more than they saved: the quick passes are usually right or close.)
-            bound = None if found is None else found[0][0] - 1
-            best, trace = self._best_by_wilds(counts, len(wilds), bound=bound)
+
+        def better(found: Found | None, beam: int | None = None, bound: int | None = None) -> Found | None:
+            """Run one pass; its arrangement if it leaves less deadwood than ``found``, else ``found``."""
+            best, trace = self._best_by_wilds(counts, len(wilds), beam=beam, bound=bound)
             if best:
                 choice = self._choose(counts, wilds, best)
                 if found is None or choice[0] < found[0][0]:
-                    found = (choice, best, trace)
+                    return (choice, best, trace)
+            return found
+
+        found: Found | None = None
+        size = sum(counts) + len(wilds)
+        if size >= self.beam_from:
+            # Quick passes that keep only the most promising states give a deadwood to beat; no deadwood
+            # at all cannot be beaten (big hands with a few wild cards usually get there).
+            for width in self.beams:
+                found = better(found, beam=width)
+                if found is not None and found[0][0] == 0:
+                    break
+        if found is not None and found[0][0] > 0 and size >= self.zero_from:
+            # In a big hand no deadwood at all is likely, and worth one more try first: a pass that drops
+            # every state leaving out any natural card is quicker than the exact pass, and finds it when it
+            # is there (the quick passes can miss it).
+            found = better(found, bound=0)
+        if found is None or found[0][0] > 0:
+            # The exact pass drops every state that has already left out natural cards worth as much as
+            # the deadwood to beat: it cannot lead to anything better. (Passes with other bounds in between
+            # cost more than they saved: the quick passes are usually right or close.)
+            found = better(found, bound=None if found is None else found[0][0] - 1)
         assert found is not None  # the exact pass without a bound always ends somewhere
         (cost, used, wild_groups), best, trace = found
         melds: list[tuple[int, ...]] = []
