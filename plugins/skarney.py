@@ -186,6 +186,11 @@ def has_contract(deal: Deal, seat: int) -> bool:
     return deal.game.side_of(seat) in skarney_state(deal).contracts
 
 
+def contract_owed(deal: Deal, seat: int) -> bool:
+    """Whether ``seat``'s side must still lay a contract before anything else (this hand has one, not laid)."""
+    return bool(_rules(deal).contract) and not has_contract(deal, seat)
+
+
 def _yours(deal: Deal) -> str:
     """``your side's`` with partners, ``your`` in Singles (where each plays for themselves)."""
     return "your side's" if deal.variant.partnerships else "your"
@@ -413,7 +418,7 @@ def laying_problem(deal: Deal, kind: str) -> str | None:
     rules = _rules(deal)
     if state.contract_now:
         return "the turn a contract is laid, nothing else is laid"
-    if kind == "layoff" and rules.contract and not has_contract(deal, deal.current):
+    if kind == "layoff" and contract_owed(deal, deal.current):
         return f"no card is added to a meld before {_yours(deal)} contract is down"
     if kind == "swap" and state.laid and rules.exchange_first:
         return "exchanges come first in a turn, before any meld or lay-off"
@@ -534,7 +539,7 @@ def rummykit_closed_verbs(deal: Deal) -> list[str] | None:
     """Lay-offs and free melds closed before the side's contract (the contracts are listed below), and what
     the turn closes (the turn a contract is laid)."""
     closed = [kind for kind in ("meld", "layoff") if laying_problem(deal, kind) is not None]
-    if "meld" not in closed and _rules(deal).contract and not has_contract(deal, deal.current):
+    if "meld" not in closed and contract_owed(deal, deal.current):
         closed.append("meld")
     return closed
 
@@ -547,7 +552,7 @@ def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
     closed = {kind for kind in ("meld", "layoff", "swap") if laying_problem(deal, kind) is not None}
     if closed:
         actions[:] = [a for a in actions if a.kind not in closed]
-    if "meld" not in closed and _rules(deal).contract and not has_contract(deal, seat):
+    if "meld" not in closed and contract_owed(deal, seat):
         # Before the side's contract the only meld is the contract: listed by construction, typed ones checked.
         actions[:] = [a for a in actions if a.kind != "meld" or (a is deal.probe and contract_problem(deal, a) is None)]
         if deal.probe is None:
@@ -711,7 +716,7 @@ def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> N
         state = skarney_state(deal)
         if state.skipped:
             words.hint = "no draw this turn (you took a stop card); " + words.hint
-        if rules.contract and not has_contract(deal, seat) and not state.contract_now:
+        if contract_owed(deal, seat) and not state.contract_now:
             words.hint = f"lay your contract ({contract_text(deal)}) or exchange, then offer a card"
         if not deal.stock:
             words.hint = "you drew the last card: meld what you can, then end turn (no offer; the hand ends)"
