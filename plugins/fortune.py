@@ -31,7 +31,7 @@ from rummykit.actions import Action, PositionWords
 from rummykit.cards import JOKER_FACE, RANKS, parse_card
 from rummykit.engine import Deal, HandResult, TableMeld
 from rummykit.melds import Meld, MeldRules
-from rummykit.standard import Legality, hand_points, refuse, table_points
+from rummykit.standard import Legality, any_time, hand_points, refuse, table_points
 from rummykit.typed import rules_as
 from rummykit.variant import Variant
 
@@ -123,11 +123,7 @@ def discard_problem(deal: Deal, action: Action) -> str | None:
     return queen_problem(deal)
 
 
-def _any_time(deal: Deal) -> str | None:
-    return None
-
-
-LEGALITY: dict[str, Legality] = {"discard": Legality("discard", _any_time, discard_problem)}
+LEGALITY: dict[str, Legality] = {"discard": Legality("discard", any_time, discard_problem)}
 """Fortune's rule on the discard (:class:`~rummykit.standard.Legality`; the kernel's own check still applies)."""
 
 

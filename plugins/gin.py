@@ -16,7 +16,7 @@ from rummykit.cards import Card
 from rummykit.engine import Action, Deal, Game, HandResult
 from rummykit.melds import Arrangement, Meld, MeldSearch
 from rummykit.results import ResultWords, SeatResult
-from rummykit.standard import Legality, cards_text, distinct_cards, lay_meld, lay_off, refuse
+from rummykit.standard import Legality, any_time, cards_text, distinct_cards, lay_meld, lay_off, refuse
 from rummykit.typed import rules_as, state_key, state_of
 
 PASS = Action("pass")
@@ -321,11 +321,6 @@ def done_problem(deal: Deal) -> str | None:
     return None if deal.phase == "opponent-melds" else NO_REASON
 
 
-def _settling(deal: Deal) -> str | None:
-    """``meld`` after a knock: both players spread, each in turn (the legality dict is chosen by the phase)."""
-    return None
-
-
 def settlement_meld_cards(deal: Deal, action: Action) -> str | None:
     """``meld`` after a knock: a valid meld from the hand; the knocker's leaving deadwood within the limit."""
     if not action.cards:
@@ -389,7 +384,8 @@ LEGALITY: dict[str, Legality] = {
 """Gin's verbs, and its rules on the plain turn's, each with its one check (:class:`~rummykit.standard.Legality`)."""
 SETTLEMENT_LEGALITY: dict[str, Legality] = {
     **LEGALITY,
-    "meld": Legality("meld", _settling, settlement_meld_cards, "name its cards", True),
+    # after a knock both players spread, each in turn: the phase decides, and this dict is the phase's
+    "meld": Legality("meld", any_time, settlement_meld_cards, "name its cards", True),
     "layoff": Legality(
         "layoff", settlement_layoff_now, settlement_layoff_cards, "name the card and the table meld", True
     ),

@@ -58,6 +58,8 @@ __all__ = [  # the toolkit's names stay importable from here, as plugins written
     "NO_REASON",
     "names_nothing",
     "one_card",
+    "any_cards",
+    "any_time",
     "refuse",
     "MeldedValue",
     "cards_from_hand",
@@ -159,7 +161,14 @@ def one_card(deal: Deal, action: Action) -> str | None:
     return None if action.target is None else f"'{action.kind}' names no table meld"
 
 
-def _nothing(deal: Deal, action: Action) -> str | None:
+def any_cards(deal: Deal, action: Action) -> str | None:
+    """A cards check with nothing to add: what the action names is left to the other checks (the kernel's)."""
+    return None
+
+
+def any_time(deal: Deal) -> str | None:
+    """A ``now`` check with nothing to add: the verb is open whenever the other checks (the kernel's, the
+    phase's) let it be."""
     return None
 
 
@@ -186,7 +195,7 @@ class Legality:
     cards: Callable[[Deal, Action], str | None] = names_nothing
     bare: str = ""
     from_hand: bool = False
-    otherwise: Callable[[Deal, Action], str | None] = _nothing
+    otherwise: Callable[[Deal, Action], str | None] = any_cards
     instead: str = ""
 
     def problem(self, deal: Deal, action: Action) -> str | None:
@@ -371,7 +380,7 @@ LEGALITY: dict[str, Legality] = {
 }
 """The plain turn's verbs, each with its one check (:class:`Legality`)."""
 _WORDS: dict[str, Legality] = {
-    "draw": Legality("draw", _say_which_pile, _nothing),  # not a verb: what people type meaning one of the draws
+    "draw": Legality("draw", _say_which_pile, any_cards),  # not a verb: what people type meaning one of the draws
 }
 
 

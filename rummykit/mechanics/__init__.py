@@ -142,7 +142,8 @@ from it, so they cannot disagree. ``now(deal)`` says why the verb cannot be used
 actions (never once per card). ``cards(deal, action)`` says why the cards and table meld an action names
 cannot be, or ``None``: listed actions pass it, ``rummykit_check_action`` accepts a typed action it passes
 (for a verb whose list is bounded), and ``rummykit_explain_illegal`` gives its words
-(``refuse(LEGALITY, deal, action)``). A check that has nothing particular to say answers ``NO_REASON``.
+(``refuse(LEGALITY, deal, action)``). A check that has nothing particular to say answers ``NO_REASON``;
+one with nothing to add to the kernel's is ``any_time`` (for ``now``) or ``any_cards`` (for ``cards``).
 ``bare`` is what an action naming no card lacks (the refusal shows a listed one); ``from_hand``: its cards
 come from the hand, and a card not there is said first; ``instead``: the verb this one gives way to in this
 game (a mechanic's check of a plain verb it replaces, as ``offers`` does ``discard``, stands for the plain

@@ -36,7 +36,7 @@ from rummykit.actions import Action, ActionWords, PositionWords, Verb
 from rummykit.cards import JOKER_FACE, Card, card_from_face
 from rummykit.engine import Deal, Game, HandResult
 from rummykit.melds import MeldRules, MeldSearch
-from rummykit.standard import NO_REASON, Legality, refuse
+from rummykit.standard import NO_REASON, Legality, any_cards, refuse
 from rummykit.toolkit import hand_points
 from rummykit.variant import Variant
 
@@ -434,11 +434,6 @@ def layoff_now(deal: Deal) -> str | None:
     return None if deal.current in state.down else "no lay-off before your contract is down"
 
 
-def _any_cards(deal: Deal, action: Action) -> str | None:
-    """A lay-off's cards and meld are the kernel's to check."""
-    return None
-
-
 LEGALITY: dict[str, Legality] = {
     rule.verb: rule
     for rule in (
@@ -446,7 +441,7 @@ LEGALITY: dict[str, Legality] = {
         Legality("pass", buy_now),
         Legality("discard", discard_now, taken_problem),
         Legality("meld", meld_now, meld_problem, from_hand=True),
-        Legality("layoff", layoff_now, _any_cards, from_hand=True),
+        Legality("layoff", layoff_now, any_cards, from_hand=True),  # its cards are the kernel's to check
     )
 }
 """Contract Rummy's rules on the turn's verbs, one :class:`~rummykit.standard.Legality` each: the listing,
