@@ -5,6 +5,7 @@ One command::
 
     python3 benchmarks/checkouts.py REF            # e.g. HEAD~5, a tag, a commit
     python3 benchmarks/checkouts.py REF --rounds 7 --actions 4000 --only gin --only fortune
+    python3 benchmarks/checkouts.py compiled       # this checkout's compiled build beside its pure-Python one
 
 It makes a worktree of ``REF`` and a virtual environment for each side under ``benchmarks/.checkouts/``
 (ignored by git; reused), then, round after round, plays the same seeded random games of each variant in a
@@ -13,12 +14,18 @@ per action (``time.process_time``). Per variant it prints both medians and the r
 range of the per-round ratios: above 1 means this checkout is slower. Both sides must play the same
 actions: the records' digests are compared, and a difference is reported (the comparison then means
 little). Needs only the standard library to start (Python 3.10+).
+
+``compiled`` in place of REF compares this checkout with its own compiled build (``RUMMYKIT_COMPILE=1``,
+which needs a C compiler): a copy of this checkout's files (committed or not) in
+``benchmarks/.checkouts/tree-compiled``, built again when the copy changed; a ratio below 1 is then the
+compiled build's gain.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -52,7 +59,7 @@ def play(name, actions, seed):
     return time.process_time() - cpu, digest.hexdigest()[:12]
 
 names, actions, seed = json.loads(sys.argv[1])
-out = {"": {"package": rummykit.__file__}}
+out = {"": {"package": rummykit.__file__}, "compiled": getattr(rummykit, "COMPILED", False)}
 for name in names:
     seconds, digest = play(name, actions, seed)
     out[name] = {"cpu_us_per_action": seconds / actions * 1e6, "digest": digest}
@@ -71,21 +78,63 @@ def run_side(python: Path, *args: str) -> str:
     return run([str(python), *args], cwd=PLACE)
 
 
+COMPILED = "compiled"
+"""The REF that means this checkout's compiled build."""
+
+
+def label_of(ref: str | None) -> str:
+    if ref is None:
+        return "this"
+    if ref == COMPILED:
+        return COMPILED
+    return run(["git", "-C", str(REPO), "rev-parse", "--short", ref]).strip()
+
+
+def copy_this_checkout(root: Path) -> bool:
+    """Copy this checkout's files (tracked or new, not ignored) to ``root``; whether anything changed."""
+    listed = run(["git", "-C", str(REPO), "ls-files", "--cached", "--others", "--exclude-standard", "-z"])
+    changed = False
+    for name in filter(None, listed.split("\0")):
+        source, target = REPO / name, root / name
+        if not source.is_file():
+            continue  # deleted but not yet committed
+        data = source.read_bytes()
+        if not target.exists() or target.read_bytes() != data:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(data)
+            changed = True
+    return changed
+
+
 def side(ref: str | None) -> Path:
-    """The Python of a virtual environment with ``ref``'s checkout installed (this checkout for None)."""
-    label = "this" if ref is None else run(["git", "-C", str(REPO), "rev-parse", "--short", ref]).strip()
+    """The Python of a virtual environment with ``ref``'s checkout installed (this checkout for None; this
+    checkout's compiled build for ``compiled``)."""
+    label = label_of(ref)
     root = REPO if ref is None else PLACE / f"tree-{label}"
-    if ref is not None and not root.exists():
+    changed = False
+    if ref == COMPILED:
+        changed = copy_this_checkout(root)
+    elif ref is not None and not root.exists():
         PLACE.mkdir(exist_ok=True)
         run(["git", "-C", str(REPO), "worktree", "add", "--detach", str(root), ref])
     env = PLACE / f"venv-{label}"
     python = env / "bin" / "python"
-    if not python.exists():
+    pip = [str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+    if ref == COMPILED:
+        build = {**os.environ, "RUMMYKIT_COMPILE": "1"}
+        if not python.exists():
+            print(f"setting up {env} (compiling: a few minutes) ...", flush=True)
+            venv.create(env, with_pip=True)
+            run([*pip, "-e", str(root)], env=build)
+        elif changed:
+            print(f"compiling the changed copy in {root} ...", flush=True)
+            run([*pip, "--no-deps", "-e", str(root)], env=build)
+    elif not python.exists():
         print(f"setting up {env} ...", flush=True)
         venv.create(env, with_pip=True)
-        run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", "-e", str(root)])
+        run([*pip, "-e", str(root)])
     elif ref is None:  # this checkout may have gained entry points since
-        run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-deps", "-e", str(root)])
+        run([*pip, "--no-deps", "-e", str(root)])
     return python
 
 
@@ -119,9 +168,13 @@ def main(argv: list[str]) -> int:
             ):
                 if root.resolve() not in packages[label].resolve().parents:
                     raise SystemExit(f"the {label} side imported {packages[label]}, not the code under {root}")
+            builds = {label: bool(figures[label].pop("compiled")) for label in figures}
+            if builds != {"this": False, args.ref: args.ref == COMPILED}:
+                raise SystemExit(f"not the builds meant (compiled or not): {builds}")
         else:
             for label in figures:
                 figures[label].pop("")
+                figures[label].pop("compiled")
         rounds.append(figures)
     print(f"\nCPU microseconds per random action, {args.actions} actions a variant, {args.rounds} rounds interleaved")
     print(f"{'variant':18} {'this':>9} {args.ref[:12]:>12} {'ratio':>7}  ratio range   same games")

@@ -14,6 +14,8 @@ Pick a variant by name, start a game, and drive it with ``legal_actions()`` and 
 
 from __future__ import annotations
 
+from importlib.machinery import EXTENSION_SUFFIXES as _EXTENSION_SUFFIXES
+
 from . import cards, records  # records: gives Game.from_json its reader (records sits above the engine)
 from .actions import ActionWords, PositionWords
 from .dispatch import PluginError
@@ -26,7 +28,19 @@ from .variant import Variant, VariantInfo, list_variants, load_variant
 
 __version__ = "0.1.0"
 
+
+def _compiled() -> bool:
+    from . import meldorder, melds, solver  # the modules setup.py compiles
+
+    return all((module.__file__ or "").endswith(tuple(_EXTENSION_SUFFIXES)) for module in (meldorder, melds, solver))
+
+
+COMPILED: bool = _compiled()
+"""Whether this is the compiled build (``RUMMYKIT_COMPILE=1 pip install rummykit``): its meld search and solver
+run as C extensions made by mypyc. The pure-Python build is the default; both play exactly alike."""
+
 __all__ = [
+    "COMPILED",
     "hookimpl",
     "cards",
     "records",

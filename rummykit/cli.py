@@ -1107,9 +1107,9 @@ def _plugin_option(sub: argparse.ArgumentParser) -> None:
 
 
 def _version() -> str:
-    from . import __version__
+    from . import COMPILED, __version__
 
-    return __version__
+    return f"{__version__} (compiled)" if COMPILED else __version__
 
 
 def _problem_text(problem: Problem) -> str:

@@ -19,7 +19,7 @@ import heapq
 import itertools
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
 from typing import Literal
 
@@ -48,6 +48,9 @@ class SpecialMeld:
 
     name: str
     options: tuple[tuple[int, ...], ...]
+
+    def __reduce__(self) -> tuple[type[SpecialMeld], tuple[object, ...]]:
+        return (SpecialMeld, _init_values(self))
 
 
 @dataclass(frozen=True)
@@ -86,6 +89,9 @@ class MeldRules:
 
     _order_tables: tuple[tuple[int, ...], tuple[int, ...], int] = field(init=False, repr=False, compare=False)
     _usual: bool = field(init=False, repr=False, compare=False)
+
+    def __reduce__(self) -> tuple[type[MeldRules], tuple[object, ...]]:
+        return (MeldRules, _init_values(self))
 
     def __post_init__(self) -> None:
         # Tables of the run order, built once (read on every run checked).
@@ -185,6 +191,9 @@ class Meld:
     def __len__(self) -> int:
         return len(self.cards)
 
+    def __reduce__(self) -> tuple[type[Meld], tuple[object, ...]]:
+        return (Meld, _init_values(self))
+
     def __copy__(self) -> Meld:
         return self
 
@@ -200,6 +209,9 @@ class Arrangement:
     deadwood: tuple[Card, ...]
     deadwood_value: int
 
+    def __reduce__(self) -> tuple[type[Arrangement], tuple[object, ...]]:
+        return (Arrangement, _init_values(self))
+
     @property
     def melded(self) -> tuple[Card, ...]:
         """Every card of the arrangement's melds, meld by meld."""
@@ -213,6 +225,12 @@ class Arrangement:
         parts = [f"[{meld_text(meld)}]" for meld in self.melds]
         parts.append(f"deadwood {' '.join(map(str, self.deadwood)) or '-'} ({self.deadwood_value})")
         return " ".join(parts)
+
+
+def _init_values(value: object) -> tuple[object, ...]:
+    """A frozen dataclass's fields as its constructor takes them: what it pickles as. Compiled (the compiled
+    build), such a class cannot be unpickled field by field, as its fields refuse to be set."""
+    return tuple(getattr(value, f.name) for f in fields(value) if f.init)  # type: ignore[arg-type]
 
 
 def _face(rank: int, suit: int) -> int:

@@ -12,6 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_builds import compiled_modules
+
+import rummykit
 
 ROOT = Path(__file__).resolve().parents[1]
 API = ROOT / "docs" / "api"
@@ -63,6 +66,11 @@ def test_every_public_name_in_the_reference_has_a_docstring() -> None:
     assert {"rummykit.Variant", "rummykit.engine.Game", "rummykit.bots.GreedyBot", "rummykit.envs.RummyGym"} <= set(
         shown
     )
+    if rummykit.COMPILED:
+        # mypyc drops the docstrings of the modules it compiles; the reference is built from the pure-Python build.
+        compiled = {path.removesuffix(".py").replace("/", ".") for path in compiled_modules()}
+        shown = {name: obj for name, obj in shown.items() if getattr(obj, "__module__", name) not in compiled}
+        shown = {name: obj for name, obj in shown.items() if name not in compiled}
     missing = [m for name, obj in sorted(shown.items()) for m in undocumented(name, obj)]
     assert missing == [], "no docstring: " + ", ".join(missing)
 

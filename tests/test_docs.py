@@ -102,10 +102,10 @@ def _folder(base: Path) -> Path:
     """A copy of the checkout with every page's files in it."""
     work = base / "work"
     work.mkdir()
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    for name in ("pyproject.toml", "README.md"):
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.so", "*.pyd")  # a pure copy, even of a compiled tree
+    for name in ("pyproject.toml", "setup.py", "README.md"):
         shutil.copy2(ROOT / name, work / name)
-    for name in ("rummykit", "plugins", "variants"):
+    for name in ("rummykit", "plugins", "variants", "build_support"):
         shutil.copytree(ROOT / name, work / name, ignore=ignore)
     for page in PAGES:
         write_files(work, blocks(page))

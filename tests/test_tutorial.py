@@ -85,10 +85,10 @@ def environment(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path
     base = tmp_path_factory.mktemp("tutorial")
     source = base / "rummykit-source"  # a copy, so that building leaves the checkout untouched
     source.mkdir()
-    for name in ("pyproject.toml", "README.md"):
+    for name in ("pyproject.toml", "setup.py", "README.md"):
         shutil.copy2(ROOT / name, source / name)
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
-    for name in ("rummykit", "plugins", "variants"):
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "*.so", "*.pyd")  # a pure copy, even of a compiled tree
+    for name in ("rummykit", "plugins", "variants", "build_support"):
         shutil.copytree(ROOT / name, source / name, ignore=ignore)
     env_dir = base / "venv"
     venv.EnvBuilder(with_pip=True, clear=True).create(env_dir)
