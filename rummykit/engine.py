@@ -57,6 +57,7 @@ long before it (a greedy Gin game takes about ten hands)."""
 
 
 _S = TypeVar("_S")
+_T = TypeVar("_T")
 
 
 @dataclass
@@ -68,6 +69,12 @@ class Zone:
     visibility: str
     """``public``, ``owner`` or ``hidden`` (see :meth:`Deal.add_zone`)."""
     cards: list[list[Card]]
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Zone:
+        if type(self) is not Zone:
+            return _copy_fields(self, memo, {"cards": _flat_each})
+        new = memo[id(self)] = Zone(self.name, self.visibility, _flat_each(self.cards, memo))
+        return new  # a clone's hot path (see _copy_fields)
 
 
 @dataclass
@@ -97,6 +104,14 @@ class TableMeld:
 
     def __str__(self) -> str:
         return str(self.meld)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> TableMeld:
+        if type(self) is not TableMeld:
+            return _copy_fields(self, memo, {"credits": _flat})
+        # A clone's hot path (see _copy_fields): the meld and first_ids are immutable, the credits numbers.
+        credits = _flat(self.credits, memo)
+        new = memo[id(self)] = TableMeld(self.meld, self.owner, credits, self.first_size, self.first_ids)
+        return new
 
 
 @dataclass(frozen=True)
@@ -152,6 +167,61 @@ class _MovedToState:
 
     def __set__(self, deal: Deal, value: Any) -> None:
         setattr(deal._moved_state(self.name), self.name, value)
+
+
+def _flat(value: Any, memo: dict[int, Any]) -> Any:
+    """A copy of a list, set or dict holding only immutable values (cards, card ids, actions, tuples of
+    them), made whole; the one copy of it when it was reached before (as deepcopy keeps shared values)."""
+    found = memo.get(id(value))
+    if found is None:
+        found = memo[id(value)] = value.copy()
+    return found
+
+
+def _flat_each(value: Any, memo: dict[int, Any]) -> Any:
+    """A copy of a list of such lists, sets or dicts (one per seat)."""
+    found = memo.get(id(value))
+    if found is None:
+        found = memo[id(value)] = [_flat(held, memo) for held in value]
+    return found
+
+
+_FLAT_TYPES = (list, set, dict)
+
+
+def _copy_fields(value: _T, memo: dict[int, Any], flat: Mapping[str, Callable[[Any, dict[int, Any]], Any]]) -> _T:
+    """A deep copy of ``value`` (a game's deal, zone or table meld) made quickly: the fields named in ``flat``
+    are copied by their function when they hold what it expects, every other field by deepcopy.
+
+    Cards and actions are immutable and copy as themselves, so walking them one by one only costs time:
+    most of a clone's time went there (``Game.clone``, which search bots call for every sampled position)."""
+    new = copy.copy(value)
+    memo[id(value)] = new
+    fields = new.__dict__
+    for name, held in fields.items():
+        how = flat.get(name)
+        if (
+            how is not None
+            and type(held) in _FLAT_TYPES
+            and (how is _flat or all(type(v) in _FLAT_TYPES for v in held))
+        ):
+            fields[name] = how(held, memo)
+        else:
+            fields[name] = copy.deepcopy(held, memo)
+    return new
+
+
+_DEAL_FLAT: dict[str, Callable[[Any, dict[int, Any]], Any]] = {
+    "stock": _flat,
+    "discard": _flat,
+    "set_aside": _flat,
+    "face_down": _flat,
+    "log": _flat,
+    "_legal": _flat,
+    "hands": _flat_each,
+    "known": _flat_each,
+}
+"""The deal's fields of cards, card ids and actions, and how each is copied."""
 
 
 class Deal:
@@ -258,6 +328,9 @@ class Deal:
     def state_of(self, cls: type[_S]) -> _S:
         """A plugin's typed state for this deal (:func:`rummykit.typed.state_of`), made on first use."""
         return _state_of(self, cls)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Deal:
+        return _copy_fields(self, memo, _DEAL_FLAT)
 
     def _moved_state(self, name: str) -> Any:
         cls = MOVED_STATE[name]
@@ -781,6 +854,7 @@ class Game:
         # sets it whole, where a deep one copies its 625 numbers one by one), the deal's starting state, and
         # the finished hands' actions, automatic moves and results.
         memo[id(self.rng)] = copy.copy(self.rng)
+        memo[id(self.deck)] = self.deck  # the game's cards, never changed (dealing copies them)
         start = self.deal._start
         if start is not None:
             memo[id(start)] = start

@@ -20,6 +20,11 @@ VARIANTS = [
     ("500-rum", 3),
     ("500-partnership", 4),
     ("persian", 4),
+    ("fortune", 2),
+    ("arlington", 3),
+    ("iceberg", 4),
+    ("skarney", 4),
+    ("skarney-singles", 2),
 ]
 
 
@@ -37,7 +42,11 @@ def state(game: Game) -> tuple[object, ...]:
         [list(map(str, hand)) for hand in deal.hands],
         list(map(str, deal.stock)),
         list(map(str, deal.discard)),
-        [str(tm) for tm in deal.table],
+        [(str(tm), tm.owner, sorted(tm.credits.items()), tm.first_size) for tm in deal.table],
+        {name: [list(map(str, held)) for held in zone.cards] for name, zone in deal.zones.items()},
+        [sorted(ids) for ids in deal.known],
+        sorted((k, sorted(v)) for k, v in deal.seen.items()),
+        sorted(deal.face_down),
         deal.phase,
         deal.current,
         game.rng.getstate(),
@@ -105,3 +114,41 @@ def test_clone_after_finished_hands(name: str) -> None:
     play(game, random.Random(6), 400)
     assert state(game) == state(twin)
     assert game.history == twin.history and game.results == twin.results
+
+
+def test_a_clone_shares_no_mutable_part_and_keeps_what_is_shared_shared() -> None:
+    """The clone's lists, sets and dicts of cards are new objects (changing them leaves the game as it was), a
+    list reached twice (here a plugin's state pointing at a hand) is still one list in the clone, and a subclass
+    of a table meld is copied whole."""
+    from dataclasses import dataclass
+
+    from rummykit.engine import TableMeld
+
+    @dataclass
+    class NotedMeld(TableMeld):
+        notes: list[str] | None = None
+
+    game = rummykit.load_variant("iceberg").new_game(players=4, seed=3)
+    play(game, random.Random(3), 120)
+    deal = game.deal
+    meld = deal.table[0] if deal.table else None
+    assert meld is not None, "random play put no meld on the table"
+    deal.table.append(NotedMeld(meld.meld, meld.owner, dict(meld.credits), notes=["laid"]))
+    deal.state["watched hand"] = deal.hands[0]
+    before = state(game)
+    twin = game.clone()
+    other = twin.deal
+    assert other.state["watched hand"] is other.hands[0] is not deal.hands[0]
+    for ours, theirs in [(deal.hands, other.hands), (deal.known, other.known), (deal.table, other.table)]:
+        assert all(a is not b for a, b in zip(ours, theirs))
+    for field in ("stock", "discard", "set_aside", "face_down", "log", "seen"):
+        assert getattr(other, field) is not getattr(deal, field) or not getattr(deal, field)
+    copied = other.table[-1]
+    assert type(copied) is NotedMeld and copied.notes == ["laid"] and copied.notes is not deal.table[-1].notes
+    other.hands[0].clear()
+    other.known[0].add(999)
+    other.table[0].credits[999] = 0
+    for zone in other.zones.values():
+        zone.cards[0].clear()
+    other.stock.clear()
+    assert state(game) == before
