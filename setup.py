@@ -9,9 +9,10 @@ from setuptools import setup
 COMPILED_MODULES = [
     "rummykit/meldorder.py",
     "rummykit/melds.py",
-    "rummykit/solver.py",
 ]
-"""The modules compiled: the meld search and the solver, where random play and the bots spend their time."""
+"""The modules compiled: the meld search, where the games with wild cards and big hands spend their time. The
+solver (rummykit/solver.py) is left out: compiled, its big-integer states and dictionaries ran 10 to 40 %
+slower than under the interpreter (docs/performance.md)."""
 
 compiling = os.environ.get("RUMMYKIT_COMPILE", "").strip() not in ("", "0")
 listing_requires = os.environ.get("RUMMYKIT_BUILD_LISTING_REQUIRES") == "1"  # set by build_support/rummykit_build.py

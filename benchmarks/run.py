@@ -264,7 +264,7 @@ def meld_section(size: int, results: dict[str, dict[str, Any]], report: dict[str
 
 def engine_section(results: dict[str, dict[str, Any]], report: dict[str, Any]) -> str:
     labels = {
-        "rummykit": "rummykit gin (Python)",
+        "rummykit": "rummykit gin (compiled)" if "compiled" in str(report.get("versions")) else "rummykit gin (Python)",
         "openspiel": "OpenSpiel gin_rummy (C++ via pyspiel)",
         "rlcard": "RLCard gin-rummy (Python)",
     }

@@ -369,6 +369,10 @@ def versions(params: dict[str, Any]) -> dict[str, Any]:
             found[dist] = metadata.version(dist)
         except metadata.PackageNotFoundError:
             found[dist] = None
+    import rummykit
+
+    if found["rummykit"] and getattr(rummykit, "COMPILED", False):
+        found["rummykit"] += " (compiled)"
     return {"python": sys.version.split()[0], "versions": found}
 
 

@@ -30,14 +30,14 @@ __version__ = "0.1.0"
 
 
 def _compiled() -> bool:
-    from . import meldorder, melds, solver  # the modules setup.py compiles
+    from . import meldorder, melds  # the modules setup.py compiles
 
-    return all((module.__file__ or "").endswith(tuple(_EXTENSION_SUFFIXES)) for module in (meldorder, melds, solver))
+    return all((module.__file__ or "").endswith(tuple(_EXTENSION_SUFFIXES)) for module in (meldorder, melds))
 
 
 COMPILED: bool = _compiled()
-"""Whether this is the compiled build (``RUMMYKIT_COMPILE=1 pip install rummykit``): its meld search and solver
-run as C extensions made by mypyc. The pure-Python build is the default; both play exactly alike."""
+"""Whether this is the compiled build (``RUMMYKIT_COMPILE=1 pip install rummykit``): its meld search runs as C
+extensions made by mypyc. The pure-Python build is the default; both play exactly alike."""
 
 __all__ = [
     "COMPILED",
