@@ -1,10 +1,14 @@
 """The compiled build: with ``RUMMYKIT_COMPILE=1``, mypyc compiles the hot modules below to C extensions that
 sit beside their ``.py`` sources (Python imports an extension before a source of the same name). Everything
-else about the package is in ``pyproject.toml``."""
+else about the package is in ``pyproject.toml``; the build backend is ``build_support/rummykit_build.py``."""
 
 import os
+import sys
 
 from setuptools import setup
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "build_support"))
+from rummykit_build import NOT_NOW, compiling  # noqa: E402 - found through the path just given
 
 COMPILED_MODULES = [
     "rummykit/meldorder.py",
@@ -14,9 +18,7 @@ COMPILED_MODULES = [
 solver (rummykit/solver.py) is left out: compiled, its big-integer states and dictionaries ran 10 to 40 %
 slower than under the interpreter (docs/performance.md)."""
 
-compiling = os.environ.get("RUMMYKIT_COMPILE", "").strip() not in ("", "0")
-listing_requires = os.environ.get("RUMMYKIT_BUILD_LISTING_REQUIRES") == "1"  # set by build_support/rummykit_build.py
-if compiling and not listing_requires:
+if compiling() and os.environ.get(NOT_NOW) != "1":
     from mypyc.build import mypycify
 
     setup(ext_modules=mypycify(COMPILED_MODULES, opt_level="3"))

@@ -1,16 +1,20 @@
 """rummykit's build backend: setuptools, plus mypyc when the compiled build is asked for.
 
 ``RUMMYKIT_COMPILE=1 pip install .`` compiles the modules listed in ``setup.py`` with mypyc; without the
-variable the package is pure Python (the default and the reference). mypy and the type information it needs
-are build requirements only of the compiled build, so the pure build never downloads them.
+variable (or with ``0``) the package is pure Python, the default and the reference. mypy and the type
+information it needs are build requirements of the compiled build only, so the pure build never downloads
+them. An sdist never compiles (it is the source either build starts from), and neither does reading the
+package's metadata.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+from collections.abc import Iterator
 
 from setuptools import build_meta as _setuptools
-from setuptools.build_meta import *  # noqa: F403 - every hook setuptools provides, unchanged but these two
+from setuptools.build_meta import *  # noqa: F403 - every hook setuptools provides; those below wrap its own
 
 COMPILE_REQUIRES = [
     # mypyc ships with mypy; the rest is what mypy needs to check the compiled modules and what they import.
@@ -20,30 +24,59 @@ COMPILE_REQUIRES = [
     "types-jsonschema",
 ]
 
+VARIABLE = "RUMMYKIT_COMPILE"
+NOT_NOW = "RUMMYKIT_BUILD_NOT_COMPILING"
+"""Set while setuptools runs setup.py for anything but building a wheel (its requirements, the metadata, an
+sdist): setup.py then leaves the extensions out, and mypy is not needed."""
 
-LISTING_REQUIRES = "RUMMYKIT_BUILD_LISTING_REQUIRES"
-"""Set while setuptools runs setup.py only to list its build requirements."""
+_YES, _NO = ("1", "true", "yes"), ("", "0", "false", "no")
 
 
 def compiling() -> bool:
-    """Whether ``RUMMYKIT_COMPILE`` asks for the compiled build."""
-    return os.environ.get("RUMMYKIT_COMPILE", "").strip() not in ("", "0")
+    """Whether ``RUMMYKIT_COMPILE`` asks for the compiled build (``1``, ``true``, ``yes``; ``0``, ``false``,
+    ``no`` or unset: pure Python)."""
+    value = os.environ.get(VARIABLE, "").strip().lower()
+    if value not in _YES + _NO:
+        raise SystemExit(f"{VARIABLE} is 1 (the compiled build) or 0 (pure Python), not {value!r}")
+    return value in _YES
 
 
-def _requires(setuptools_requires, config_settings):  # type: ignore[no-untyped-def]
-    # setuptools runs setup.py to find its own requirements, before mypy is installed: setup.py is told so
-    # (it then leaves the extensions out of that run only).
-    os.environ[LISTING_REQUIRES] = "1"
+@contextlib.contextmanager
+def _not_compiling() -> Iterator[None]:
+    os.environ[NOT_NOW] = "1"
     try:
-        found = setuptools_requires(config_settings)
+        yield
     finally:
-        del os.environ[LISTING_REQUIRES]
-    return found + (COMPILE_REQUIRES if compiling() else [])
+        del os.environ[NOT_NOW]
 
 
 def get_requires_for_build_wheel(config_settings=None):  # type: ignore[no-untyped-def]
-    return _requires(_setuptools.get_requires_for_build_wheel, config_settings)
+    with _not_compiling():
+        found = _setuptools.get_requires_for_build_wheel(config_settings)
+    return found + (COMPILE_REQUIRES if compiling() else [])
 
 
 def get_requires_for_build_editable(config_settings=None):  # type: ignore[no-untyped-def]
-    return _requires(_setuptools.get_requires_for_build_editable, config_settings)
+    with _not_compiling():
+        found = _setuptools.get_requires_for_build_editable(config_settings)
+    return found + (COMPILE_REQUIRES if compiling() else [])
+
+
+def get_requires_for_build_sdist(config_settings=None):  # type: ignore[no-untyped-def]
+    with _not_compiling():
+        return _setuptools.get_requires_for_build_sdist(config_settings)
+
+
+def prepare_metadata_for_build_wheel(metadata_directory, config_settings=None):  # type: ignore[no-untyped-def]
+    with _not_compiling():
+        return _setuptools.prepare_metadata_for_build_wheel(metadata_directory, config_settings)
+
+
+def prepare_metadata_for_build_editable(metadata_directory, config_settings=None):  # type: ignore[no-untyped-def]
+    with _not_compiling():
+        return _setuptools.prepare_metadata_for_build_editable(metadata_directory, config_settings)
+
+
+def build_sdist(sdist_directory, config_settings=None):  # type: ignore[no-untyped-def]
+    with _not_compiling():
+        return _setuptools.build_sdist(sdist_directory, config_settings)

@@ -71,7 +71,7 @@ class Zone:
     cards: list[list[Card]]
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Zone:
-        if type(self) is not Zone:
+        if type(self) is not Zone or len(self.__dict__) != 3:  # a subclass, or an attribute added: every field
             return _copy_fields(self, memo, {"cards": _flat_each})
         new = memo[id(self)] = Zone(self.name, self.visibility, _flat_each(self.cards, memo))
         return new  # a clone's hot path (see _copy_fields)
@@ -106,7 +106,7 @@ class TableMeld:
         return str(self.meld)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> TableMeld:
-        if type(self) is not TableMeld:
+        if type(self) is not TableMeld or len(self.__dict__) != 5:  # a subclass, or an attribute added: every field
             return _copy_fields(self, memo, {"credits": _flat})
         # A clone's hot path (see _copy_fields): the meld and first_ids are immutable, the credits numbers.
         credits = _flat(self.credits, memo)
@@ -208,6 +208,11 @@ def _copy_fields(value: _T, memo: dict[int, Any], flat: Mapping[str, Callable[[A
             fields[name] = how(held, memo)
         else:
             fields[name] = copy.deepcopy(held, memo)
+    for cls in type(value).__mro__:  # a subclass's slots (copy.copy shares what they hold)
+        slots = cls.__dict__.get("__slots__", ())
+        for name in (slots,) if isinstance(slots, str) else slots:
+            if name not in ("__dict__", "__weakref__") and hasattr(value, name):
+                object.__setattr__(new, name, copy.deepcopy(getattr(value, name), memo))
     return new
 
 
@@ -225,7 +230,11 @@ _DEAL_FLAT: dict[str, Callable[[Any, dict[int, Any]], Any]] = {
 
 
 class Deal:
-    """One hand (deal) in progress: who holds what, the piles, the table, whose turn and what phase."""
+    """One hand (deal) in progress: who holds what, the piles, the table, whose turn and what phase.
+
+    Its lists and sets of cards, card ids and actions (``hands``, ``stock``, ``discard``, ``set_aside``,
+    ``face_down``, ``known``, ``log``) hold nothing else: a copy of the game (:meth:`Game.clone`) copies
+    them whole, sharing the cards and actions, which are immutable. Keep other values in :attr:`state`."""
 
     rebuilds = _MovedToState()
     """Deprecated: how many times this deal's stock was made again from the pile, now mechanic ``refill``'s
@@ -854,7 +863,7 @@ class Game:
         # sets it whole, where a deep one copies its 625 numbers one by one), the deal's starting state, and
         # the finished hands' actions, automatic moves and results.
         memo[id(self.rng)] = copy.copy(self.rng)
-        memo[id(self.deck)] = self.deck  # the game's cards, never changed (dealing copies them)
+        memo[id(self.deck)] = self.deck  # the game's cards, never changed (dealing copies them): shared
         start = self.deal._start
         if start is not None:
             memo[id(start)] = start

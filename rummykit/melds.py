@@ -50,7 +50,7 @@ class SpecialMeld:
     options: tuple[tuple[int, ...], ...]
 
     def __reduce__(self) -> tuple[type[SpecialMeld], tuple[object, ...]]:
-        return (SpecialMeld, _init_values(self))
+        return (type(self), _init_values(self))
 
 
 @dataclass(frozen=True)
@@ -91,7 +91,7 @@ class MeldRules:
     _usual: bool = field(init=False, repr=False, compare=False)
 
     def __reduce__(self) -> tuple[type[MeldRules], tuple[object, ...]]:
-        return (MeldRules, _init_values(self))
+        return (type(self), _init_values(self))
 
     def __post_init__(self) -> None:
         # Tables of the run order, built once (read on every run checked).
@@ -192,7 +192,7 @@ class Meld:
         return len(self.cards)
 
     def __reduce__(self) -> tuple[type[Meld], tuple[object, ...]]:
-        return (Meld, _init_values(self))
+        return (type(self), _init_values(self))
 
     def __copy__(self) -> Meld:
         return self
@@ -210,7 +210,7 @@ class Arrangement:
     deadwood_value: int
 
     def __reduce__(self) -> tuple[type[Arrangement], tuple[object, ...]]:
-        return (Arrangement, _init_values(self))
+        return (type(self), _init_values(self))
 
     @property
     def melded(self) -> tuple[Card, ...]:

@@ -128,13 +128,20 @@ def test_a_clone_shares_no_mutable_part_and_keeps_what_is_shared_shared() -> Non
     class NotedMeld(TableMeld):
         notes: list[str] | None = None
 
+    @dataclass(slots=True)
+    class SlottedMeld(TableMeld):
+        notes: list[str] | None = None
+
     game = rummykit.load_variant("iceberg").new_game(players=4, seed=3)
     play(game, random.Random(3), 120)
     deal = game.deal
     meld = deal.table[0] if deal.table else None
     assert meld is not None, "random play put no meld on the table"
     deal.table.append(NotedMeld(meld.meld, meld.owner, dict(meld.credits), notes=["laid"]))
+    deal.table.append(SlottedMeld(meld.meld, meld.owner, dict(meld.credits), notes=["slotted"]))
+    meld.remark = ["added"]  # type: ignore[attr-defined]  # an attribute a plugin added
     deal.state["watched hand"] = deal.hands[0]
+    zone, seat = next((z, s) for z in deal.zones.values() for s, held in enumerate(z.cards) if held)
     before = state(game)
     twin = game.clone()
     other = twin.deal
@@ -143,12 +150,32 @@ def test_a_clone_shares_no_mutable_part_and_keeps_what_is_shared_shared() -> Non
         assert all(a is not b for a, b in zip(ours, theirs))
     for field in ("stock", "discard", "set_aside", "face_down", "log", "seen"):
         assert getattr(other, field) is not getattr(deal, field) or not getattr(deal, field)
-    copied = other.table[-1]
-    assert type(copied) is NotedMeld and copied.notes == ["laid"] and copied.notes is not deal.table[-1].notes
+    for copied, original in zip(other.table[-2:], deal.table[-2:]):
+        assert type(copied) is type(original) and copied.notes == original.notes  # type: ignore[attr-defined]
+        assert copied.notes is not original.notes  # type: ignore[attr-defined]
+    assert other.table[0].remark == ["added"] and other.table[0].remark is not meld.remark  # type: ignore[attr-defined]
     other.hands[0].clear()
     other.known[0].add(999)
     other.table[0].credits[999] = 0
-    for zone in other.zones.values():
-        zone.cards[0].clear()
+    other.zones[zone.name].cards[seat].clear()
     other.stock.clear()
     assert state(game) == before
+
+
+@pytest.mark.skipif(rummykit.COMPILED, reason="the compiled build's Meld cannot be subclassed")
+def test_a_meld_subclass_pickles_and_copies_as_itself() -> None:
+    from dataclasses import dataclass
+
+    from rummykit.melds import Meld
+
+    @dataclass(frozen=True)
+    class TaggedMeld(Meld):
+        tag: str = ""
+
+    meld = rummykit.load_variant("gin").arrange("7H 8H 9H").melds[0]
+    tagged = TaggedMeld(meld.kind, meld.cards, meld.ranks, meld.suit, meld.wilds, meld.represents, tag="x")
+    assert copy.deepcopy(tagged) is tagged
+    globals()["TaggedMeld"] = TaggedMeld  # pickle finds a class by its module's name
+    TaggedMeld.__qualname__ = "TaggedMeld"
+    back = pickle.loads(pickle.dumps(tagged))
+    assert type(back) is TaggedMeld and back == tagged and back.tag == "x"
