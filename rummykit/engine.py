@@ -14,7 +14,7 @@ import random
 import warnings
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -71,10 +71,13 @@ class Zone:
     cards: list[list[Card]]
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Zone:
-        if type(self) is not Zone or len(self.__dict__) != 3:  # a subclass, or an attribute added: every field
+        if type(self) is not Zone or len(self.__dict__) != _ZONE_FIELDS:  # a subclass, or an attribute added
             return _copy_fields(self, memo, {"cards": _flat_each})
         new = memo[id(self)] = Zone(self.name, self.visibility, _flat_each(self.cards, memo))
         return new  # a clone's hot path (see _copy_fields)
+
+
+_ZONE_FIELDS = len(fields(Zone))
 
 
 @dataclass
@@ -106,12 +109,15 @@ class TableMeld:
         return str(self.meld)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> TableMeld:
-        if type(self) is not TableMeld or len(self.__dict__) != 5:  # a subclass, or an attribute added: every field
+        if type(self) is not TableMeld or len(self.__dict__) != _TABLE_MELD_FIELDS:  # a subclass, or an attribute added
             return _copy_fields(self, memo, {"credits": _flat})
         # A clone's hot path (see _copy_fields): the meld and first_ids are immutable, the credits numbers.
         credits = _flat(self.credits, memo)
         new = memo[id(self)] = TableMeld(self.meld, self.owner, credits, self.first_size, self.first_ids)
         return new
+
+
+_TABLE_MELD_FIELDS = len(fields(TableMeld))
 
 
 @dataclass(frozen=True)
