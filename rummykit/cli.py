@@ -941,6 +941,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         plugins=args.plugin or (),
         allow_hosts=args.allow_host or (),
         idle_seconds=args.idle_minutes * 60,
+        db=args.db,
     )
     return EXIT_OK
 
@@ -1078,8 +1079,11 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument("--allow-host", action="append", metavar="NAME",
                      help="a name others reach this server by (repeatable); requests naming another host are "
                           "refused (IP addresses and this machine's names are always accepted)")  # fmt: skip
-    sub.add_argument("--idle-minutes", type=_positive_minutes, default=60, metavar="M",
-                     help="drop a table no request has used for M minutes (default 60)")  # fmt: skip
+    sub.add_argument("--idle-minutes", type=_positive_minutes, default=1440, metavar="M",
+                     help="drop a table no request has used for M minutes (default 1440: a day)")  # fmt: skip
+    sub.add_argument("--db", metavar="PATH",
+                     help="the SQLite file that keeps the tables across restarts (default: tables.sqlite3 in the "
+                          "user's data folder; 'none': in memory only)")  # fmt: skip
     _plugin_option(sub)
     sub.set_defaults(run=cmd_serve)
     return parser

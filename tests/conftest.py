@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from rummykit import Game
+
+# `rummykit serve` keeps its tables in the user's data folder: the tests (and the servers they start) use a
+# folder of their own, one per test process, and never the user's.
+os.environ["XDG_DATA_HOME"] = tempfile.mkdtemp(prefix="rummykit-test-data-")
 
 UNDERCUT_DOUBLE = """\
 import dataclasses

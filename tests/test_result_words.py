@@ -57,7 +57,7 @@ def test_the_terminal_prints_the_words_of_the_hook(toy_words: Path) -> None:
 
 
 def test_the_web_page_gets_the_words_of_the_hook(toy_words: Path) -> None:
-    with TestClient(create_app(plugins=[str(toy_words)])) as client:
+    with TestClient(create_app(plugins=[str(toy_words)], moves_per_second=None)) as client:
         created = client.post("/api/tables", json={"variant": "gin", "bots": [None, "random"]}).json()
         state, rng = created, random.Random(3)
         while not state["results"]:

@@ -65,7 +65,7 @@ FORTUNE_LAYOUT = {
 
 @pytest.fixture(scope="module")
 def client() -> Iterator[TestClient]:
-    with TestClient(create_app(max_tables=200)) as test_client:
+    with TestClient(create_app(max_tables=200, moves_per_second=None)) as test_client:  # scripts play at full speed
         yield test_client
 
 
@@ -240,7 +240,7 @@ def test_the_table_limit_drops_finished_tables_first_then_refuses() -> None:
         assert small.get(f"/api/tables/{'0' * 32}").status_code == 404
         response = small.post("/api/tables", json={"variant": "gin"})
         assert response.status_code == 503 and "tables in play" in response.json()["error"]
-        assert "the next in 3600 seconds" in response.json()["error"]
+        assert "the next in 86400 seconds" in response.json()["error"]
         assert small.delete(f"/api/tables/{first['id']}").status_code == 403  # only its creator deletes it
         assert small.delete(f"/api/tables/{first['id']}", headers=auth(first)).status_code == 200
         assert new_table(small)["id"] not in (first["id"], second["id"])
@@ -337,7 +337,7 @@ def test_rummykit_serve_on_a_port_in_use_says_so_in_one_line(capsys: pytest.Capt
 
 def test_a_ruleset_file_and_plugin_from_the_command_line_are_offered_and_played() -> None:
     toy = Path(__file__).resolve().parent / "toy"
-    app = create_app(rulesets=[str(toy / "toy.yaml")], plugins=[str(toy / "toy_rummy.py")])
+    app = create_app(rulesets=[str(toy / "toy.yaml")], plugins=[str(toy / "toy_rummy.py")], moves_per_second=None)
     with TestClient(app) as toy_client:
         names = [v["name"] for v in toy_client.get("/api/variants").json()["variants"]]
         assert "toy-rummy" in names and "gin" in names
@@ -393,7 +393,7 @@ def test_rummykit_serve_prints_its_address_and_serves() -> None:
 
 @pytest.fixture(scope="module")
 def server() -> Iterator[str]:
-    with running(create_app(max_tables=200)) as base:
+    with running(create_app(max_tables=200, moves_per_second=None)) as base:
         yield base
 
 

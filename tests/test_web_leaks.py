@@ -78,7 +78,7 @@ def twin_state(table: Table, viewer: int | None, rng: random.Random) -> dict[str
         where[index] = card
     game.seed = rng.randrange(2**62)  # the seed deals every card: it must not show either
     twin = Table(id=table.id, game=game, bots=table.bots, players=table.players, log=table.log,
-                 settlements=table.settlements, replay=None, owner=table.owner, tokens=table.tokens)  # fmt: skip
+                 settlements=table.settlements, replay=None, owner_digest=table.owner_digest, seats=table.seats)  # fmt: skip
     return json.loads(json.dumps(state(twin, viewer)))  # type: ignore[no-any-return]
 
 
@@ -128,7 +128,7 @@ def check_reader(
 def test_no_answer_shows_a_card_its_reader_may_not_see(variant: str) -> None:
     info = rummykit.load_variant(variant)
     players = min(info.max_players, 4)
-    app = create_app()
+    app = create_app(moves_per_second=None)
     with TestClient(app) as client:
         response = client.post(
             "/api/tables", json={"variant": variant, "players": players, "bots": [None] * players, "max_hands": 1}

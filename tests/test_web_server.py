@@ -58,6 +58,8 @@ def free_port() -> int:
 def serving(*args: str) -> Iterator[tuple[subprocess.Popen[str], int]]:
     """``rummykit serve`` in a process of its own, on a free port, once it answers."""
     port = free_port()
+    if "--db" not in args:
+        args = ("--db", "none", *args)
     command = [sys.executable, "-c", "import sys; from rummykit.cli import main; sys.exit(main())"]
     process = subprocess.Popen(
         [*command, "serve", "--port", str(port), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True

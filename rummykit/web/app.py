@@ -18,8 +18,8 @@ import sys
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from importlib import resources
@@ -34,7 +34,7 @@ from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import JSONResponse, Response
+from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -50,16 +50,17 @@ from ..results import describe_result
 from ..ruleset import RulesetError
 from ..turntext import TurnPrinter
 from ..variant import Variant, house_rules_for, load_variant, table_entry
+from .storage import MemoryStorage, SQLiteStorage, Storage, StorageError, StoredSeat, StoredTable, digest
 
-__all__ = ["create_app", "serve", "WebError", "Tables", "MAX_BODY", "MAX_TABLES", "IDLE_SECONDS"]
+__all__ = ["create_app", "serve", "default_db", "WebError", "Tables", "MAX_BODY", "MAX_TABLES", "IDLE_SECONDS"]
 
 MAX_BODY = 256 * 1024
 """Request bodies longer than this are refused (413): a game record of a long game fits many times over."""
 MAX_TABLES = 500
 """Tables kept at once; when full, the finished table used least recently is dropped, else new tables are
 refused (503) until an idle table expires."""
-IDLE_SECONDS = 3600.0
-"""A table that no request has read or played for this long is dropped."""
+IDLE_SECONDS = 86400.0
+"""A table that no request has read or played for this long (a day) is dropped."""
 DROPPED_KEPT = 10_000
 """How many dropped tables the server remembers, to answer 410 (and why) instead of 404."""
 HEAVY_REQUESTS = 2
@@ -72,6 +73,18 @@ MAX_BOT_MOVES = 200_000
 """Bot moves made for one request at most (a whole bots-only game takes far fewer)."""
 LOG_LENGTH = 300
 """Moves kept per table for the page's move list."""
+NAME_LENGTH = 30
+"""The longest name a seat joins with."""
+LOBBY_LENGTH = 100
+"""Listed tables the lobby shows at most (the newest)."""
+MOVES_PER_SECOND = 10
+"""The rate limit of a seat's moves: this many a second on average..."""
+MOVE_BURST = 30
+"""...and this many at once."""
+MAX_LIVE = 1000
+"""Live views (``/events`` streams) open at once; more are refused (503)."""
+KEEP_ALIVE_SECONDS = 15.0
+"""A live view with nothing new is sent a comment this often, so proxies keep it open."""
 
 
 class WebError(Exception):
@@ -104,21 +117,46 @@ class Table:
     driver: asyncio.Task[None] | None = None
     """The task letting the bots move, while they have moves to make."""
     replay: Replay | None = None
-    owner: str = field(default_factory=lambda: secrets.token_urlsafe(16))
-    """The creator's token: deletes the table and steps a replay."""
-    tokens: dict[int, str] = field(default_factory=dict)
-    """Per person seat, the token that shows that seat's view and plays for it (the seat's secret)."""
+    owner_digest: str = ""
+    """The digest of the creator's token, which deletes the table and steps a replay."""
+    seats: dict[int, StoredSeat] = field(default_factory=dict)
+    """Per person seat, the digest of the token that shows that seat's view and plays for it (the seat's
+    secret), the name it joined with, and whether somebody joined it."""
+    listed: bool = False
+    """Shown in the lobby, where anybody may join a free seat."""
+    spec: dict[str, Any] = field(default_factory=dict)
+    """What the game is made from, as stored (see :class:`~rummykit.web.storage.StoredTable`)."""
+    storage: Storage | None = None
+    """Where each move is stored before it is acknowledged (None while the table is rebuilt, and for replays)."""
+    moves: int = 0
+    """Moves made at the table (the bots' too), which is the number of the next one stored."""
+    broken: str | None = None
+    """Why the table is closed: a move that could not be stored."""
+    version: int = 0
+    """Counts every change anybody may see (moves, joins, steps): live views are sent again when it moves."""
+    shown_version: int = 0
+    changed: asyncio.Event | None = None
+    """Set (and replaced) when the version moves; live views wait on it."""
+    gone: str | None = None
+    """Why the table was dropped, once it was: live views end."""
+    allowance: dict[int, tuple[float, float]] = field(default_factory=dict)
+    """Per seat, the moves it may still make at once and when that was counted (the rate limit)."""
 
     def seat_of_token(self, token: str) -> int | None:
         """The seat whose token ``token`` is, or None."""
+        wanted = digest(token)
         found = None
-        for seat, secret in self.tokens.items():  # compare_digest: no timing hint of how much matched
-            if secrets.compare_digest(secret, token):
+        for seat, held in self.seats.items():  # compare_digest: no timing hint of how much matched
+            if secrets.compare_digest(held.token_digest, wanted):
                 found = seat
         return found
 
     def is_owner(self, token: str | None) -> bool:
-        return token is not None and secrets.compare_digest(self.owner, token)
+        return token is not None and secrets.compare_digest(self.owner_digest, digest(token))
+
+    def free_seats(self) -> list[int]:
+        """The person seats nobody joined yet."""
+        return [seat for seat, held in sorted(self.seats.items()) if not held.joined]
 
 
 @dataclass
@@ -145,6 +183,20 @@ def _apply(table: Table, action: Action | str) -> None:
     logged = len(deal.log)
     before = len(game.results)
     game.apply(action)
+    mover, done = deal.log[logged]
+    number = table.moves
+    table.moves += 1
+    table.version += 1
+    if table.storage is not None:
+        try:
+            table.storage.add_move(table.id, number, mover, str(done))
+        except StorageError as exc:
+            table.broken = str(exc)
+            raise WebError(
+                503,
+                f"the move could not be stored ({exc}): the table is closed until the server starts again, and "
+                "goes on then from its last stored move",
+            ) from None
     moves = [(deal, entry) for entry in deal.log[logged:]]
     if game.deal is not deal:  # a new deal began: the moves the rules made at its start
         moves += [(game.deal, entry) for entry in game.deal.log]
@@ -170,6 +222,11 @@ def _apply(table: Table, action: Action | str) -> None:
                 for viewer in _viewers(table)
             }
         )
+
+
+def _bot_to_move(table: Table) -> bool:
+    game = table.game
+    return not game.is_over and game.current_player is not None and table.players[game.current_player] is not None
 
 
 def _run_bots(table: Table, seconds: float = float("inf")) -> bool:
@@ -217,6 +274,16 @@ def _type_word(name: str) -> str:
         "NoneType": "null",
         "float": "a number with a fraction",
     }.get(name, name)
+
+
+def _name(value: Any) -> str:
+    """A person's name as given (1 to :data:`NAME_LENGTH` printable characters), without spaces around it."""
+    if not isinstance(value, str):
+        raise WebError(400, f"a seat is joined with a 'name' of 1 to {NAME_LENGTH} characters")
+    name = value.strip()
+    if not 0 < len(name) <= NAME_LENGTH or not name.isprintable():
+        raise WebError(400, f"a name is 1 to {NAME_LENGTH} printable characters, not {value[:40]!r}")
+    return name
 
 
 def _int(body: dict[str, Any], name: str, low: int, high: int, default: int | None) -> int | None:
@@ -267,7 +334,11 @@ class Tables:
         max_tables: int = MAX_TABLES,
         idle_seconds: float = IDLE_SECONDS,
         clock: Callable[[], float] = time.monotonic,
+        storage: Storage | None = None,
+        moves_per_second: float | None = MOVES_PER_SECOND,
     ):
+        self.storage: Storage = MemoryStorage() if storage is None else storage
+        self.moves_per_second = moves_per_second
         self.plugins = [str(Path(p).resolve()) for p in plugins]
         self.max_tables = max_tables
         self.idle_seconds = idle_seconds
@@ -284,6 +355,18 @@ class Tables:
         self.tables: dict[str, Table] = {}
         self.lock = threading.Lock()
         self._catalogue: list[dict[str, Any]] | None = None
+        self.dropped.update(self.storage.dropped(DROPPED_KEPT))
+        self.not_restored: list[str] = []
+        """Why stored tables were not taken up again (their variant is no longer offered...): they stay stored."""
+        for stored in self.storage.tables():
+            try:
+                table = self.rebuild(stored)
+            except (WebError, IllegalAction, ValueError, TypeError, KeyError, PluginError) as exc:
+                message = exc.message if isinstance(exc, WebError) else str(exc)
+                self.not_restored.append(f"table {stored.id} is kept stored but not played: {message[:300]}")
+                continue
+            table.used = self.clock()
+            self.tables[table.id] = table
 
     # -- variants --
 
@@ -335,7 +418,10 @@ class Tables:
 
     def _drop(self, table_id: str, why: str) -> None:
         """Forget a table, remembering why (under ``self.lock``)."""
-        del self.tables[table_id]
+        table = self.tables.pop(table_id)
+        table.gone = why
+        if table.replay is None:
+            self.storage.drop(table_id, why)
         self.dropped[table_id] = why
         while len(self.dropped) > DROPPED_KEPT:
             self.dropped.popitem(last=False)
@@ -377,6 +463,8 @@ class Tables:
             raise WebError(410, f"table {table_id[:40]!r} was dropped: {why}")
         if table is None:
             raise WebError(404, f"no table {table_id[:40]!r}")
+        if table.broken is not None:
+            raise WebError(503, f"table {table_id[:40]!r} is closed until the server starts again: {table.broken}")
         table.used = self.clock()
         return table
 
@@ -399,8 +487,9 @@ class Tables:
             if table_id in self.tables:
                 self._drop(table_id, "its creator deleted it")
 
-    def create(self, body: dict[str, Any]) -> Table:
-        """A new table from a request body (``POST /api/tables``), its bots moved until a person must act."""
+    def create(self, body: dict[str, Any]) -> tuple[Table, str, dict[int, str]]:
+        """A new table from a request body (``POST /api/tables``), stored, with its owner token and each person
+        seat's token (given only here: the server keeps their digests)."""
         variant = self.variant(body.get("variant"), body.get("house_rules", []))
         players = _int(body, "players", variant.min_players, variant.max_players, variant.min_players)
         assert players is not None
@@ -414,10 +503,14 @@ class Tables:
         seed = _int(body, "seed", 0, 2**63 - 1, None)
         max_hands = _int(body, "max_hands", 1, 1000, None)
         layout = _field(body, "layout", dict, None)
+        listed = _field(body, "listed", bool, False)
         names = _field(body, "names", list, None)
         if names is not None:
-            if len(names) != players or not all(isinstance(n, str) and 0 < len(n) <= 30 for n in names):
-                raise WebError(400, f"'names' must be {players} names of 1 to 30 characters")
+            if len(names) != players or not all(
+                isinstance(n, str) and 0 < len(n.strip()) <= NAME_LENGTH for n in names
+            ):
+                raise WebError(400, f"'names' must be {players} names of 1 to {NAME_LENGTH} characters")
+            names = [_name(n) for n in names]
         else:
             names = [
                 f"Player {s + 1}" if b is None else f"{b.capitalize()} bot {s + 1}" for s, b in enumerate(bots_given)
@@ -426,16 +519,147 @@ class Tables:
             game = variant.new_game(players=names, seed=seed, layout=layout, max_hands=max_hands)
         except (ValueError, TypeError, KeyError) as exc:
             raise WebError(400, str(exc)[:500]) from None
-        bot_seed = game.seed
-        table = Table(
-            id=secrets.token_hex(16),
+        spec = {
+            "variant": variant.name if variant.name in self.sources else body.get("variant"),
+            "house_rules": list(variant.house_rules),
+            "names": names,
+            "seed": game.seed,
+            "layout": layout,
+            "max_hands": max_hands,
+            "bots": list(bots_given),
+            "listed": listed,
+        }
+        owner = secrets.token_urlsafe(16)
+        tokens = {s: secrets.token_urlsafe(16) for s, b in enumerate(bots_given) if b is None}
+        table = self._table(secrets.token_hex(16), game, spec)
+        table.owner_digest = digest(owner)
+        table.seats = {s: StoredSeat(digest(token), names[s]) for s, token in tokens.items()}
+        stored = StoredTable(table.id, spec, table.owner_digest, dict(table.seats))
+        try:
+            self.storage.add_table(stored)
+        except StorageError as exc:
+            raise WebError(503, f"the table could not be stored: {exc}") from None
+        table.storage = self.storage
+        try:
+            self.add(table)  # the bots make their first moves after (see create_app)
+        except WebError:
+            self.storage.drop(table.id, "the server was full")
+            raise
+        return table, owner, tokens
+
+    @staticmethod
+    def _table(table_id: str, game: Game, spec: dict[str, Any]) -> Table:
+        bots = list(spec["bots"])
+        return Table(
+            id=table_id,
             game=game,
-            bots=list(bots_given),
-            players=[None if b is None else make_bot(b, seed=bot_seed + s) for s, b in enumerate(bots_given)],
+            bots=bots,
+            players=[None if b is None else make_bot(b, seed=game.seed + s) for s, b in enumerate(bots)],
+            listed=bool(spec.get("listed")),
+            spec=spec,
         )
-        table.tokens = {s: secrets.token_urlsafe(16) for s, b in enumerate(bots_given) if b is None}
-        self.add(table)  # the bots make their first moves after (see create_app)
+
+    def rebuild(self, stored: StoredTable) -> Table:
+        """The table ``stored`` holds, its moves made again (bots included) and its storage attached."""
+        spec = stored.spec
+        variant = self.variant(spec["variant"], spec["house_rules"])
+        names = list(spec["names"])
+        for seat, held in stored.seats.items():
+            names[seat] = held.name
+        game = variant.new_game(players=names, seed=spec["seed"], layout=spec["layout"], max_hands=spec["max_hands"])
+        table = self._table(stored.id, game, spec)
+        table.owner_digest = stored.owner_digest
+        table.seats = dict(stored.seats)
+        for text in stored.moves:
+            _apply(table, text)
+        table.bot_moves = 0
+        table.storage = self.storage
         return table
+
+    def join(self, table: Table, body: dict[str, Any], token: str | None) -> tuple[int, str | None]:
+        """Take a person seat with a name (``POST /api/tables/{id}/join``): the seat of a join link's token, or
+        (on a listed table, without a token) the free seat asked for or the first free one. Returns the seat
+        and its new token: taking a seat replaces its token, so a join link serves once. With the token of a
+        seat already taken it only changes the name (and the token stays)."""
+        name = _name(_field(body, "name", str, None))
+        asked = _field(body, "seat", int, None)
+        game = table.game
+        if table.replay is not None:
+            raise WebError(409, "a replay has no seats to join")
+        if game.is_over:
+            raise WebError(409, "the game is over")
+        if token is not None:
+            seat = table.seat_of_token(token)
+            if seat is None:
+                raise WebError(403, "that token is not one of this table's seats (a join link serves once)")
+            if asked is not None and asked != seat:
+                raise WebError(403, f"that token is seat {seat}'s, not seat {asked}'s")
+        else:
+            if not table.listed:
+                raise WebError(403, "this table is not in the lobby: join it with a seat's join link")
+            free = table.free_seats()
+            if asked is None:
+                if not free:
+                    raise WebError(409, "every seat of this table is taken")
+                seat = free[0]
+            elif not 0 <= asked < game.num_players:
+                raise WebError(400, f"'seat' must be from 0 to {game.num_players - 1}, not {asked}")
+            elif table.bots[asked] is not None:
+                raise WebError(409, f"seat {asked} is played by the {table.bots[asked]} bot")
+            elif asked not in free:
+                raise WebError(409, f"seat {asked} is taken by {table.seats[asked].name}")
+            else:
+                seat = asked
+        held = table.seats[seat]
+        new_token = None if held.joined else secrets.token_urlsafe(16)
+        taken = StoredSeat(digest(new_token) if new_token else held.token_digest, name, True)
+        if table.storage is not None:
+            try:
+                table.storage.set_seat(table.id, seat, taken)
+            except StorageError as exc:
+                raise WebError(503, f"the seat could not be stored: {exc}") from None
+        table.seats[seat] = taken
+        game.names[seat] = name
+        table.version += 1
+        return seat, new_token
+
+    def lobby(self) -> list[dict[str, Any]]:
+        """The listed tables still in play, newest first (``GET /api/lobby``)."""
+        with self.lock:
+            listed = [t for t in self.tables.values() if t.listed and not t.game.is_over and t.broken is None]
+        listed.sort(key=lambda t: -t.used)
+        return [
+            {
+                "id": t.id,
+                "variant": t.game.variant.name,
+                "title": t.game.variant.title,
+                "house_rules": list(t.game.variant.house_rules),
+                "players": t.game.num_players,
+                "seats": [
+                    {
+                        "seat": s,
+                        "name": t.game.names[s],
+                        "bot": t.bots[s],
+                        "free": t.bots[s] is None and not t.seats[s].joined,
+                    }
+                    for s in range(t.game.num_players)
+                ],
+                "free": len(t.free_seats()),
+            }
+            for t in listed[:LOBBY_LENGTH]
+        ]
+
+    def allow_move(self, table: Table, seat: int) -> None:
+        """Count a move of ``seat`` against its rate limit: 429 when it is spent."""
+        rate = self.moves_per_second
+        if rate is None:
+            return
+        now = self.clock()
+        left, then = table.allowance.get(seat, (float(MOVE_BURST), now))
+        left = min(float(MOVE_BURST), left + (now - then) * rate)
+        if left < 1:
+            raise WebError(429, f"too many moves: a seat makes at most {rate:g} a second (and {MOVE_BURST} at once)")
+        table.allowance[seat] = (left - 1, now)
 
     def move(self, table: Table, body: dict[str, Any], token: str | None) -> int:
         """Play ``body``'s action for the seat whose token ``token`` is; returns that seat."""
@@ -456,6 +680,7 @@ class Tables:
         if seat is not None and seat != holder:
             raise WebError(403, f"that token is seat {holder}'s, not seat {seat}'s")
         seat = holder
+        self.allow_move(table, seat)
         if game.is_over:
             raise WebError(409, "the game is over")
         if game.current_player != seat:
@@ -469,7 +694,7 @@ class Tables:
             raise WebError(400, str(exc)) from None
         return seat
 
-    def replay(self, body: dict[str, Any]) -> Table:
+    def replay(self, body: dict[str, Any]) -> tuple[Table, str]:
         """A replay table of a record (``POST /api/replays``), checked by replaying it whole first."""
         given = body.get("record")
         if isinstance(given, dict):
@@ -499,8 +724,10 @@ class Tables:
         table = Table(id=secrets.token_hex(16), game=self._replayed(replay), bots=[], players=[], replay=replay)
         table.bots = [None] * table.game.num_players
         table.players = [None] * table.game.num_players
+        owner = secrets.token_urlsafe(16)
+        table.owner_digest = digest(owner)
         self.add(table)
-        return table
+        return table, owner
 
     @staticmethod
     def _replayed(replay: Replay) -> Game:
@@ -616,6 +843,8 @@ def create_app(
     hosts: Sequence[str] | None = None,
     idle_seconds: float = IDLE_SECONDS,
     origin_names: Sequence[str] = (),
+    storage: Storage | None = None,
+    moves_per_second: float | None = MOVES_PER_SECOND,
 ) -> Starlette:
     """The ASGI application: the API under ``/api`` and the page at ``/``. ``rulesets`` (files) and
     ``plugins`` (Python files) are what the command line gave; a request can name nothing else. ``hosts``,
@@ -623,9 +852,20 @@ def create_app(
     another site that renames itself to 127.0.0.1, "DNS rebinding", is refused); an IP address is always
     accepted there, since a renamed page carries its own name; ``origin_names`` are names whose pages may call
     the API whatever Host they send (a proxy in front may rewrite it). A table idle for ``idle_seconds`` is
-    dropped."""
-    tables = Tables(rulesets, plugins, max_tables, idle_seconds)
+    dropped. Tables are kept in ``storage`` (in memory by default) and those it holds are taken up again:
+    their bots move on as soon as the server starts. A seat makes at most ``moves_per_second`` moves a second on
+    average, :data:`MOVE_BURST` at once (None: no limit, for scripts playing at full speed)."""
+    tables = Tables(rulesets, plugins, max_tables, idle_seconds, storage=storage, moves_per_second=moves_per_second)
     heavy = CapacityLimiter(HEAVY_REQUESTS)
+    live = [0]  # live views open now
+
+    def wake(table: Table) -> None:
+        """Tell the table's live views that something changed (in the event loop)."""
+        if table.version != table.shown_version or table.gone is not None:
+            table.shown_version = table.version
+            if table.changed is not None:
+                table.changed.set()
+                table.changed = None
 
     async def engine(function: Callable[..., Any], *args: Any) -> Any:
         """Engine work on no table yet (making one, a replay), in a worker thread, in its turn."""
@@ -637,11 +877,14 @@ def create_app(
         turn first (a read, ``heavy_work=False``, only for the table), so no pool thread waits for a table."""
         if table.lock is None:
             table.lock = asyncio.Lock()  # made here, in the event loop, so only ever once per table
-        if not heavy_work:
-            async with table.lock:
+        try:
+            if not heavy_work:
+                async with table.lock:
+                    return await anyio.to_thread.run_sync(partial(function, *args))
+            async with heavy, table.lock:
                 return await anyio.to_thread.run_sync(partial(function, *args))
-        async with heavy, table.lock:
-            return await anyio.to_thread.run_sync(partial(function, *args))
+        finally:
+            wake(table)
 
     async def bots_move(table: Table) -> None:
         """Let ``table``'s bots move until a person must act or the game ends, a slice at a time. The bots go
@@ -680,21 +923,74 @@ def create_app(
     async def variants(request: Request) -> Response:
         return JSONResponse({"variants": await run_in_threadpool(tables.catalogue), "bots": sorted(BOTS)})
 
-    def secrets_of(table: Table) -> dict[str, Any]:
-        """What only a table's creator is told: its owner token and every person seat's token."""
-        return {"owner": table.owner, "tokens": {str(seat): token for seat, token in table.tokens.items()}}
+    def links(request: Request, table: Table, tokens: dict[int, str]) -> dict[str, Any]:
+        """The join link of each seat in ``tokens`` and the onlooker's link: the page's address with the table
+        and the token after the ``#``, which browsers never send to a server (so no log holds it)."""
+        base = str(request.base_url)
+        return {
+            "seats": {str(seat): f"{base}#t={table.id}&seat{seat}={token}" for seat, token in tokens.items()},
+            "onlooker": f"{base}#t={table.id}",
+        }
 
     async def view(table: Table, seat: int | None) -> dict[str, Any]:
         return await on_table(table, state, table, seat, heavy_work=False)  # type: ignore[no-any-return]
 
     async def create(request: Request) -> Response:
         body = await _body(request)
-        table: Table = await engine(tables.create, body)
+        table, owner, tokens = await engine(tables.create, body)
         with tables.using(table):
             await bots_move(table)
-            seats = sorted(table.tokens)
+            seats = sorted(tokens)
             data = await view(table, seats[0] if seats else None)
-        return JSONResponse({**data, **secrets_of(table)}, status_code=201)
+        secrets_given = {"owner": owner, "tokens": {str(seat): token for seat, token in tokens.items()}}
+        return JSONResponse({**data, **secrets_given, "links": links(request, table, tokens)}, status_code=201)
+
+    async def join(request: Request) -> Response:
+        with tables.using(tables.get(request.path_params["table_id"])) as table:
+            body = await _body(request)
+            seat, token = await on_table(table, tables.join, table, body, bearer(request), heavy_work=False)
+            data = await view(table, seat)
+        given = {}
+        if token is not None:
+            given = {"token": token, "link": links(request, table, {seat: token})["seats"][str(seat)]}
+        return JSONResponse({**data, **given})
+
+    async def lobby(request: Request) -> Response:
+        return JSONResponse({"tables": tables.lobby()})
+
+    async def events(request: Request) -> Response:
+        """The table as the token's seat (or an onlooker) sees it, sent again at every change: server-sent
+        events named ``state`` (the state as JSON), and ``gone`` (why) when the table is dropped."""
+        table = tables.get(request.path_params["table_id"])
+        seat = viewer(request, table)
+        if live[0] >= MAX_LIVE:
+            raise WebError(503, f"the server has {MAX_LIVE} live views open: try again later")
+        live[0] += 1
+
+        async def stream() -> Any:
+            try:
+                sent = -1
+                while True:
+                    if table.gone is not None:
+                        yield f"event: gone\ndata: {json.dumps({'error': table.gone})}\n\n"
+                        return
+                    if table.changed is None:
+                        table.changed = asyncio.Event()
+                    changed = table.changed
+                    if table.version != sent:
+                        sent = table.version
+                        data = await view(table, seat)
+                        yield f"event: state\ndata: {json.dumps(data)}\n\n"
+                        continue
+                    try:
+                        await asyncio.wait_for(changed.wait(), KEEP_ALIVE_SECONDS)
+                    except asyncio.TimeoutError:
+                        yield ": still here\n\n"
+            finally:
+                live[0] -= 1
+
+        headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+        return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
 
     async def listing(request: Request) -> Response:
         with tables.lock:
@@ -713,8 +1009,10 @@ def create_app(
             return JSONResponse(await view(table, viewer(request, table)))
 
     async def delete(request: Request) -> Response:
-        tables.remove(request.path_params["table_id"], bearer(request))
-        return JSONResponse({"deleted": request.path_params["table_id"]})
+        table = tables.get(request.path_params["table_id"])
+        tables.remove(table.id, bearer(request))
+        wake(table)
+        return JSONResponse({"deleted": table.id})
 
     async def move(request: Request) -> Response:
         with tables.using(tables.get(request.path_params["table_id"])) as table:
@@ -735,9 +1033,9 @@ def create_app(
 
     async def replay(request: Request) -> Response:
         body = await _body(request)
-        table = await engine(tables.replay, body)
+        table, owner = await engine(tables.replay, body)
         data = await view(table, None)
-        return JSONResponse({**data, **secrets_of(table)}, status_code=201)
+        return JSONResponse({**data, "owner": owner, "tokens": {}}, status_code=201)
 
     async def step(request: Request) -> Response:
         with tables.using(tables.get(request.path_params["table_id"])) as table:
@@ -768,14 +1066,28 @@ def create_app(
         Route("/api/tables/{table_id}/moves", move, methods=["POST"]),
         Route("/api/tables/{table_id}/record", record, methods=["GET"]),
         Route("/api/tables/{table_id}/step", step, methods=["POST"]),
+        Route("/api/tables/{table_id}/join", join, methods=["POST"]),
+        Route("/api/tables/{table_id}/events", events, methods=["GET"]),
+        Route("/api/lobby", lobby, methods=["GET"]),
         Mount("/", StaticFiles(directory=static, html=True)),
     ]
     middleware = (
         [Middleware(HostCheck, names=list(hosts), origin_names=list(origin_names))] if hosts is not None else []
     )
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        # Tables taken up from storage whose bots were to move go on now.
+        waiting = [t for t in list(tables.tables.values()) if _bot_to_move(t)]
+        drivers = [asyncio.ensure_future(bots_move(t)) for t in waiting]
+        yield
+        for driver in drivers:
+            driver.cancel()
+
     app = Starlette(
         routes=routes,
         middleware=middleware,
+        lifespan=lifespan,
         exception_handlers={WebError: web_error, HTTPException: http_error, PluginError: plugin_error},
     )
     app.state.tables = tables
@@ -862,10 +1174,12 @@ def serve(
     announce: Any = None,
     allow_hosts: Sequence[str] = (),
     idle_seconds: float = IDLE_SECONDS,
+    db: str | None = None,
 ) -> None:
     """Run the server until interrupted (Ctrl-C stops it at once), announcing its address first, and a warning
     when ``host`` lets other machines in. ``allow_hosts`` are names besides this machine's that the server
-    answers to (the name others reach it by)."""
+    answers to (the name others reach it by). Tables are kept in the SQLite database ``db`` (by default
+    :func:`default_db` ; ``"none"``: in memory only) and taken up again from it at the next start."""
     import uvicorn
 
     try:  # say so in one line rather than after the address is announced
@@ -874,8 +1188,18 @@ def serve(
             probe.bind((host, port))
     except OSError as exc:
         raise ValueError(f"cannot listen on {host} port {port}: {exc.strerror or exc}") from None
+    path = default_db() if db is None else db
+    try:
+        storage: Storage = MemoryStorage() if path == "none" else SQLiteStorage(path)
+    except StorageError as exc:
+        raise ValueError(str(exc)) from None
     app = create_app(
-        rulesets, plugins, hosts=allowed_hosts(host, allow_hosts), idle_seconds=idle_seconds, origin_names=allow_hosts
+        rulesets,
+        plugins,
+        hosts=allowed_hosts(host, allow_hosts),
+        idle_seconds=idle_seconds,
+        origin_names=allow_hosts,
+        storage=storage,
     )
 
     class Server(uvicorn.Server):
@@ -895,15 +1219,32 @@ def serve(
             f"warning: {host} lets other machines reach this server; anyone who can reach it may open tables, "
             "and a table's id and seat tokens are all that keep others out of it"
         )
+    kept = app.state.tables
+    if path == "none":
+        announce("tables are kept in memory only: they end with the server")
+    else:
+        announce(f"tables are kept in {path} ({len(kept.tables)} taken up again)")
+    for why in kept.not_restored:
+        announce(f"warning: {why}")
     try:
         server.run()
     except KeyboardInterrupt:  # uvicorn raises the Ctrl-C it caught again once it has stopped
         pass
+    with kept.lock:  # no worker thread writes a move after this
+        storage.close()
     if any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.main_thread()):
         # A request still runs in a worker thread, which Python would wait for at exit: it is abandoned.
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(0)
+
+
+def default_db() -> str:
+    """Where ``rummykit serve`` keeps its tables unless told (``--db``): ``tables.sqlite3`` in the user's data
+    folder (``~/.local/share/rummykit`` on Linux, as ``platformdirs`` says elsewhere)."""
+    import platformdirs
+
+    return str(Path(platformdirs.user_data_dir("rummykit", appauthor=False)) / "tables.sqlite3")
 
 
 def _is_loopback(host: str) -> bool:

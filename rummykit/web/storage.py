@@ -1,0 +1,291 @@
+"""Where the web server keeps its tables: what each was made with, its seats, and every move.
+
+A table is rebuilt from what is stored by making its game again (same variant, house rules, names, seed,
+prearranged deal) and applying its moves in order, so storage holds no game state of its own. Seat and
+owner tokens are stored as SHA-256 digests only: the database alone does not let anyone play a seat.
+
+:class:`SQLiteStorage` (the standard library's ``sqlite3``) is the default of ``rummykit serve``;
+:class:`MemoryStorage` keeps nothing past the process. Another database is added by implementing
+:class:`Storage`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sqlite3
+import threading
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = ["Storage", "MemoryStorage", "SQLiteStorage", "StoredTable", "StoredSeat", "StorageError", "digest"]
+
+SCHEMA_VERSION = 1
+
+
+class StorageError(Exception):
+    """Storage that cannot be opened or written (the message says which file and why)."""
+
+
+def digest(token: str) -> str:
+    """What is stored of a token: its SHA-256 digest, in hex."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class StoredSeat:
+    """A seat a person plays: its token's digest, the name it joined with, and whether somebody joined it."""
+
+    token_digest: str
+    name: str
+    joined: bool = False
+
+
+@dataclass
+class StoredTable:
+    """A table as stored: ``spec`` is what its game is made from (``variant`` as the server loads it,
+    ``house_rules``, ``names``, ``seed``, ``layout``, ``max_hands``, ``bots``, ``listed``), ``moves`` the texts
+    of every move made at it, in order (the bots' too; not the rules' own)."""
+
+    id: str
+    spec: dict[str, Any]
+    owner_digest: str
+    seats: dict[int, StoredSeat] = field(default_factory=dict)
+    moves: list[str] = field(default_factory=list)
+    created: float = field(default_factory=time.time)
+
+
+class Storage(ABC):
+    """The interface the server stores tables through. Each method is called from worker threads, one call at
+    a time per table; a method returns once what it was given is stored (a move is stored before the move is
+    acknowledged to anyone)."""
+
+    @abstractmethod
+    def add_table(self, table: StoredTable) -> None:
+        """Store a new table (its moves so far too)."""
+
+    @abstractmethod
+    def add_move(self, table_id: str, number: int, seat: int, text: str) -> None:
+        """Store the table's move ``number`` (counting from 0), made for ``seat``."""
+
+    @abstractmethod
+    def set_seat(self, table_id: str, seat: int, stored: StoredSeat) -> None:
+        """Store who holds a person seat now (a new token digest, the name it joined with)."""
+
+    @abstractmethod
+    def drop(self, table_id: str, why: str) -> None:
+        """Forget a table and its moves, remembering why (``dropped`` tells)."""
+
+    @abstractmethod
+    def tables(self) -> list[StoredTable]:
+        """Every table kept, with its seats and moves, oldest first."""
+
+    @abstractmethod
+    def dropped(self, limit: int) -> list[tuple[str, str]]:
+        """The ``limit`` tables dropped last, oldest first, with why."""
+
+    def close(self) -> None:  # noqa: B027 - storage with nothing to release needs no close
+        """Release the storage (the server calls this when it stops)."""
+
+
+class MemoryStorage(Storage):
+    """Tables kept in this process only: a restart loses them (tests, and ``rummykit serve --db none``)."""
+
+    def __init__(self) -> None:
+        self._tables: dict[str, StoredTable] = {}
+        self._dropped: dict[str, str] = {}
+        self._lock = threading.Lock()
+
+    def add_table(self, table: StoredTable) -> None:
+        with self._lock:
+            self._tables[table.id] = StoredTable(
+                table.id, json.loads(json.dumps(table.spec)), table.owner_digest, dict(table.seats), list(table.moves),
+                table.created,
+            )  # fmt: skip
+
+    def add_move(self, table_id: str, number: int, seat: int, text: str) -> None:
+        with self._lock:
+            moves = self._tables[table_id].moves
+            if number != len(moves):
+                raise StorageError(f"table {table_id}: move {number} stored after {len(moves)} moves")
+            moves.append(text)
+
+    def set_seat(self, table_id: str, seat: int, stored: StoredSeat) -> None:
+        with self._lock:
+            self._tables[table_id].seats[seat] = StoredSeat(stored.token_digest, stored.name, stored.joined)
+
+    def drop(self, table_id: str, why: str) -> None:
+        with self._lock:
+            self._tables.pop(table_id, None)
+            self._dropped.pop(table_id, None)
+            self._dropped[table_id] = why
+
+    def tables(self) -> list[StoredTable]:
+        with self._lock:
+            return sorted(self._tables.values(), key=lambda t: t.created)
+
+    def dropped(self, limit: int) -> list[tuple[str, str]]:
+        with self._lock:
+            return list(self._dropped.items())[-limit:]
+
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS tables (
+    id TEXT PRIMARY KEY,
+    spec TEXT NOT NULL,
+    owner_digest TEXT NOT NULL,
+    created REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS seats (
+    table_id TEXT NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+    seat INTEGER NOT NULL,
+    token_digest TEXT NOT NULL,
+    name TEXT NOT NULL,
+    joined INTEGER NOT NULL,
+    PRIMARY KEY (table_id, seat)
+);
+CREATE TABLE IF NOT EXISTS moves (
+    table_id TEXT NOT NULL REFERENCES tables(id) ON DELETE CASCADE,
+    number INTEGER NOT NULL,
+    seat INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    made REAL NOT NULL,
+    PRIMARY KEY (table_id, number)
+);
+CREATE TABLE IF NOT EXISTS dropped (
+    id TEXT PRIMARY KEY,
+    why TEXT NOT NULL,
+    at REAL NOT NULL
+);
+"""
+
+
+class SQLiteStorage(Storage):
+    """Tables in an SQLite database file (made, with its folder, when missing).
+
+    Every write is its own transaction, committed before the call returns. The database is in WAL mode with
+    ``synchronous=NORMAL``: a write survives the server being killed (the operating system holds it), and a
+    power cut loses at most the last moves. The file is held exclusively: a second server on the same file is
+    refused."""
+
+    def __init__(self, path: str | Path, dropped_kept: int = 10_000):
+        self.path = Path(path)
+        self.dropped_kept = dropped_kept
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None, timeout=1.0)
+        except (OSError, sqlite3.Error) as exc:
+            raise StorageError(f"{self.path}: cannot open the tables' database: {exc}") from None
+        self._lock = threading.Lock()
+        try:
+            version = self._db.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise StorageError(
+                    f"{self.path}: the tables' database is of a newer rummykit (schema {version}, this one reads "
+                    f"{SCHEMA_VERSION})"
+                )
+            self._db.execute("PRAGMA locking_mode=EXCLUSIVE")
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=NORMAL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.execute("BEGIN IMMEDIATE")  # takes the exclusive lock now, not at the first move
+            self._db.executescript(_SCHEMA + f"PRAGMA user_version={SCHEMA_VERSION};")
+        except sqlite3.OperationalError as exc:
+            self._db.close()
+            if "locked" in str(exc):
+                raise StorageError(f"{self.path}: another server is using this database") from None
+            raise StorageError(f"{self.path}: cannot use the tables' database: {exc}") from None
+        except sqlite3.DatabaseError as exc:
+            self._db.close()
+            raise StorageError(f"{self.path}: not a tables' database: {exc}") from None
+
+    def _write(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
+        with self._lock:
+            try:
+                self._db.execute("BEGIN")
+                for sql, values in statements:
+                    self._db.execute(sql, values)
+                self._db.execute("COMMIT")
+            except sqlite3.Error as exc:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise StorageError(f"{self.path}: {exc}") from None
+
+    def add_table(self, table: StoredTable) -> None:
+        statements: list[tuple[str, Sequence[Any]]] = [
+            (
+                "INSERT INTO tables (id, spec, owner_digest, created) VALUES (?, ?, ?, ?)",
+                (table.id, json.dumps(table.spec), table.owner_digest, table.created),
+            )
+        ]
+        statements += [
+            (
+                "INSERT INTO seats (table_id, seat, token_digest, name, joined) VALUES (?, ?, ?, ?, ?)",
+                (table.id, seat, s.token_digest, s.name, int(s.joined)),
+            )
+            for seat, s in table.seats.items()
+        ]
+        statements += [
+            ("INSERT INTO moves (table_id, number, seat, action, made) VALUES (?, ?, ?, ?, ?)", (table.id, n, -1, m, 0))
+            for n, m in enumerate(table.moves)
+        ]
+        self._write(statements)
+
+    def add_move(self, table_id: str, number: int, seat: int, text: str) -> None:
+        self._write(
+            [
+                (
+                    "INSERT INTO moves (table_id, number, seat, action, made) VALUES (?, ?, ?, ?, ?)",
+                    (table_id, number, seat, text, time.time()),
+                )
+            ]
+        )
+
+    def set_seat(self, table_id: str, seat: int, stored: StoredSeat) -> None:
+        self._write(
+            [
+                (
+                    "INSERT OR REPLACE INTO seats (table_id, seat, token_digest, name, joined) VALUES (?, ?, ?, ?, ?)",
+                    (table_id, seat, stored.token_digest, stored.name, int(stored.joined)),
+                )
+            ]
+        )
+
+    def drop(self, table_id: str, why: str) -> None:
+        self._write(
+            [
+                ("DELETE FROM tables WHERE id = ?", (table_id,)),
+                ("INSERT OR REPLACE INTO dropped (id, why, at) VALUES (?, ?, ?)", (table_id, why, time.time())),
+                (
+                    "DELETE FROM dropped WHERE id NOT IN (SELECT id FROM dropped ORDER BY at DESC LIMIT ?)",
+                    (self.dropped_kept,),
+                ),
+            ]
+        )
+
+    def tables(self) -> list[StoredTable]:
+        with self._lock:
+            rows = self._db.execute("SELECT id, spec, owner_digest, created FROM tables ORDER BY created").fetchall()
+            found = {
+                row[0]: StoredTable(row[0], json.loads(row[1]), row[2], created=row[3]) for row in rows
+            }  # fmt: skip
+            for table_id, seat, token_digest, name, joined in self._db.execute(
+                "SELECT table_id, seat, token_digest, name, joined FROM seats"
+            ):
+                found[table_id].seats[seat] = StoredSeat(token_digest, name, bool(joined))
+            for table_id, action in self._db.execute("SELECT table_id, action FROM moves ORDER BY table_id, number"):
+                found[table_id].moves.append(action)
+        return list(found.values())
+
+    def dropped(self, limit: int) -> list[tuple[str, str]]:
+        with self._lock:
+            rows = self._db.execute("SELECT id, why FROM dropped ORDER BY at DESC LIMIT ?", (limit,)).fetchall()
+        return [(row[0], row[1]) for row in reversed(rows)]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
