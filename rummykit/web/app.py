@@ -795,6 +795,9 @@ def state(table: Table, seat: int | None) -> dict[str, Any]:
         "house_rules": list(variant.house_rules),
         "names": game.names,
         "bots": table.bots,
+        # Per seat, whether it is taken: a bot's, or a person seat somebody joined (a free seat waits for a person).
+        "taken": [b is not None or (s in table.seats and table.seats[s].joined) for s, b in enumerate(table.bots)],
+        "listed": table.listed,
         "seat": seat,
         # The seed deals every card: it is shown only once nothing is hidden any more.
         "seed": game.seed if game.is_over or table.replay is not None else None,
