@@ -929,6 +929,16 @@ def _positive_minutes(text: str) -> float:
     return minutes
 
 
+def _moves_per_second(text: str) -> float:
+    try:
+        rate = float(text)
+    except ValueError:
+        rate = -1.0
+    if not 0 <= rate <= 1_000_000:  # also refuses nan and inf
+        raise argparse.ArgumentTypeError(f"expected a number of moves from 0 (no limit) up, not {text[:20]!r}")
+    return rate
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     try:
         from .web.app import serve
@@ -942,6 +952,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         allow_hosts=args.allow_host or (),
         idle_seconds=args.idle_minutes * 60,
         db=args.db,
+        moves_per_second=args.moves_per_second or None,
     )
     return EXIT_OK
 
@@ -1081,6 +1092,9 @@ def build_parser() -> argparse.ArgumentParser:
                           "refused (IP addresses and this machine's names are always accepted)")  # fmt: skip
     sub.add_argument("--idle-minutes", type=_positive_minutes, default=1440, metavar="M",
                      help="drop a table no request has used for M minutes (default 1440: a day)")  # fmt: skip
+    sub.add_argument("--moves-per-second", type=_moves_per_second, default=10.0, metavar="N",
+                     help="a seat makes at most N moves a second on average, 30 at once (default 10; 0: no limit, "
+                          "for scripts playing at full speed)")  # fmt: skip
     sub.add_argument("--db", metavar="PATH",
                      help="the SQLite file that keeps the tables across restarts (default: tables.sqlite3 in the "
                           "user's data folder; 'none': in memory only)")  # fmt: skip

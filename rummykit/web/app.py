@@ -966,9 +966,17 @@ def create_app(
         events named ``state`` (the state as JSON), and ``gone`` (why) when the table is dropped."""
         table = tables.get(request.path_params["table_id"])
         seat = viewer(request, table)
+        token = bearer(request)
         if live[0] >= MAX_LIVE:
             raise WebError(503, f"the server has {MAX_LIVE} live views open: try again later")
         live[0] += 1
+
+        def seen() -> dict[str, Any] | None:
+            """The state as the view's seat sees it, or None once its token is no longer the seat's: the seat was
+            taken with that token (a join link), which replaced it."""
+            if seat is not None and (token is None or table.seat_of_token(token) != seat):
+                return None
+            return state(table, seat)
 
         async def stream() -> Any:
             try:
@@ -982,7 +990,11 @@ def create_app(
                     changed = table.changed
                     if table.version != sent:
                         sent = table.version
-                        data = await view(table, seat)
+                        data = await on_table(table, seen, heavy_work=False)
+                        if data is None:
+                            why = f"seat {seat} was taken with its join link: this view's token no longer shows it"
+                            yield f"event: gone\ndata: {json.dumps({'error': why})}\n\n"
+                            return
                         yield f"event: state\ndata: {json.dumps(data)}\n\n"
                         continue
                     try:
@@ -1178,11 +1190,13 @@ def serve(
     allow_hosts: Sequence[str] = (),
     idle_seconds: float = IDLE_SECONDS,
     db: str | None = None,
+    moves_per_second: float | None = MOVES_PER_SECOND,
 ) -> None:
     """Run the server until interrupted (Ctrl-C stops it at once), announcing its address first, and a warning
     when ``host`` lets other machines in. ``allow_hosts`` are names besides this machine's that the server
     answers to (the name others reach it by). Tables are kept in the SQLite database ``db`` (by default
-    :func:`default_db` ; ``"none"``: in memory only) and taken up again from it at the next start."""
+    :func:`default_db` ; ``"none"``: in memory only) and taken up again from it at the next start. A seat makes at
+    most ``moves_per_second`` moves a second (None: no limit)."""
     import uvicorn
 
     try:  # say so in one line rather than after the address is announced
@@ -1203,6 +1217,7 @@ def serve(
         idle_seconds=idle_seconds,
         origin_names=allow_hosts,
         storage=storage,
+        moves_per_second=moves_per_second,
     )
 
     class Server(uvicorn.Server):
