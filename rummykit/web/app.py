@@ -963,7 +963,8 @@ def create_app(
 
     async def events(request: Request) -> Response:
         """The table as the token's seat (or an onlooker) sees it, sent again at every change: server-sent
-        events named ``state`` (the state as JSON), and ``gone`` (why) when the table is dropped."""
+        events named ``state`` (the state as JSON), and ``gone`` (why) when the table is dropped or the view's
+        seat token stops being the seat's (the seat was taken with it, which replaced it)."""
         table = tables.get(request.path_params["table_id"])
         seat = viewer(request, table)
         token = bearer(request)
