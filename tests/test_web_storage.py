@@ -131,18 +131,7 @@ def test_memory_storage_refuses_a_move_out_of_order() -> None:
     assert storage.tables()[0].moves == ["draw stock"]
 
 
-@pytest.mark.parametrize(
-    "kind",
-    [
-        pytest.param(
-            "memory",
-            marks=pytest.mark.xfail(
-                strict=True, raises=KeyError, reason="MemoryStorage raises KeyError, which _apply does not catch"
-            ),
-        ),
-        "sqlite",
-    ],
-)
+@pytest.mark.parametrize("kind", ["memory", "sqlite"])
 def test_a_move_for_a_table_not_stored_is_a_storage_error(kind: str, tmp_path: Path) -> None:
     """A move made at a table deleted meanwhile (DELETE while its bots move) reaches the storage for a table it
     no longer holds: the server catches StorageError there, nothing else."""
@@ -307,11 +296,6 @@ def test_a_server_made_again_on_the_same_file_goes_on_where_it_stopped(tmp_path:
     storage.close()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Tables.rebuild replays every stored move under the names the seats joined with last, so the log "
-    "words of moves made before a join read the new name after a restart (before it: 'Player 1 discards QD')",
-)
 def test_a_join_after_moves_keeps_the_log_words_across_a_restart(tmp_path: Path) -> None:
     path = tmp_path / "tables.sqlite3"
     storage = SQLiteStorage(path)

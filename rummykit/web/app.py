@@ -182,6 +182,8 @@ def _apply(table: Table, action: Action | str) -> None:
     deal: Deal = game.deal
     logged = len(deal.log)
     before = len(game.results)
+    if table.gone is not None:
+        raise WebError(410, f"table {table.id} was dropped: {table.gone}")
     game.apply(action)
     mover, done = deal.log[logged]
     number = table.moves
@@ -235,7 +237,7 @@ def _run_bots(table: Table, seconds: float = float("inf")) -> bool:
     game = table.game
     deadline = time.monotonic() + seconds
     moved = False
-    while not game.is_over:
+    while not game.is_over and table.gone is None:
         seat = game.current_player
         assert seat is not None
         bot = table.players[seat]
@@ -563,15 +565,21 @@ class Tables:
         """The table ``stored`` holds, its moves made again (bots included) and its storage attached."""
         spec = stored.spec
         variant = self.variant(spec["variant"], spec["house_rules"])
-        names = list(spec["names"])
-        for seat, held in stored.seats.items():
-            names[seat] = held.name
-        game = variant.new_game(players=names, seed=spec["seed"], layout=spec["layout"], max_hands=spec["max_hands"])
+        game = variant.new_game(
+            players=list(spec["names"]), seed=spec["seed"], layout=spec["layout"], max_hands=spec["max_hands"]
+        )
         table = self._table(stored.id, game, spec)
         table.owner_digest = stored.owner_digest
         table.seats = dict(stored.seats)
-        for text in stored.moves:
+        # Each name is taken when its seat was joined, so the moves before it read as they did then.
+        joins = sorted((held.joined_at, seat) for seat, held in stored.seats.items() if held.joined)
+        for number, text in enumerate(stored.moves):
+            while joins and joins[0][0] <= number:
+                seat = joins.pop(0)[1]
+                game.names[seat] = stored.seats[seat].name
             _apply(table, text)
+        for _, seat in joins:
+            game.names[seat] = stored.seats[seat].name
         table.bot_moves = 0
         table.storage = self.storage
         return table
@@ -612,7 +620,7 @@ class Tables:
                 seat = asked
         held = table.seats[seat]
         new_token = None if held.joined else secrets.token_urlsafe(16)
-        taken = StoredSeat(digest(new_token) if new_token else held.token_digest, name, True)
+        taken = StoredSeat(digest(new_token) if new_token else held.token_digest, name, True, table.moves)
         if table.storage is not None:
             try:
                 table.storage.set_seat(table.id, seat, taken)

@@ -38,11 +38,13 @@ def digest(token: str) -> str:
 
 @dataclass
 class StoredSeat:
-    """A seat a person plays: its token's digest, the name it joined with, and whether somebody joined it."""
+    """A seat a person plays: its token's digest, the name it joined with, whether somebody joined it, and when."""
 
     token_digest: str
     name: str
     joined: bool = False
+    joined_at: int = 0
+    """How many moves had been made at the table when the seat was joined (its name is used from then on)."""
 
 
 @dataclass
@@ -107,16 +109,24 @@ class MemoryStorage(Storage):
                 table.created,
             )  # fmt: skip
 
+    def _held(self, table_id: str) -> StoredTable:
+        found = self._tables.get(table_id)
+        if found is None:
+            raise StorageError(f"no table {table_id} is stored")
+        return found
+
     def add_move(self, table_id: str, number: int, seat: int, text: str) -> None:
         with self._lock:
-            moves = self._tables[table_id].moves
+            moves = self._held(table_id).moves
             if number != len(moves):
                 raise StorageError(f"table {table_id}: move {number} stored after {len(moves)} moves")
             moves.append(text)
 
     def set_seat(self, table_id: str, seat: int, stored: StoredSeat) -> None:
         with self._lock:
-            self._tables[table_id].seats[seat] = StoredSeat(stored.token_digest, stored.name, stored.joined)
+            self._held(table_id).seats[seat] = StoredSeat(
+                stored.token_digest, stored.name, stored.joined, stored.joined_at
+            )
 
     def drop(self, table_id: str, why: str) -> None:
         with self._lock:
@@ -146,6 +156,7 @@ CREATE TABLE IF NOT EXISTS seats (
     token_digest TEXT NOT NULL,
     name TEXT NOT NULL,
     joined INTEGER NOT NULL,
+    joined_at INTEGER NOT NULL,
     PRIMARY KEY (table_id, seat)
 );
 CREATE TABLE IF NOT EXISTS moves (
@@ -224,8 +235,8 @@ class SQLiteStorage(Storage):
         ]
         statements += [
             (
-                "INSERT INTO seats (table_id, seat, token_digest, name, joined) VALUES (?, ?, ?, ?, ?)",
-                (table.id, seat, s.token_digest, s.name, int(s.joined)),
+                "INSERT INTO seats (table_id, seat, token_digest, name, joined, joined_at) VALUES (?, ?, ?, ?, ?, ?)",
+                (table.id, seat, s.token_digest, s.name, int(s.joined), s.joined_at),
             )
             for seat, s in table.seats.items()
         ]
@@ -249,8 +260,9 @@ class SQLiteStorage(Storage):
         self._write(
             [
                 (
-                    "INSERT OR REPLACE INTO seats (table_id, seat, token_digest, name, joined) VALUES (?, ?, ?, ?, ?)",
-                    (table_id, seat, stored.token_digest, stored.name, int(stored.joined)),
+                    "INSERT OR REPLACE INTO seats (table_id, seat, token_digest, name, joined, joined_at) "
+                    "VALUES (?, ?, ?, ?, ?, ?)",
+                    (table_id, seat, stored.token_digest, stored.name, int(stored.joined), stored.joined_at),
                 )
             ]
         )
@@ -273,10 +285,10 @@ class SQLiteStorage(Storage):
             found = {
                 row[0]: StoredTable(row[0], json.loads(row[1]), row[2], created=row[3]) for row in rows
             }  # fmt: skip
-            for table_id, seat, token_digest, name, joined in self._db.execute(
-                "SELECT table_id, seat, token_digest, name, joined FROM seats"
+            for table_id, seat, token_digest, name, joined, joined_at in self._db.execute(
+                "SELECT table_id, seat, token_digest, name, joined, joined_at FROM seats"
             ):
-                found[table_id].seats[seat] = StoredSeat(token_digest, name, bool(joined))
+                found[table_id].seats[seat] = StoredSeat(token_digest, name, bool(joined), joined_at)
             for table_id, action in self._db.execute("SELECT table_id, action FROM moves ORDER BY table_id, number"):
                 found[table_id].moves.append(action)
         return list(found.values())
