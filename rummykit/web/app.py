@@ -983,7 +983,7 @@ def create_app(
         def seen() -> dict[str, Any] | None:
             """The state as the view's seat sees it, or None once its token is no longer the seat's: the seat was
             taken with that token (a join link), which replaced it."""
-            if seat is not None and (token is None or table.seat_of_token(token) != seat):
+            if table.replay is None and seat is not None and (token is None or table.seat_of_token(token) != seat):
                 return None
             return state(table, seat)
 
