@@ -493,6 +493,19 @@ def test_a_deleted_table_ends_its_live_views_with_gone(server: str) -> None:
     assert httpx.get(f"{server}/api/tables/{table}/events", timeout=5).status_code == 410
 
 
+def test_a_replays_live_view_shows_any_seat_and_follows_its_steps(server: str) -> None:
+    created = post(server, "/api/tables", {"variant": "gin", "seed": 5, "bots": ["greedy", "greedy"], "max_hands": 1})
+    record = httpx.get(f"{server}/api/tables/{created.json()['id']}/record", timeout=30).json()
+    replay = post(server, "/api/replays", {"record": record}).json()
+    with httpx.stream("GET", f"{server}/api/tables/{replay['id']}/events", params={"seat": 1}, timeout=5) as response:
+        view = Stream(response)
+        name, data = view.next()  # a replay shows every hand to everyone: no token needed
+        assert name == "state" and data["seat"] == 1 and data["replay"]["step"] == 0 and data["observation"]["hand"]
+        assert post(server, f"/api/tables/{replay['id']}/step", {"by": 3}, replay["owner"]).status_code == 200
+        name, data = view.next()
+        assert name == "state" and data["seat"] == 1 and data["replay"]["step"] == 3
+
+
 def test_live_views_beyond_the_limit_are_refused_with_503(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(web_app, "MAX_LIVE", 2)
     with running(create_app(moves_per_second=None)) as base:
