@@ -255,6 +255,37 @@ def test_the_lobby_shows_listed_tables_in_play_with_their_seats_and_no_token() -
         assert own.get("/api/lobby").json() == {"tables": []}
 
 
+def test_a_creator_with_a_name_takes_the_first_person_seat_at_once(client: TestClient) -> None:
+    created = new_table(client, bots=["greedy", None, None], players=3, variant="500-rum", listed=True, name=" Ann ")
+    assert created["taken"] == [True, True, False] and created["names"][1] == "Ann" and created["seat"] == 1
+    entry = next(t for t in client.get("/api/lobby").json()["tables"] if t["id"] == created["id"])
+    assert [s["free"] for s in entry["seats"]] == [False, False, True] and entry["free"] == 1
+    # The creator's token is the seat's: nobody else ever held it, so it is not replaced.
+    token = created["tokens"]["1"]
+    assert client.get(f"/api/tables/{created['id']}", headers=bearer(token)).json()["seat"] == 1
+    assert join(client, created["id"], token, name="Annie").json().get("token") is None
+    # From the lobby, the next free seat is the only one left.
+    assert join(client, created["id"], name="Bea").json()["seat"] == 2
+    refused = client.post("/api/tables", json={"variant": "gin", "bots": ["greedy", "greedy"], "name": "Ann"})
+    assert refused.status_code == 400 and "every seat is a bot's" in refused.json()["error"]
+    refused = client.post("/api/tables", json={"variant": "gin", "bots": [None, None], "name": ""})
+    assert refused.status_code == 400 and "a name is 1 to" in refused.json()["error"]
+
+
+def test_renames_count_against_the_seats_rate_limit() -> None:
+    app = create_app()
+    now = [1000.0]
+    app.state.tables.clock = lambda: now[0]
+    with TestClient(app) as limited:
+        created = new_table(limited, bots=[None, None], name="Ann")
+        token = created["tokens"]["0"]
+        statuses = [join(limited, created["id"], token, name=f"Ann {n}").status_code for n in range(MOVE_BURST + 1)]
+        assert statuses == [200] * MOVE_BURST + [429]
+        assert limited.get(f"/api/tables/{created['id']}").json()["names"][0] == f"Ann {MOVE_BURST - 1}"
+        now[0] += 1
+        assert join(limited, created["id"], token, name="Ann").status_code == 200
+
+
 # -- refused moves change nothing -------------------------------------------------------------------------------
 
 

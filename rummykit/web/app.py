@@ -491,7 +491,8 @@ class Tables:
 
     def create(self, body: dict[str, Any]) -> tuple[Table, str, dict[int, str]]:
         """A new table from a request body (``POST /api/tables``), stored, with its owner token and each person
-        seat's token (given only here: the server keeps their digests)."""
+        seat's token (given only here: the server keeps their digests). With a ``name``, the creator takes the
+        first person seat at once under that name."""
         variant = self.variant(body.get("variant"), body.get("house_rules", []))
         players = _int(body, "players", variant.min_players, variant.max_players, variant.min_players)
         assert players is not None
@@ -506,6 +507,11 @@ class Tables:
         max_hands = _int(body, "max_hands", 1, 1000, None)
         layout = _field(body, "layout", dict, None)
         listed = _field(body, "listed", bool, False)
+        creator = body.get("name")
+        if creator is not None:
+            creator = _name(creator)
+            if None not in bots_given:
+                raise WebError(400, "'name' takes the first person seat for the creator, but every seat is a bot's")
         names = _field(body, "names", list, None)
         if names is not None:
             if len(names) != players or not all(
@@ -536,6 +542,10 @@ class Tables:
         table = self._table(secrets.token_hex(16), game, spec)
         table.owner_digest = digest(owner)
         table.seats = {s: StoredSeat(digest(token), names[s]) for s, token in tokens.items()}
+        if creator is not None:  # the creator takes the first person seat at once: nobody can take it first
+            first = min(tokens)
+            table.seats[first] = StoredSeat(digest(tokens[first]), creator, True, 0)
+            game.names[first] = spec["names"][first] = creator
         stored = StoredTable(table.id, spec, table.owner_digest, dict(table.seats))
         try:
             self.storage.add_table(stored)
@@ -619,6 +629,8 @@ class Tables:
             else:
                 seat = asked
         held = table.seats[seat]
+        if held.joined:
+            self.allow_move(table, seat)  # a rename: each one is stored and sent to every live view
         new_token = None if held.joined else secrets.token_urlsafe(16)
         taken = StoredSeat(digest(new_token) if new_token else held.token_digest, name, True, table.moves)
         if table.storage is not None:
