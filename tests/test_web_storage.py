@@ -500,3 +500,12 @@ def moved_seats(record: dict[str, Any]) -> list[int]:
     record_, variant = load_record(json.dumps(record))
     play_record(record_, variant, on_action=lambda game, deal, seat, action: seats.append(seat))
     return seats
+
+
+def test_a_seat_given_to_a_bot_is_stored(storage: Storage) -> None:
+    storage.add_table(stored_table("a1", 1.0, ["draw stock"]))
+    storage.give_to_bot("a1", 0, "random")
+    (held,) = storage.tables()
+    assert held.spec["bots"] == ["random", "greedy"] and held.seats == {} and held.moves == ["draw stock"]
+    with pytest.raises(StorageError):
+        storage.give_to_bot("no-such-table", 0, "random")

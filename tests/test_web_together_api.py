@@ -286,6 +286,53 @@ def test_renames_count_against_the_seats_rate_limit() -> None:
         assert join(limited, created["id"], token, name="Ann").status_code == 200
 
 
+def test_the_creator_gives_a_seat_nobody_took_to_a_bot(tmp_path: Path) -> None:
+    from rummykit.web.storage import SQLiteStorage
+
+    path = tmp_path / "tables.sqlite3"
+    storage = SQLiteStorage(path)
+    with TestClient(create_app(storage=storage, moves_per_second=None)) as first:
+        created = new_table(first, bots=[None, None, None], players=3, variant="500-rum", name="Ann", listed=True)
+        table, owner = created["id"], created["owner"]
+        url = f"/api/tables/{table}/seats"
+        taken = join(first, table, created["tokens"]["1"], name="Bea").json()
+        refused = first.post(f"{url}/2", json={"bot": "greedy"}, headers=bearer(taken["token"]))
+        assert refused.status_code == 403 and "creator" in refused.json()["error"]
+        for seat, body, status, words in [
+            (1, {"bot": "greedy"}, 409, "taken by Bea"),
+            (2, {"bot": "nobody"}, 400, "bots are"),
+            (2, {}, 400, "not no bot"),
+            (7, {"bot": "greedy"}, 404, "no seat 7"),
+        ]:
+            refused = first.post(f"{url}/{seat}", json=body, headers=bearer(owner))
+            assert refused.status_code == status and words in refused.json()["error"], refused.text
+        given = first.post(f"{url}/2", json={"bot": "greedy"}, headers=bearer(owner))
+        assert given.status_code == 200, given.text
+        assert given.json()["bots"] == [None, None, "greedy"] and given.json()["taken"] == [True, True, True]
+        assert first.post(f"{url}/2", json={"bot": "random"}, headers=bearer(owner)).status_code == 409
+        # The seat's link stops working, and the lobby has no free seat left.
+        assert first.get(f"/api/tables/{table}", headers=bearer(created["tokens"]["2"])).status_code == 403
+        assert join(first, table, name="Cy").status_code == 409
+        # The people play; the bot answers in its turn.
+        tokens = {0: created["tokens"]["0"], 1: taken["token"]}
+        state = first.get(f"/api/tables/{table}").json()
+        for _ in range(30):
+            seat = state["current_player"]
+            assert seat in tokens  # never the bot's: it has moved already
+            mine = first.get(f"/api/tables/{table}", headers=bearer(tokens[seat])).json()
+            moved = first.post(f"/api/tables/{table}/moves", json={"action": mine["legal_actions"][0]},
+                               headers=bearer(tokens[seat]))  # fmt: skip
+            assert moved.status_code == 200, moved.text
+            state = moved.json()
+        assert any(entry["seat"] == 2 for entry in state["log"])
+        before = first.get(f"/api/tables/{table}").json()
+    storage.close()
+    storage = SQLiteStorage(path)
+    with TestClient(create_app(storage=storage, moves_per_second=None)) as again:
+        assert again.get(f"/api/tables/{table}").json() == before
+    storage.close()
+
+
 # -- refused moves change nothing -------------------------------------------------------------------------------
 
 

@@ -489,6 +489,36 @@ class Tables:
             if table_id in self.tables:
                 self._drop(table_id, "its creator deleted it")
 
+    def give_to_bot(self, table: Table, seat: int, body: dict[str, Any], token: str | None) -> None:
+        """Let a bot play a person seat nobody took (``POST /api/tables/{id}/seats/{seat}``, owner token): a
+        friend who does not come. The seat's join link stops working."""
+        if not table.is_owner(token):
+            raise WebError(403, "only the table's creator gives a seat to a bot: send its owner token")
+        name = _field(body, "bot", str, None)
+        if name not in BOTS:
+            shown = "no bot" if name is None else repr(name[:40])
+            raise WebError(
+                400, f'a seat is given to a bot with {{"bot": NAME}}, not {shown}: bots are {", ".join(sorted(BOTS))}'
+            )
+        if table.replay is not None or table.game.is_over:
+            raise WebError(409, "the game is over" if table.replay is None else "a replay has no seats to give")
+        if not 0 <= seat < table.game.num_players:
+            raise WebError(404, f"no seat {seat}: seats are 0 to {table.game.num_players - 1}")
+        if table.bots[seat] is not None:
+            raise WebError(409, f"seat {seat} is the {table.bots[seat]} bot's already")
+        if table.seats[seat].joined:
+            raise WebError(409, f"seat {seat} is taken by {table.seats[seat].name}")
+        if table.storage is not None:
+            try:
+                table.storage.give_to_bot(table.id, seat, name)
+            except StorageError as exc:
+                raise WebError(503, f"the seat could not be stored: {exc}") from None
+        table.spec["bots"][seat] = name
+        table.bots[seat] = name
+        table.players[seat] = make_bot(name, seed=table.game.seed + seat)
+        del table.seats[seat]
+        table.version += 1
+
     def create(self, body: dict[str, Any]) -> tuple[Table, str, dict[int, str]]:
         """A new table from a request body (``POST /api/tables``), stored, with its owner token and each person
         seat's token (given only here: the server keeps their digests). With a ``name``, the creator takes the
@@ -978,6 +1008,16 @@ def create_app(
             given = {"token": token, "link": links(request, table, {seat: token})["seats"][str(seat)]}
         return JSONResponse({**data, **given})
 
+    async def give_seat(request: Request) -> Response:
+        with tables.using(tables.get(request.path_params["table_id"])) as table:
+            body = await _body(request)
+            text = request.path_params["seat"]
+            if not (text.isascii() and text.isdigit() and len(text) <= 4):
+                raise WebError(404, f"no seat {text[:20]!r}")
+            await on_table(table, tables.give_to_bot, table, int(text), body, bearer(request), heavy_work=False)
+            await bots_move(table)
+            return JSONResponse(await view(table, None))
+
     async def lobby(request: Request) -> Response:
         return JSONResponse({"tables": tables.lobby()})
 
@@ -1103,6 +1143,7 @@ def create_app(
         Route("/api/tables/{table_id}/record", record, methods=["GET"]),
         Route("/api/tables/{table_id}/step", step, methods=["POST"]),
         Route("/api/tables/{table_id}/join", join, methods=["POST"]),
+        Route("/api/tables/{table_id}/seats/{seat}", give_seat, methods=["POST"]),
         Route("/api/tables/{table_id}/events", events, methods=["GET"]),
         Route("/api/lobby", lobby, methods=["GET"]),
         Mount("/", StaticFiles(directory=static, html=True)),

@@ -79,6 +79,10 @@ class Storage(ABC):
         """Store who holds a person seat now (a new token digest, the name it joined with)."""
 
     @abstractmethod
+    def give_to_bot(self, table_id: str, seat: int, bot: str) -> None:
+        """Store that the bot ``bot`` plays ``seat`` from now on (a person seat nobody took)."""
+
+    @abstractmethod
     def drop(self, table_id: str, why: str) -> None:
         """Forget a table and its moves, remembering why (``dropped`` tells)."""
 
@@ -127,6 +131,12 @@ class MemoryStorage(Storage):
             self._held(table_id).seats[seat] = StoredSeat(
                 stored.token_digest, stored.name, stored.joined, stored.joined_at
             )
+
+    def give_to_bot(self, table_id: str, seat: int, bot: str) -> None:
+        with self._lock:
+            held = self._held(table_id)
+            held.spec["bots"][seat] = bot
+            held.seats.pop(seat, None)
 
     def drop(self, table_id: str, why: str) -> None:
         with self._lock:
@@ -264,6 +274,20 @@ class SQLiteStorage(Storage):
                     "VALUES (?, ?, ?, ?, ?, ?)",
                     (table_id, seat, stored.token_digest, stored.name, int(stored.joined), stored.joined_at),
                 )
+            ]
+        )
+
+    def give_to_bot(self, table_id: str, seat: int, bot: str) -> None:
+        with self._lock:
+            row = self._db.execute("SELECT spec FROM tables WHERE id = ?", (table_id,)).fetchone()
+        if row is None:
+            raise StorageError(f"{self.path}: no table {table_id} is stored")
+        spec = json.loads(row[0])
+        spec["bots"][seat] = bot
+        self._write(
+            [
+                ("UPDATE tables SET spec = ? WHERE id = ?", (json.dumps(spec), table_id)),
+                ("DELETE FROM seats WHERE table_id = ? AND seat = ?", (table_id, seat)),
             ]
         )
 
