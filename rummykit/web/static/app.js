@@ -10,6 +10,12 @@ let tokens = {}; // seat -> its token: the secret that shows the seat's hand and
 let owner = null; // the table creator's token: steps a replay
 let shownResults = 0; // finished hands whose settlement has been shown
 let selected = []; // indexes into the hand of the selected cards
+let shownHand = ""; // the hand last shown (a selection is cleared when it changes)
+let mine = new Set(); // the seats this page joined: its own. Other tokens it holds are seats it may invite to
+// (or play at one screen) until somebody else takes them.
+let invites = null; // {id, seats: {seat: join link}, onlooker}: the links the server gave when the table was made
+let live = 0; // the number of the live view (events stream) open: a newer one ends the older
+let liveAbort = null;
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -41,7 +47,11 @@ async function request(method, path, body, token) {
   }
   const response = await fetch(path, options);
   const data = await response.json().catch(() => ({ error: `HTTP ${response.status}` }));
-  if (!response.ok) throw new Error(data.error || `HTTP ${response.status}`);
+  if (!response.ok) {
+    const error = new Error(data.error || `HTTP ${response.status}`);
+    error.status = response.status;
+    throw error;
+  }
   return data;
 }
 
@@ -200,6 +210,12 @@ function seatsChosen() {
   }
 }
 
+function yourName() {
+  const name = $("your-name").value.trim();
+  if (name) localStorage.setItem("rummykit-name", name);
+  return name;
+}
+
 async function start() {
   const count = Number($("players").value);
   const body = {
@@ -207,11 +223,26 @@ async function start() {
     house_rules: [...document.querySelectorAll("#house-rules input:checked")].map((i) => i.value),
     players: count,
     bots: [...Array(count).keys()].map((s) => $(`seat-${s}`).value || null),
+    listed: $("listed").checked,
   };
   if ($("seed").value !== "") body.seed = Number($("seed").value);
+  const name = yourName();
   try {
-    const state = await api("POST", "/api/tables", body);
-    open(state);
+    let state = await api("POST", "/api/tables", body);
+    tokens = Object.fromEntries(Object.entries(state.tokens).map(([seat, token]) => [Number(seat), token]));
+    owner = state.owner;
+    invites = { id: state.id, ...state.links };
+    mine = new Set();
+    const first = humanSeats(state)[0];
+    if (first !== undefined) {
+      // The creator takes the first person seat: its join link stops working (the server gives a new token).
+      const joined = await api("POST", `/api/tables/${state.id}/join`, { name: name || state.names[first] },
+        tokens[first]);
+      if (joined.token) tokens[first] = joined.token;
+      mine.add(first);
+      state = joined;
+    }
+    await open(state);
   } catch (error) {
     alert(error.message);
   }
@@ -223,7 +254,11 @@ async function startReplay() {
   if (!text && file) text = await file.text();
   if (!text) return alert("Choose a record file or paste a record.");
   try {
-    open(await api("POST", "/api/replays", { record: text }));
+    const state = await api("POST", "/api/replays", { record: text });
+    tokens = {};
+    mine = new Set();
+    owner = state.owner;
+    open(state);
   } catch (error) {
     alert(error.message);
   }
@@ -251,35 +286,182 @@ function readLink(hash) {
   return { id: params.get("t"), owner: params.get("owner"), tokens: found };
 }
 
+// The seats this page holds the tokens of, its own first.
+function heldSeats(state) {
+  const held = humanSeats(state).filter((s) => s in tokens);
+  return [...held.filter((s) => mine.has(s)), ...held.filter((s) => !mine.has(s))];
+}
+
+function setAddress(id) {
+  const url = new URL(location.href);
+  url.hash = linkFor(id);
+  history.replaceState(null, "", url); // the "#" part only: it never reaches the server
+}
+
 async function open(state, seen = 0) {
   shownResults = seen;
   selected = [];
-  if (state.tokens) {
-    tokens = Object.fromEntries(Object.entries(state.tokens).map(([seat, token]) => [Number(seat), token]));
-    owner = state.owner;
-  }
-  const humans = humanSeats(state).filter((s) => s in tokens);
+  const humans = heldSeats(state);
   viewSeat = state.replay ? null : (humans.includes(state.current_player) ? state.current_player : humans[0] ?? null);
   if (viewSeat !== state.seat && viewSeat !== null) state = await api("GET", `/api/tables/${state.id}`, undefined, tokens[viewSeat]);
-  const url = new URL(location.href);
-  url.hash = linkFor(state.id);
-  history.replaceState(null, "", url);
+  setAddress(state.id);
   $("setup").hidden = true;
+  $("join-box").hidden = true;
   $("table").hidden = false;
   $("new-game").hidden = false;
   show(state);
+  listen();
 }
 
 async function refresh() {
   show(await api("GET", `/api/tables/${table.id}`, undefined, viewSeat === null ? undefined : tokens[viewSeat]));
 }
 
+// -- the live view: the table's events, as the seat shown (or an onlooker) sees them --
+
+function stopListening() {
+  live += 1;
+  if (liveAbort) liveAbort.abort();
+  liveAbort = null;
+  delete document.body.dataset.live;
+}
+
+// One stream of server-sent events for the seat shown, read with fetch() (an EventSource cannot send the
+// seat's token). When it drops it is opened again after a short wait; its first event is the table as it is
+// now, so the page catches up with what it missed.
+function listen() {
+  stopListening();
+  if (!table || table.replay) return;
+  const number = live;
+  const id = table.id;
+  const token = viewSeat === null ? undefined : tokens[viewSeat];
+  const controller = new AbortController();
+  liveAbort = controller;
+  (async () => {
+    let wait = 250;
+    while (number === live) {
+      try {
+        const response = await fetch(`/api/tables/${id}/events`,
+          { headers: token ? { Authorization: `Bearer ${token}` } : {}, signal: controller.signal, cache: "no-store" });
+        if ([403, 404, 410].includes(response.status)) {
+          const data = await response.json().catch(() => ({}));
+          if (number !== live) return;
+          if (response.status === 403 && token && !mine.has(viewSeat)) {
+            tokenRefused(id); // somebody took that seat (its token changed): show another
+          } else {
+            liveEnded(data.error || `HTTP ${response.status}`);
+          }
+          return;
+        }
+        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        const reader = response.body.getReader();
+        const decoder = new TextDecoder();
+        let buffer = "";
+        wait = 250;
+        document.body.dataset.live = "1";
+        for (;;) {
+          const { value, done } = await reader.read();
+          if (done || number !== live) break;
+          buffer += decoder.decode(value, { stream: true }).replace(/\r\n?/g, "\n");
+          let end;
+          while ((end = buffer.indexOf("\n\n")) >= 0 && number === live) {
+            const block = buffer.slice(0, end);
+            buffer = buffer.slice(end + 2);
+            liveEvent(block, number);
+          }
+        }
+      } catch (error) {
+        // dropped (or stopped): tried again below
+      }
+      if (number !== live) return;
+      delete document.body.dataset.live;
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      wait = Math.min(wait * 2, 4000);
+    }
+  })();
+}
+
+function liveEvent(block, number) {
+  let event = "message";
+  const data = [];
+  for (const line of block.split("\n")) {
+    if (!line || line.startsWith(":")) continue; // ": still here"
+    const at = line.indexOf(":");
+    const key = at < 0 ? line : line.slice(0, at);
+    let value = at < 0 ? "" : line.slice(at + 1);
+    if (value.startsWith(" ")) value = value.slice(1);
+    if (key === "event") event = value;
+    else if (key === "data") data.push(value);
+  }
+  if (!data.length) return;
+  let payload;
+  try {
+    payload = JSON.parse(data.join("\n"));
+  } catch (error) {
+    return;
+  }
+  if (event === "state" && table && payload.id === table.id && number === live) show(payload);
+  else if (event === "gone" && number === live) liveGone(payload.error);
+}
+
+// The live view ended: the table was dropped, or the token of the seat shown was replaced (somebody took
+// that seat with its join link), when the page shows another seat.
+async function liveGone(why) {
+  const number = live;
+  const id = table.id;
+  if (viewSeat !== null && !mine.has(viewSeat)) {
+    try {
+      await request("GET", `/api/tables/${id}`, undefined, tokens[viewSeat]);
+    } catch (error) {
+      if (error.status === 403 && number === live) return tokenRefused(id);
+    }
+  }
+  if (number === live) liveEnded(why);
+}
+
+// The token of the seat shown (not the page's own) no longer works: somebody joined that seat.
+function tokenRefused(id) {
+  delete tokens[viewSeat];
+  setAddress(id);
+  const held = table ? heldSeats(table) : [];
+  viewSeat = table && held.includes(table.current_player) ? table.current_player : held[0] ?? null;
+  for (const part of ["hand", "arrangement", "actions"]) $(part).replaceChildren();
+  listen();
+}
+
+function liveEnded(why) {
+  stopListening();
+  showError(`This table is no longer played: ${why}`);
+}
+
 function name(state, seat) {
   return seat === viewSeat && state.names[seat] !== "You" ? `${state.names[seat]} (you)` : state.names[seat];
 }
 
+// Tokens of seats that somebody else took are dropped: their join links no longer work, and the page no
+// longer plays them. True when the seat shown was one of them (the page then shows another).
+function dropTaken(state) {
+  if (state.replay || !state.taken) return false;
+  const gone = Object.keys(tokens).map(Number).filter((s) => state.taken[s] && !mine.has(s));
+  if (!gone.length) return false;
+  for (const seat of gone) delete tokens[seat];
+  setAddress(state.id);
+  if (!gone.includes(viewSeat)) return false;
+  const held = heldSeats(state);
+  viewSeat = held.includes(state.current_player) ? state.current_player : held[0] ?? null;
+  for (const id of ["hand", "arrangement", "actions"]) $(id).replaceChildren(); // that seat's: no longer shown
+  listen(); // its first event shows the table as the new seat sees it
+  return true;
+}
+
 function show(state) {
+  if (dropTaken(state)) return;
+  const hand = JSON.stringify((state.observation || {}).hand || []);
+  if (hand !== shownHand) selected = [];
+  shownHand = hand;
   table = state;
+  if (viewSeat === null) delete document.body.dataset.seat;
+  else document.body.dataset.seat = viewSeat; // the seat shown (tests wait for it)
   const obs = state.observation;
   // Partnership Gin plays each round at two tables: the deal is named by its round and table.
   const where = obs.round && obs.table_seats ? `round ${obs.round}, table ${(obs.tables_done || []).length + 1}`
@@ -297,6 +479,7 @@ function show(state) {
   showScores(state);
   showLog(state);
   showStatus(state);
+  showInvite(state);
   const replay = state.replay;
   $("replay-controls").hidden = !replay;
   if (replay) $("replay-step").textContent = `move ${replay.step} of ${replay.total}`;
@@ -313,6 +496,11 @@ function showOpponents(state) {
     const node = el("div", { class: "seat" + (acting ? " acting" : ""), "data-seat": seat },
       el("div", { text: `${name(state, seat)}${state.bots[seat] && !state.names[seat].toLowerCase().includes(state.bots[seat]) ? ` (${state.bots[seat]} bot)` : ""} — ` +
         `${count(obs.hand_sizes[seat], "card")}${obs.dealer === seat ? ", dealer" : ""}` }));
+    if (state.taken && !state.taken[seat] && !state.replay) {
+      node.append(el("div", { class: "waiting", text: seat in tokens
+        ? "nobody joined yet: played at this screen until somebody does (Invite)"
+        : "free seat: waiting for a player to join" }));
+    }
     const known = state.hands ? state.hands[seat] : (obs.known[String(seat)] || []);
     if (known.length) {
       node.append(el("div", { text: state.hands ? "" : "picked up:" }), ...known.map((c) => cardNode(c)));
@@ -397,6 +585,8 @@ function showHand(state) {
   for (const group of groups) {
     const items = group.items.filter((x) => x && x.card);
     if (!items.length) continue;
+    // Deadwood in a card player's order: suit by suit, rank by rank (a meld keeps its own order: a run's).
+    if (group.kind === "deadwood") items.sort((a, b) => (cardOrder(a.card) ?? 99) - (cardOrder(b.card) ?? 99));
     const label = group.kind === "meld" ? "meld" : `deadwood ${state.arrangement ? state.arrangement.deadwood_value : ""}`;
     const node = el("span", { class: `group ${group.kind}` }, el("span", { class: "label", text: label }));
     for (const item of items) {
@@ -464,6 +654,7 @@ async function move(text) {
     if (state.current_player !== null && humans.includes(state.current_player) && state.current_player !== viewSeat) {
       viewSeat = state.current_player; // several people at one screen: pass it on
       await refresh();
+      listen();
     } else {
       show(state);
     }
@@ -512,6 +703,42 @@ function showStatus(state) {
   $("status").textContent = text;
 }
 
+// The links to send: a join link for each person seat still free whose token the page holds, and the
+// onlooker's link.
+function showInvite(state) {
+  const box = $("invite");
+  box.hidden = !!state.replay;
+  if (state.replay) return;
+  const base = `${location.origin}${location.pathname}`;
+  const given = invites && invites.id === state.id ? invites : null;
+  const rows = [el("h3", { text: "Invite" })];
+  for (const seat of humanSeats(state)) {
+    if ((state.taken && state.taken[seat]) || mine.has(seat) || !(seat in tokens)) continue;
+    const link = given && given.seats && given.seats[seat] && given.seats[seat].endsWith(`=${tokens[seat]}`)
+      ? given.seats[seat] : `${base}#t=${state.id}&seat${seat}=${tokens[seat]}`;
+    rows.push(linkRow(`Seat ${seat + 1} (${state.names[seat]}): its join link, for one person`, link,
+      { "data-seat": seat }));
+  }
+  rows.push(linkRow("Onlookers (no hand shown)", given ? given.onlooker : `${base}#t=${state.id}`,
+    { "data-onlooker": "1" }));
+  box.replaceChildren(...rows);
+}
+
+function linkRow(label, link, attrs) {
+  const input = el("input", { readonly: "", value: link, class: "invite-link" });
+  const button = el("button", { class: "copy", text: "Copy" });
+  button.addEventListener("click", async () => {
+    try {
+      await navigator.clipboard.writeText(link);
+    } catch (error) {
+      input.select();
+      document.execCommand("copy");
+    }
+    button.textContent = "Copied";
+  });
+  return el("div", { class: "invite-row", ...attrs }, el("div", { text: label }), input, button);
+}
+
 function showSettlement(state) {
   const fresh = state.results.slice(shownResults);
   const lines = fresh.flatMap((r) => r.lines || [`Deal ${r.number}: ${r.kind}, scores ${r.scores.join(", ")}`]);
@@ -541,31 +768,179 @@ function wire() {
   $("clear").addEventListener("click", () => { selected = []; show(table); });
   $("next-deal").addEventListener("click", () => { $("settlement").hidden = true; });
   $("new-game").addEventListener("click", () => {
+    stopListening();
     $("table").hidden = true; $("setup").hidden = false; $("new-game").hidden = true; $("settlement").hidden = true;
-    tokens = {}; owner = null;
+    $("join-box").hidden = true;
+    tokens = {}; owner = null; mine = new Set(); table = null;
     history.replaceState(null, "", location.pathname);
+    loadLobby();
   });
+  $("lobby-refresh").addEventListener("click", loadLobby);
   $("replay-start").addEventListener("click", () => step({ to: 0 }));
   $("replay-back").addEventListener("click", () => step({ by: -1 }));
   $("replay-forward").addEventListener("click", () => step({ by: 1 }));
   $("replay-end").addEventListener("click", () => step({ to: table.replay.total }));
 }
 
-window.addEventListener("DOMContentLoaded", async () => {
-  wire();
-  await loadCatalogue();
-  const link = readLink(location.hash.slice(1));
-  if (link.id && /^[0-9a-f]{32}$/.test(link.id)) {
-    tokens = link.tokens;
-    owner = link.owner;
-    const first = Object.keys(tokens).map(Number).sort((a, b) => a - b)[0];
+// -- the lobby --
+
+async function loadLobby() {
+  if ($("setup").hidden) return;
+  try {
+    showLobby((await request("GET", "/api/lobby")).tables);
+  } catch (error) {
+    // the next refresh tries again
+  }
+}
+
+function showLobby(tables) {
+  const box = $("lobby-list");
+  if (!tables.length) {
+    box.replaceChildren(el("p", { class: "lobby-empty", text: "No listed table is being played." }));
+    return;
+  }
+  box.replaceChildren(...tables.map((t) => el("div", { class: "lobby-table", "data-table": t.id },
+    el("div", { class: "lobby-title",
+      text: `${t.title}${t.house_rules.length ? " + " + t.house_rules.join(", ") : ""} — ${count(t.free, "free seat")}` }),
+    el("ul", {}, ...t.seats.map((s) => el("li", { "data-seat": s.seat },
+      `Seat ${s.seat + 1}: ${s.free ? "free" : s.bot ? `${s.name} (${s.bot} bot)` : s.name}`,
+      ...(s.free ? [el("button", { class: "lobby-join", text: "Join", onclick: () => lobbyJoin(t.id, s.seat) })] : [])))),
+    el("button", { class: "lobby-watch", text: "Watch", onclick: () => watch(t.id) }))));
+}
+
+function lobbyError(message) {
+  $("lobby-error").textContent = message || "";
+  $("lobby-error").hidden = !message;
+}
+
+async function lobbyJoin(id, seat) {
+  const name = yourName();
+  if (!name) return lobbyError("Type your name first (Your name, above).");
+  try {
+    const state = await api("POST", `/api/tables/${id}/join`, { name, seat });
+    lobbyError("");
+    tokens = { [seat]: state.token };
+    mine = new Set([seat]);
+    owner = null;
+    await open(state, state.results.length);
+  } catch (error) {
+    lobbyError(error.message);
+    loadLobby();
+  }
+}
+
+async function watch(id) {
+  try {
+    const state = await api("GET", `/api/tables/${id}`);
+    tokens = {};
+    mine = new Set();
+    owner = null;
+    await open(state, state.results.length);
+  } catch (error) {
+    lobbyError(error.message);
+  }
+}
+
+// -- opening an address: the page's own, a join link, or the onlookers' link --
+
+function askToJoin(state, seat, token) {
+  $("setup").hidden = true;
+  $("join-box").hidden = false;
+  $("join-form").hidden = false;
+  $("join-text").textContent = `Join seat ${seat + 1} of ${state.title}` +
+    `${state.house_rules.length ? " + " + state.house_rules.join(", ") : ""} as:`;
+  $("join-name").value = $("your-name").value;
+  $("join-go").onclick = async () => {
+    const name = $("join-name").value.trim();
+    if (!name) return joinError("Type your name first.");
+    localStorage.setItem("rummykit-name", name);
     try {
-      const state = await api("GET", `/api/tables/${link.id}`, undefined, first === undefined ? undefined : tokens[first]);
-      await open(state, state.results.length);
-    } catch (error) { // the table is gone (the reason says why): stay on the setup
-      $("notice").textContent = error.message;
-      $("notice").hidden = false;
+      const joined = await api("POST", `/api/tables/${state.id}/join`, { name, seat }, token);
+      tokens = { [seat]: joined.token || token }; // the link's token stops working: the new one replaces it
+      mine = new Set([seat]);
+      owner = null;
+      joinError("");
+      await open(joined, joined.results.length);
+    } catch (error) {
+      refused(state.id, error.message);
+    }
+  };
+  $("join-watch").onclick = () => watch(state.id);
+}
+
+function joinError(message) {
+  $("join-error").textContent = message || "";
+  $("join-error").hidden = !message;
+}
+
+function refused(id, message) {
+  $("setup").hidden = true;
+  $("join-box").hidden = false;
+  $("join-form").hidden = true;
+  $("join-text").textContent = "This join link no longer works.";
+  joinError(message);
+  $("join-watch").onclick = () => watch(id);
+}
+
+async function openLink(link) {
+  owner = link.owner;
+  tokens = {};
+  mine = new Set();
+  let state = null;
+  let refusal = null;
+  const free = [];
+  for (const seat of Object.keys(link.tokens).map(Number).sort((a, b) => a - b)) {
+    try {
+      const seen = await api("GET", `/api/tables/${link.id}`, undefined, link.tokens[seat]);
+      tokens[seat] = link.tokens[seat];
+      // A seat already taken whose token still works is this page's own: joining gave that token.
+      if (seen.taken && seen.taken[seat]) mine.add(seat);
+      else free.push({ seat, state: seen });
+      state = state || seen;
+    } catch (error) {
+      if (error.status !== 403) throw error; // the table is gone
+      refusal = refusal || error;
     }
   }
+  setAddress(link.id);
+  if (state === null && refusal !== null) return refused(link.id, refusal.message);
+  if (state === null) state = await api("GET", `/api/tables/${link.id}`);
+  if (!owner && !mine.size && free.length && !state.replay && !state.is_over) {
+    return askToJoin(free[0].state, free[0].seat, tokens[free[0].seat]);
+  }
+  await open(state, state.results.length);
+}
+
+// The table (and tokens) the page's address names, if any.
+async function openAddress() {
+  const link = readLink(location.hash.slice(1));
+  if (!link.id || !/^[0-9a-f]{32}$/.test(link.id)) return;
+  try {
+    await openLink(link);
+  } catch (error) { // the table is gone (the reason says why): stay on the setup
+    $("table").hidden = true;
+    $("setup").hidden = false;
+    $("notice").textContent = error.message;
+    $("notice").hidden = false;
+  }
+}
+
+window.addEventListener("DOMContentLoaded", async () => {
+  wire();
+  $("your-name").value = localStorage.getItem("rummykit-name") || "";
+  await loadCatalogue();
+  await openAddress();
+  // A link pasted into the address bar of the open page (the page's own changes do not fire this).
+  window.addEventListener("hashchange", () => {
+    stopListening();
+    table = null;
+    $("settlement").hidden = true;
+    showError("");
+    openAddress();
+  });
+  loadLobby();
+  setInterval(loadLobby, 3000);
+  // Back on the network: the live view is opened again at once (it catches up with what was missed).
+  window.addEventListener("online", () => { if (table && !$("table").hidden) listen(); });
   document.body.dataset.ready = "1";
 });
