@@ -316,6 +316,15 @@ def test_a_page_whose_live_view_drops_catches_up(person: Callable[[], Any], serv
     bea.wait_for_function(READY_TO_ACT, arg=cards(table.game.deal.hands[1]))
     bea.wait_for_function(f"() => document.querySelectorAll('#log li').length === {min(len(table.log), 60)}")
     assert len(streams) >= 1
+    # The connection drops (cut from the page's side, as a network would): it is opened again and catches up.
+    moves_until(0)
+    bea.wait_for_selector("body[data-live='1']")
+    opened = len(streams)
+    bea.evaluate("liveAbort.abort()")
+    moves_until(1, away=frozenset({1}))
+    bea.wait_for_function(READY_TO_ACT, arg=cards(table.game.deal.hands[1]))
+    bea.wait_for_function(f"() => document.querySelectorAll('#log li').length === {min(len(table.log), 60)}")
+    assert len(streams) > opened
     # Away from the page: it comes back from its own address (with the seat's token) and catches up.
     moves_until(0)
     bea.goto("about:blank")

@@ -335,11 +335,11 @@ function listen() {
   const number = live;
   const id = table.id;
   const token = viewSeat === null ? undefined : tokens[viewSeat];
-  const controller = new AbortController();
-  liveAbort = controller;
   (async () => {
     let wait = 250;
     while (number === live) {
+      const controller = new AbortController(); // one per connection: liveAbort.abort() ends this one
+      liveAbort = controller;
       try {
         const response = await fetch(`/api/tables/${id}/events`,
           { headers: token ? { Authorization: `Bearer ${token}` } : {}, signal: controller.signal, cache: "no-store" });
