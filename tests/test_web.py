@@ -637,6 +637,7 @@ def test_browser_partnership_table_with_two_people_at_one_screen(page: Any, serv
     page.wait_for_selector("body[data-ready='1']")
     page.select_option("#variant", "500-partnership")
     page.select_option("#seat-2", "")  # seats 1 and 3 are people, 2 and 4 greedy bots
+    page.check("#one-screen")  # both at this screen, in turn
     page.fill("#seed", "4")
     page.click("#start")
     page.wait_for_selector("#hand .card")

@@ -335,3 +335,27 @@ def test_a_page_whose_live_view_drops_catches_up(person: Callable[[], Any], serv
     bea.wait_for_function(READY_TO_ACT, arg=cards(table.game.deal.hands[1]))
     bea.wait_for_function(f"() => document.querySelectorAll('#log li').length === {min(len(table.log), 60)}")
     assert "Bea" in app.state.tables.tables[table_id].game.names
+
+
+def test_the_creator_gives_a_seat_nobody_took_to_a_bot_and_never_sees_its_hand(
+    person: Callable[[], Any], server: str, app: Any
+) -> None:
+    ann = person()
+    table_id = create_in_page(ann, server, "gin", ["", ""], "Ann", seed=11)
+    game = app.state.tables.tables[table_id].game
+    # The invited seat is not played at this screen: its hand is never in the page, even on its turn.
+    assert int(ann.evaluate("document.body.dataset.seat")) == 0
+    hidden = set(cards(game.deal.hands[1]))
+    assert not hidden & set(ann.locator("#hand .card").evaluate_all("cs => cs.map(c => c.dataset.card)"))
+    link = invite_link(ann, 1)
+    ann.click("#invite .invite-row[data-seat='1'] .give-to-bot")
+    ann.wait_for_function("() => !document.querySelector(\"#invite .invite-row[data-seat='1']\")")
+    assert app.state.tables.tables[table_id].bots == [None, "greedy"]
+    assert "seat1=" not in ann.evaluate("location.hash") and "invite1=" not in ann.evaluate("location.hash")
+    # The bot plays its turns: Ann is to act whenever the page settles.
+    ann.wait_for_function("() => document.querySelectorAll('#actions button').length > 0")
+    late = person()
+    late.goto(link)
+    late.wait_for_selector("body[data-ready='1']")
+    late.wait_for_selector("#join-box:not([hidden])")
+    assert "no longer works" in late.inner_text("#join-text")

@@ -848,6 +848,8 @@ def state(table: Table, seat: int | None) -> dict[str, Any]:
         # Per seat, whether it is taken: a bot's, or a person seat somebody joined (a free seat waits for a person).
         "taken": [b is not None or (s in table.seats and table.seats[s].joined) for s, b in enumerate(table.bots)],
         "listed": table.listed,
+        # Counts every change anybody may see: a page keeps the newest of the states it gets (answers and events).
+        "version": table.version,
         "seat": seat,
         # The seed deals every card: it is shown only once nothing is hidden any more.
         "seed": game.seed if game.is_over or table.replay is not None else None,
@@ -1044,7 +1046,7 @@ def create_app(
                 sent = -1
                 while True:
                     if table.gone is not None:
-                        yield f"event: gone\ndata: {json.dumps({'error': table.gone})}\n\n"
+                        yield f"event: gone\ndata: {json.dumps({'error': table.gone, 'reason': 'dropped'})}\n\n"
                         return
                     if table.changed is None:
                         table.changed = asyncio.Event()
@@ -1054,7 +1056,7 @@ def create_app(
                         data = await on_table(table, seen, heavy_work=False)
                         if data is None:
                             why = f"seat {seat} was taken with its join link: this view's token no longer shows it"
-                            yield f"event: gone\ndata: {json.dumps({'error': why})}\n\n"
+                            yield f"event: gone\ndata: {json.dumps({'error': why, 'reason': 'token'})}\n\n"
                             return
                         yield f"event: state\ndata: {json.dumps(data)}\n\n"
                         continue

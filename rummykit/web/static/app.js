@@ -13,6 +13,7 @@ let selected = []; // indexes into the hand of the selected cards
 let shownHand = ""; // the hand last shown (a selection is cleared when it changes)
 let mine = new Set(); // the seats this page joined: its own. Other tokens it holds are seats it may invite to
 // (or play at one screen) until somebody else takes them.
+let inviteTokens = {}; // seat -> token of a seat the creator invites somebody to (not played at this screen)
 let invites = null; // {id, seats: {seat: join link}, onlooker}: the links the server gave when the table was made
 let live = 0; // the number of the live view (events stream) open: a newer one ends the older
 let liveAbort = null;
@@ -226,21 +227,21 @@ async function start() {
     listed: $("listed").checked,
   };
   if ($("seed").value !== "") body.seed = Number($("seed").value);
-  const name = yourName();
+  const first = body.bots.indexOf(null);
+  // The creator takes the first person seat as the table is made, so nobody in the lobby takes it first.
+  if (first >= 0) body.name = yourName() || `Player ${first + 1}`;
+  const oneScreen = $("one-screen").checked;
   try {
-    let state = await api("POST", "/api/tables", body);
-    tokens = Object.fromEntries(Object.entries(state.tokens).map(([seat, token]) => [Number(seat), token]));
+    const state = await api("POST", "/api/tables", body);
     owner = state.owner;
     invites = { id: state.id, ...state.links };
-    mine = new Set();
-    const first = humanSeats(state)[0];
-    if (first !== undefined) {
-      // The creator takes the first person seat: its join link stops working (the server gives a new token).
-      const joined = await api("POST", `/api/tables/${state.id}/join`, { name: name || state.names[first] },
-        tokens[first]);
-      if (joined.token) tokens[first] = joined.token;
-      mine.add(first);
-      state = joined;
+    tokens = {};
+    inviteTokens = {};
+    mine = new Set(first >= 0 ? [first] : []);
+    for (const [seat, token] of Object.entries(state.tokens)) {
+      // Played at this screen (the creator's seat, or every person seat when they all sit here), or invited.
+      if (Number(seat) === first || oneScreen) tokens[Number(seat)] = token;
+      else inviteTokens[Number(seat)] = token;
     }
     await open(state);
   } catch (error) {
@@ -256,6 +257,7 @@ async function startReplay() {
   try {
     const state = await api("POST", "/api/replays", { record: text });
     tokens = {};
+    inviteTokens = {};
     mine = new Set();
     owner = state.owner;
     open(state);
@@ -276,14 +278,19 @@ function linkFor(id) {
   const params = new URLSearchParams({ t: id });
   if (owner) params.set("owner", owner);
   for (const [seat, token] of Object.entries(tokens)) params.set(`seat${seat}`, token);
+  for (const [seat, token] of Object.entries(inviteTokens)) params.set(`invite${seat}`, token);
   return params.toString();
 }
 
 function readLink(hash) {
   const params = new URLSearchParams(hash);
   const found = {};
-  for (const [key, value] of params) if (/^seat\d+$/.test(key)) found[Number(key.slice(4))] = value;
-  return { id: params.get("t"), owner: params.get("owner"), tokens: found };
+  const invited = {};
+  for (const [key, value] of params) {
+    if (/^seat\d+$/.test(key)) found[Number(key.slice(4))] = value;
+    else if (/^invite\d+$/.test(key)) invited[Number(key.slice(6))] = value;
+  }
+  return { id: params.get("t"), owner: params.get("owner"), tokens: found, invites: invited };
 }
 
 // The seats this page holds the tokens of, its own first.
@@ -357,6 +364,7 @@ function listen() {
         const reader = response.body.getReader();
         const decoder = new TextDecoder();
         let buffer = "";
+        let first = true; // the first state of a connection is the table as it is now: taken as it comes
         wait = 250;
         document.body.dataset.live = "1";
         for (;;) {
@@ -367,7 +375,7 @@ function listen() {
           while ((end = buffer.indexOf("\n\n")) >= 0 && number === live) {
             const block = buffer.slice(0, end);
             buffer = buffer.slice(end + 2);
-            liveEvent(block, number);
+            if (liveEvent(block, number, first)) first = false;
           }
         }
       } catch (error) {
@@ -381,7 +389,8 @@ function listen() {
   })();
 }
 
-function liveEvent(block, number) {
+// True when the block was a state.
+function liveEvent(block, number, first) {
   let event = "message";
   const data = [];
   for (const line of block.split("\n")) {
@@ -393,15 +402,19 @@ function liveEvent(block, number) {
     if (key === "event") event = value;
     else if (key === "data") data.push(value);
   }
-  if (!data.length) return;
+  if (!data.length) return false;
   let payload;
   try {
     payload = JSON.parse(data.join("\n"));
   } catch (error) {
-    return;
+    return false;
   }
-  if (event === "state" && table && payload.id === table.id && number === live) show(payload);
-  else if (event === "gone" && number === live) liveGone(payload.error);
+  if (event === "state" && table && payload.id === table.id && number === live) {
+    show(payload, first); // versions count from the server's start: a new connection may follow a restart
+    return true;
+  }
+  if (event === "gone" && number === live) liveGone(payload.error);
+  return false;
 }
 
 // The live view ended: the table was dropped, or the token of the seat shown was replaced (somebody took
@@ -442,6 +455,9 @@ function name(state, seat) {
 // longer plays them. True when the seat shown was one of them (the page then shows another).
 function dropTaken(state) {
   if (state.replay || !state.taken) return false;
+  for (const seat of Object.keys(inviteTokens).map(Number)) {
+    if (state.taken[seat] || state.bots[seat] !== null) delete inviteTokens[seat];
+  }
   const gone = Object.keys(tokens).map(Number).filter((s) => state.taken[s] && !mine.has(s));
   if (!gone.length) return false;
   for (const seat of gone) delete tokens[seat];
@@ -454,7 +470,9 @@ function dropTaken(state) {
   return true;
 }
 
-function show(state) {
+function show(state, fresh = false) {
+  // A move's answer and the live view come on separate connections: an older state never replaces a newer.
+  if (!fresh && table && table.id === state.id && state.seat === table.seat && state.version < table.version) return;
   if (dropTaken(state)) return;
   const hand = JSON.stringify((state.observation || {}).hand || []);
   if (hand !== shownHand) selected = [];
@@ -713,15 +731,38 @@ function showInvite(state) {
   const given = invites && invites.id === state.id ? invites : null;
   const rows = [el("h3", { text: "Invite" })];
   for (const seat of humanSeats(state)) {
-    if ((state.taken && state.taken[seat]) || mine.has(seat) || !(seat in tokens)) continue;
-    const link = given && given.seats && given.seats[seat] && given.seats[seat].endsWith(`=${tokens[seat]}`)
-      ? given.seats[seat] : `${base}#t=${state.id}&seat${seat}=${tokens[seat]}`;
-    rows.push(linkRow(`Seat ${seat + 1} (${state.names[seat]}): its join link, for one person`, link,
-      { "data-seat": seat }));
+    const token = inviteTokens[seat] || tokens[seat];
+    if ((state.taken && state.taken[seat]) || mine.has(seat) || !token) continue;
+    const link = given && given.seats && given.seats[seat] && given.seats[seat].endsWith(`=${token}`)
+      ? given.seats[seat] : `${base}#t=${state.id}&seat${seat}=${token}`;
+    const row = linkRow(`Seat ${seat + 1} (${state.names[seat]}): its join link, for one person`, link,
+      { "data-seat": seat });
+    if (owner && !state.is_over) row.append(botButton(state, seat));
+    rows.push(row);
   }
   rows.push(linkRow("Onlookers (no hand shown)", given ? given.onlooker : `${base}#t=${state.id}`,
     { "data-onlooker": "1" }));
   box.replaceChildren(...rows);
+}
+
+// The creator lets a bot play a seat nobody took (a friend who does not come).
+function botButton(state, seat) {
+  const select = el("select", { class: "bot-choice" });
+  for (const bot of catalogue.bots) select.append(el("option", { value: bot, text: `${bot} bot` }));
+  select.value = catalogue.bots.includes("greedy") ? "greedy" : catalogue.bots[0];
+  const button = el("button", { class: "give-to-bot", text: "Give to a bot" });
+  button.addEventListener("click", async () => {
+    try {
+      await api("POST", `/api/tables/${state.id}/seats/${seat}`, { bot: select.value }, owner);
+      delete inviteTokens[seat];
+      delete tokens[seat];
+      setAddress(state.id);
+      await refresh();
+    } catch (error) {
+      showError(error.message);
+    }
+  });
+  return el("span", { class: "to-bot" }, select, button);
 }
 
 function linkRow(label, link, attrs) {
@@ -771,7 +812,7 @@ function wire() {
     stopListening();
     $("table").hidden = true; $("setup").hidden = false; $("new-game").hidden = true; $("settlement").hidden = true;
     $("join-box").hidden = true;
-    tokens = {}; owner = null; mine = new Set(); table = null;
+    tokens = {}; inviteTokens = {}; owner = null; mine = new Set(); table = null;
     history.replaceState(null, "", location.pathname);
     loadLobby();
   });
@@ -822,6 +863,7 @@ async function lobbyJoin(id, seat) {
     tokens = { [seat]: state.token };
     mine = new Set([seat]);
     owner = null;
+    inviteTokens = {};
     await open(state, state.results.length);
   } catch (error) {
     lobbyError(error.message);
@@ -835,6 +877,7 @@ async function watch(id) {
     tokens = {};
     mine = new Set();
     owner = null;
+    inviteTokens = {};
     await open(state, state.results.length);
   } catch (error) {
     lobbyError(error.message);
@@ -859,6 +902,7 @@ function askToJoin(state, seat, token) {
       tokens = { [seat]: joined.token || token }; // the link's token stops working: the new one replaces it
       mine = new Set([seat]);
       owner = null;
+    inviteTokens = {};
       joinError("");
       await open(joined, joined.results.length);
     } catch (error) {
@@ -884,6 +928,7 @@ function refused(id, message) {
 
 async function openLink(link) {
   owner = link.owner;
+  inviteTokens = link.owner ? { ...link.invites } : {}; // the creator's own address keeps the links it sends
   tokens = {};
   mine = new Set();
   let state = null;
