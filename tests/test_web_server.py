@@ -116,9 +116,12 @@ def test_heavy_requests_do_not_starve_a_plain_one_and_ctrl_c_stops_the_server_at
         # the compiled build too); and the worst record again.
         heavy = [{"variant": "skarney", "players": 4, "bots": ["greedy"] * 4, "seed": s} for s in range(6)]
         workers = [
-            threading.Thread(target=call, args=(port, "POST", "/api/tables", body), daemon=True) for body in heavy
+            threading.Thread(target=call_quietly, args=(port, "POST", "/api/tables", body), daemon=True)
+            for body in heavy
         ]
-        workers.append(threading.Thread(target=call, args=(port, "POST", "/api/replays", {"record": WORST_RECORD})))
+        workers.append(
+            threading.Thread(target=call_quietly, args=(port, "POST", "/api/replays", {"record": WORST_RECORD}))
+        )
         for worker in workers:
             worker.start()
         time.sleep(1.0)
