@@ -93,7 +93,7 @@ def twin_state(table: Table, viewer: int | None, rng: random.Random) -> dict[str
     game.seed = rng.randrange(2**62)  # the seed deals every card: it must not show either
     twin = Table(id=table.id, game=game, bots=table.bots, players=table.players, log=table.log,
                  settlements=table.settlements, replay=None, owner_digest=table.owner_digest, seats=table.seats,
-                 listed=table.listed, version=table.version)  # fmt: skip
+                 listed=table.listed, version=table.version, epoch=table.epoch)  # fmt: skip
     return json.loads(json.dumps(state(twin, viewer)))  # type: ignore[no-any-return]
 
 

@@ -92,6 +92,9 @@ def test_the_create_answer_gives_join_links_with_the_token_after_the_hash(client
     assert created["owner"] not in json.dumps(links)
     unlisted = new_table(client)
     assert unlisted["listed"] is False and set(unlisted["links"]["seats"]) == {"0"}
+    # The creator's own seat (taken with a name) has no join link: its token is the creator's, for good.
+    named = new_table(client, bots=[None, None, "greedy"], players=3, variant="500-rum", name="Ann")
+    assert set(named["links"]["seats"]) == {"1"} and set(named["tokens"]) == {"0", "1"}
 
 
 # -- joining with a link -----------------------------------------------------------------------------------
@@ -331,6 +334,7 @@ def test_the_creator_gives_a_seat_nobody_took_to_a_bot(tmp_path: Path) -> None:
     with TestClient(create_app(storage=storage, moves_per_second=None)) as again:
         after = again.get(f"/api/tables/{table}").json()
         assert after.pop("version") <= before.pop("version")  # it counts changes since the server started
+        assert after.pop("epoch") != before.pop("epoch")  # which it names
         assert after == before
     storage.close()
 
@@ -664,10 +668,12 @@ def test_serve_announces_where_it_keeps_tables_and_takes_them_up_again(tmp_path:
 
 
 def test_serve_in_memory_and_on_every_address_says_so(tmp_path: Path) -> None:
-    with serving("--db", "none", "--host", "0.0.0.0", "--allow-host", "cards.example.org", lines=3) as (_, said, _):
+    with serving("--db", "none", "--host", "0.0.0.0", "--allow-host", "cards.example.org", lines=4) as (base, said, _):
+        port = base.rsplit(":", 1)[1]
         assert said[0].startswith("rummykit serves on http://0.0.0.0:")
         assert said[1].startswith("warning: 0.0.0.0 lets other machines reach this server; anyone who can reach it")
-        assert said[2] == "tables are kept in memory only: they end with the server\n"
+        assert said[2].startswith(f"others reach it at http://cards.example.org:{port}/ : open the page there")
+        assert said[3] == "tables are kept in memory only: they end with the server\n"
 
 
 def test_serve_refuses_an_unusable_database_in_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -701,3 +707,41 @@ def test_the_data_folder_is_the_default_database() -> None:
     path = Path(default_db())
     assert path.name == "tables.sqlite3" and path.parent.name == "rummykit"
     assert str(path).startswith(os.environ["XDG_DATA_HOME"]) or sys.platform != "linux"
+
+
+class FailingStorage(web_app.MemoryStorage):
+    """Storage whose writes of moves fail once ``fail`` is set (a full disk, say)."""
+
+    fail = False
+
+    def add_move(self, table_id: str, number: int, seat: int, text: str) -> None:
+        if self.fail:
+            raise web_app.StorageError("disk full")
+        super().add_move(table_id, number, seat, text)
+
+
+def test_a_move_that_cannot_be_stored_is_shown_to_nobody() -> None:
+    storage = FailingStorage()
+    with running(create_app(storage=storage, moves_per_second=None)) as base:
+        created = post(base, "/api/tables", {"variant": "gin", "seed": 3, "bots": [None, None]}).json()
+        table, seat = created["id"], created["current_player"]
+        token = created["tokens"][str(seat)]
+        mine = httpx.get(f"{base}/api/tables/{table}", headers=bearer(token)).json()
+        with live(base, table, token) as view, live(base, table) as onlooker:
+            first = view.next()[1]
+            assert onlooker.next()[0] == "state"
+            storage.fail = True
+            refused = post(base, f"/api/tables/{table}/moves", {"action": mine["legal_actions"][0]}, token)
+            assert refused.status_code == 503 and "could not be stored (disk full)" in refused.json()["error"]
+            for stream in (view, onlooker):  # the move is never sent: the view ends, saying why
+                name, data = stream.next()
+                assert name == "gone" and data["reason"] == "broken" and "disk full" in data["error"]
+        again = httpx.get(f"{base}/api/tables/{table}", headers=bearer(token))
+        assert again.status_code == 503 and "closed until the server starts again" in again.json()["error"]
+        assert storage.tables()[0].moves == [] and first["version"] == mine["version"]
+    # Started again on what was stored, the table is as it was before the move.
+    storage.fail = False
+    with TestClient(create_app(storage=storage, moves_per_second=None)) as client:
+        after = client.get(f"/api/tables/{table}", headers=bearer(token)).json()
+        assert after["observation"] == mine["observation"] and after["legal_actions"] == mine["legal_actions"]
+        assert after["epoch"] != mine["epoch"]

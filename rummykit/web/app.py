@@ -139,6 +139,8 @@ class Table:
     """Set (and replaced) when the version moves; live views wait on it."""
     gone: str | None = None
     """Why the table was dropped, once it was: live views end."""
+    epoch: str = ""
+    """Names the server's run that holds the table: versions count from its start (a restart starts again)."""
     allowance: dict[int, tuple[float, float]] = field(default_factory=dict)
     """Per seat, the moves it may still make at once and when that was counted (the rate limit)."""
 
@@ -146,7 +148,8 @@ class Table:
         """The seat whose token ``token`` is, or None."""
         wanted = digest(token)
         found = None
-        for seat, held in self.seats.items():  # compare_digest: no timing hint of how much matched
+        # A copy: a worker thread may change the seats meanwhile. compare_digest: no hint of how much matched.
+        for seat, held in list(self.seats.items()):
             if secrets.compare_digest(held.token_digest, wanted):
                 found = seat
         return found
@@ -156,7 +159,7 @@ class Table:
 
     def free_seats(self) -> list[int]:
         """The person seats nobody joined yet."""
-        return [seat for seat, held in sorted(self.seats.items()) if not held.joined]
+        return [seat for seat, held in sorted(list(self.seats.items())) if not held.joined]
 
 
 @dataclass
@@ -188,17 +191,14 @@ def _apply(table: Table, action: Action | str) -> None:
     mover, done = deal.log[logged]
     number = table.moves
     table.moves += 1
-    table.version += 1
     if table.storage is not None:
         try:
             table.storage.add_move(table.id, number, mover, str(done))
         except StorageError as exc:
+            # The game in memory is now ahead of what is stored: nobody is shown it (see state()).
             table.broken = str(exc)
-            raise WebError(
-                503,
-                f"the move could not be stored ({exc}): the table is closed until the server starts again, and "
-                "goes on then from its last stored move",
-            ) from None
+            raise WebError(503, _closed(exc)) from None
+    table.version += 1
     moves = [(deal, entry) for entry in deal.log[logged:]]
     if game.deal is not deal:  # a new deal began: the moves the rules made at its start
         moves += [(game.deal, entry) for entry in game.deal.log]
@@ -224,6 +224,13 @@ def _apply(table: Table, action: Action | str) -> None:
                 for viewer in _viewers(table)
             }
         )
+
+
+def _closed(why: object) -> str:
+    return (
+        f"the move could not be stored ({why}): the table is closed until the server starts again, and goes on "
+        "then from its last stored move"
+    )
 
 
 def _bot_to_move(table: Table) -> bool:
@@ -358,6 +365,9 @@ class Tables:
         self.lock = threading.Lock()
         self._catalogue: list[dict[str, Any]] | None = None
         self.dropped.update(self.storage.dropped(DROPPED_KEPT))
+        self.epoch = secrets.token_hex(4)
+        self.on_drop: Callable[[Table], None] | None = None
+        """Called (from any thread) with each table dropped: the server tells its live views."""
         self.not_restored: list[str] = []
         """Why stored tables were not taken up again (their variant is no longer offered...): they stay stored."""
         for stored in self.storage.tables():
@@ -368,6 +378,7 @@ class Tables:
                 self.not_restored.append(f"table {stored.id} is kept stored but not played: {message[:300]}")
                 continue
             table.used = self.clock()
+            table.epoch = self.epoch
             self.tables[table.id] = table
 
     # -- variants --
@@ -424,6 +435,8 @@ class Tables:
         table.gone = why
         if table.replay is None:
             self.storage.drop(table_id, why)
+        if self.on_drop is not None:
+            self.on_drop(table)
         self.dropped[table_id] = why
         while len(self.dropped) > DROPPED_KEPT:
             self.dropped.popitem(last=False)
@@ -440,6 +453,7 @@ class Tables:
         """Keep ``table``; when the server is full, the finished table (or replay) used least recently is
         dropped to make room, and failing that the new table is refused (503)."""
         table.used = self.clock()
+        table.epoch = self.epoch
         with self.lock:
             self.expire()
             if len(self.tables) >= self.max_tables:
@@ -516,7 +530,7 @@ class Tables:
         table.spec["bots"][seat] = name
         table.bots[seat] = name
         table.players[seat] = make_bot(name, seed=table.game.seed + seat)
-        del table.seats[seat]
+        table.seats = {s: held for s, held in table.seats.items() if s != seat}  # a new dict: readers hold the old
         table.version += 1
 
     def create(self, body: dict[str, Any]) -> tuple[Table, str, dict[int, str]]:
@@ -662,7 +676,8 @@ class Tables:
         if held.joined:
             self.allow_move(table, seat)  # a rename: each one is stored and sent to every live view
         new_token = None if held.joined else secrets.token_urlsafe(16)
-        taken = StoredSeat(digest(new_token) if new_token else held.token_digest, name, True, table.moves)
+        joined_at = held.joined_at if held.joined else table.moves  # a rename: the name is used from the join on
+        taken = StoredSeat(digest(new_token) if new_token else held.token_digest, name, True, joined_at)
         if table.storage is not None:
             try:
                 table.storage.set_seat(table.id, seat, taken)
@@ -690,7 +705,7 @@ class Tables:
                         "seat": s,
                         "name": t.game.names[s],
                         "bot": t.bots[s],
-                        "free": t.bots[s] is None and not t.seats[s].joined,
+                        "free": t.bots[s] is None and s in t.free_seats(),
                     }
                     for s in range(t.game.num_players)
                 ],
@@ -820,8 +835,17 @@ def _result(game: Game, result: HandResult, lines: list[str] | None, viewer: int
     return {**result.as_dict(), **({"lines": lines} if lines is not None else {}), "words": words}
 
 
+def _seat_state(table: Table, seat: int | None, token: str | None) -> dict[str, Any]:
+    """:func:`state`, for a seat of a game only while ``token`` is still that seat's (a join replaces it)."""
+    if table.replay is None and seat is not None and (token is None or table.seat_of_token(token) != seat):
+        raise WebError(403, f"that token is no longer seat {seat}'s: the seat was taken with it")
+    return state(table, seat)
+
+
 def state(table: Table, seat: int | None) -> dict[str, Any]:
     """The table as ``seat`` sees it (None: an onlooker who sees no hand)."""
+    if table.broken is not None:  # its game holds a move that was not stored: never shown
+        raise WebError(503, _closed(table.broken))
     game = table.game
     variant = game.variant
     view = game.observation(seat)
@@ -850,6 +874,7 @@ def state(table: Table, seat: int | None) -> dict[str, Any]:
         "listed": table.listed,
         # Counts every change anybody may see: a page keeps the newest of the states it gets (answers and events).
         "version": table.version,
+        "epoch": table.epoch,
         "seat": seat,
         # The seed deals every card: it is shown only once nothing is hidden any more.
         "seed": game.seed if game.is_over or table.replay is not None else None,
@@ -916,7 +941,7 @@ def create_app(
 
     def wake(table: Table) -> None:
         """Tell the table's live views that something changed (in the event loop)."""
-        if table.version != table.shown_version or table.gone is not None:
+        if table.version != table.shown_version or table.gone is not None or table.broken is not None:
             table.shown_version = table.version
             if table.changed is not None:
                 table.changed.set()
@@ -987,8 +1012,10 @@ def create_app(
             "onlooker": f"{base}#t={table.id}",
         }
 
-    async def view(table: Table, seat: int | None) -> dict[str, Any]:
-        return await on_table(table, state, table, seat, heavy_work=False)  # type: ignore[no-any-return]
+    async def view(table: Table, seat: int | None, token: str | None = None) -> dict[str, Any]:
+        """The state as ``seat`` sees it; for a seat of a game, only while ``token`` is still that seat's (checked
+        under the table's lock: a join may have replaced it since the request was read)."""
+        return await on_table(table, _seat_state, table, seat, token, heavy_work=False)  # type: ignore[no-any-return]
 
     async def create(request: Request) -> Response:
         body = await _body(request)
@@ -996,15 +1023,16 @@ def create_app(
         with tables.using(table):
             await bots_move(table)
             seats = sorted(tokens)
-            data = await view(table, seats[0] if seats else None)
+            data = await view(table, seats[0], tokens[seats[0]]) if seats else await view(table, None)
         secrets_given = {"owner": owner, "tokens": {str(seat): token for seat, token in tokens.items()}}
-        return JSONResponse({**data, **secrets_given, "links": links(request, table, tokens)}, status_code=201)
+        invited = {seat: token for seat, token in tokens.items() if not table.seats[seat].joined}  # not the creator's
+        return JSONResponse({**data, **secrets_given, "links": links(request, table, invited)}, status_code=201)
 
     async def join(request: Request) -> Response:
         with tables.using(tables.get(request.path_params["table_id"])) as table:
             body = await _body(request)
             seat, token = await on_table(table, tables.join, table, body, bearer(request), heavy_work=False)
-            data = await view(table, seat)
+            data = await view(table, seat, token or bearer(request))
         given = {}
         if token is not None:
             given = {"token": token, "link": links(request, table, {seat: token})["seats"][str(seat)]}
@@ -1037,9 +1065,12 @@ def create_app(
         def seen() -> dict[str, Any] | None:
             """The state as the view's seat sees it, or None once its token is no longer the seat's: the seat was
             taken with that token (a join link), which replaced it."""
-            if table.replay is None and seat is not None and (token is None or table.seat_of_token(token) != seat):
-                return None
-            return state(table, seat)
+            try:
+                return _seat_state(table, seat, token)
+            except WebError as exc:
+                if exc.status == 403:
+                    return None
+                raise
 
         async def stream() -> Any:
             try:
@@ -1047,6 +1078,10 @@ def create_app(
                 while True:
                     if table.gone is not None:
                         yield f"event: gone\ndata: {json.dumps({'error': table.gone, 'reason': 'dropped'})}\n\n"
+                        return
+                    if table.broken is not None:
+                        why = _closed(table.broken)
+                        yield f"event: gone\ndata: {json.dumps({'error': why, 'reason': 'broken'})}\n\n"
                         return
                     if table.changed is None:
                         table.changed = asyncio.Event()
@@ -1084,7 +1119,7 @@ def create_app(
 
     async def show(request: Request) -> Response:
         with tables.using(tables.get(request.path_params["table_id"])) as table:
-            return JSONResponse(await view(table, viewer(request, table)))
+            return JSONResponse(await view(table, viewer(request, table), bearer(request)))
 
     async def delete(request: Request) -> Response:
         table = tables.get(request.path_params["table_id"])
@@ -1097,7 +1132,7 @@ def create_app(
             body = await _body(request)
             seat = await on_table(table, tables.move, table, body, bearer(request))
             await bots_move(table)
-            return JSONResponse(await view(table, seat))
+            return JSONResponse(await view(table, seat, bearer(request)))
 
     async def record(request: Request) -> Response:
         def finished_record(table: Table) -> str:
@@ -1120,7 +1155,7 @@ def create_app(
             body = await _body(request)
             seat = viewer(request, table)
             await on_table(table, tables.step, table, body, bearer(request))
-            return JSONResponse(await view(table, seat))
+            return JSONResponse(await view(table, seat, bearer(request)))
 
     async def web_error(request: Request, exc: Exception) -> Response:
         assert isinstance(exc, WebError)
@@ -1156,6 +1191,12 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        loop = asyncio.get_running_loop()
+
+        def dropped(table: Table) -> None:  # expiry runs in worker threads too
+            loop.call_soon_threadsafe(wake, table)
+
+        tables.on_drop = dropped
         # Tables taken up from storage whose bots were to move go on now.
         waiting = [t for t in list(tables.tables.values()) if _bot_to_move(t)]
         drivers = [asyncio.ensure_future(bots_move(t)) for t in waiting]
@@ -1301,6 +1342,10 @@ def serve(
             f"warning: {host} lets other machines reach this server; anyone who can reach it may open tables, "
             "and a table's id and seat tokens are all that keep others out of it"
         )
+        if host in ("0.0.0.0", "::", ""):
+            # Join links name the address the page is opened at: 0.0.0.0 is reached by this machine only.
+            name = allow_hosts[0] if allow_hosts else socket.gethostname()
+            announce(f"others reach it at http://{name}:{port}/ : open the page there to make tables and join links")
     kept = app.state.tables
     if path == "none":
         announce("tables are kept in memory only: they end with the server")
@@ -1312,7 +1357,7 @@ def serve(
         server.run()
     except KeyboardInterrupt:  # uvicorn raises the Ctrl-C it caught again once it has stopped
         pass
-    with kept.lock:  # no worker thread writes a move after this
+    with kept.lock:  # no table is made or dropped meanwhile; a move a worker thread stores later fails, unanswered
         storage.close()
     if any(t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.main_thread()):
         # A request still runs in a worker thread, which Python would wait for at exit: it is abandoned.

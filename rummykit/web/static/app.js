@@ -95,7 +95,8 @@ function count(number, noun) {
 // Action texts (the API's, as records keep them) number the table melds from 0; people count from 1. What
 // the page shows reads "layoff 7C on 1" for the API's "layoff 7C on 0", and "meld 1" for table meld 0.
 function forPeople(text) {
-  return String(text).replace(/\b(on|meld) (\d+)\b/g, (_, word, number) => `${word} ${Number(number) + 1}`);
+  // The API counts table melds and seats from 0; people count them from 1, as the page shows them.
+  return String(text).replace(/\b(on|meld|[Ss]eat) (\d+)\b/g, (_, word, number) => `${word} ${Number(number) + 1}`);
 }
 
 const RANKS = "A23456789TJQK";
@@ -360,7 +361,12 @@ function listen() {
           }
           return;
         }
-        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        if (!response.ok) {
+          // Busy (too many live views) or a table closed for now: say so, and try again below.
+          const data = await response.json().catch(() => ({}));
+          if (number === live) showError(data.error || `HTTP ${response.status}`);
+          throw new Error(`HTTP ${response.status}`);
+        }
         const reader = response.body.getReader();
         const decoder = new TextDecoder();
         let buffer = "";
@@ -382,6 +388,7 @@ function listen() {
         // dropped (or stopped): tried again below
       }
       if (number !== live) return;
+      if (document.body.dataset.live) showError("The connection to the server was lost: reconnecting…");
       delete document.body.dataset.live;
       await new Promise((resolve) => setTimeout(resolve, wait));
       wait = Math.min(wait * 2, 4000);
@@ -410,26 +417,23 @@ function liveEvent(block, number, first) {
     return false;
   }
   if (event === "state" && table && payload.id === table.id && number === live) {
+    if (first && /^The (connection to the server was lost|server cannot be reached)/.test($("error").textContent)) {
+      showError(""); // back
+    }
     show(payload, first); // versions count from the server's start: a new connection may follow a restart
     return true;
   }
-  if (event === "gone" && number === live) liveGone(payload.error);
+  if (event === "gone" && number === live) liveGone(payload.error, payload.reason);
   return false;
 }
 
 // The live view ended: the table was dropped, or the token of the seat shown was replaced (somebody took
 // that seat with its join link), when the page shows another seat.
-async function liveGone(why) {
-  const number = live;
-  const id = table.id;
-  if (viewSeat !== null && !mine.has(viewSeat)) {
-    try {
-      await request("GET", `/api/tables/${id}`, undefined, tokens[viewSeat]);
-    } catch (error) {
-      if (error.status === 403 && number === live) return tokenRefused(id);
-    }
-  }
-  if (number === live) liveEnded(why);
+async function liveGone(why, reason) {
+  // reason: "dropped" (the table), "token" (somebody took the seat shown with its link), "broken" (a move
+  // could not be stored: the table is closed until the server starts again).
+  if (reason === "token" && viewSeat !== null && !mine.has(viewSeat)) return tokenRefused(table.id);
+  liveEnded(why);
 }
 
 // The token of the seat shown (not the page's own) no longer works: somebody joined that seat.
@@ -455,9 +459,14 @@ function name(state, seat) {
 // longer plays them. True when the seat shown was one of them (the page then shows another).
 function dropTaken(state) {
   if (state.replay || !state.taken) return false;
+  let changed = false;
   for (const seat of Object.keys(inviteTokens).map(Number)) {
-    if (state.taken[seat] || state.bots[seat] !== null) delete inviteTokens[seat];
+    if (state.taken[seat] || state.bots[seat] !== null) {
+      delete inviteTokens[seat];
+      changed = true;
+    }
   }
+  if (changed) setAddress(state.id);
   const gone = Object.keys(tokens).map(Number).filter((s) => state.taken[s] && !mine.has(s));
   if (!gone.length) return false;
   for (const seat of gone) delete tokens[seat];
@@ -472,7 +481,8 @@ function dropTaken(state) {
 
 function show(state, fresh = false) {
   // A move's answer and the live view come on separate connections: an older state never replaces a newer.
-  if (!fresh && table && table.id === state.id && state.seat === table.seat && state.version < table.version) return;
+  if (!fresh && table && table.id === state.id && state.seat === table.seat && state.epoch === table.epoch &&
+      state.version < table.version) return;
   if (dropTaken(state)) return;
   const hand = JSON.stringify((state.observation || {}).hand || []);
   if (hand !== shownHand) selected = [];
@@ -677,7 +687,8 @@ async function move(text) {
       show(state);
     }
   } catch (error) {
-    showError(`Refused: ${forPeople(error.message)}`);
+    if (error.status === undefined) showError("The server cannot be reached: the move was not made. Try again in a moment.");
+    else showError(`Refused: ${forPeople(error.message)}`);
   }
 }
 
@@ -742,6 +753,12 @@ function showInvite(state) {
   }
   rows.push(linkRow("Onlookers (no hand shown)", given ? given.onlooker : `${base}#t=${state.id}`,
     { "data-onlooker": "1" }));
+  if (/^(localhost|127\.|0\.0\.0\.0$|\[::1?\]$)/.test(location.hostname)) {
+    // The links name the address this page was opened at: other machines cannot reach this one by it.
+    rows.push(el("p", { class: "invite-warning", text: `These links name this machine as ${location.hostname}, ` +
+      "which only this machine reaches: for friends on other machines, open this page at the address they use " +
+      "(this machine's name or IP address), then copy the links." }));
+  }
   box.replaceChildren(...rows);
 }
 
@@ -850,7 +867,7 @@ function showLobby(tables) {
 }
 
 function lobbyError(message) {
-  $("lobby-error").textContent = message || "";
+  $("lobby-error").textContent = forPeople(message || "");
   $("lobby-error").hidden = !message;
 }
 
@@ -906,14 +923,16 @@ function askToJoin(state, seat, token) {
       joinError("");
       await open(joined, joined.results.length);
     } catch (error) {
-      refused(state.id, error.message);
+      // The link no longer works (somebody took the seat, or its token is wrong); else say why and let them retry.
+      if (error.status === 403 || error.status === 409 || error.status === 410) refused(state.id, error.message);
+      else joinError(forPeople(error.message));
     }
   };
   $("join-watch").onclick = () => watch(state.id);
 }
 
 function joinError(message) {
-  $("join-error").textContent = message || "";
+  $("join-error").textContent = forPeople(message || "");
   $("join-error").hidden = !message;
 }
 
