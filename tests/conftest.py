@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -58,3 +61,19 @@ def undercut_double_plugin(tmp_path: Path) -> Path:
     path = tmp_path / "undercut_double.py"
     path.write_text(UNDERCUT_DOUBLE, encoding="utf-8")
     return path
+
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+"""Debian's Chromium, which the browser tests drive through Playwright (skipped without it)."""
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """A headless Chromium for the module's tests (each opens contexts and pages of its own)."""
+    if CHROMIUM is None:
+        pytest.skip("no chromium on this machine (apt-get install chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
+        yield launched
+        launched.close()

@@ -17,7 +17,7 @@ import pytest
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
-from test_web import CHROMIUM, running  # noqa: E402
+from test_web import running  # noqa: E402
 
 from rummykit.web.app import create_app  # noqa: E402
 
@@ -33,17 +33,6 @@ READY_TO_ACT = """(hand) => !document.body.dataset.busy
     && (document.querySelectorAll('#actions button').length > 0 || !document.querySelector('#meld').hidden)
     && JSON.stringify([...document.querySelectorAll('#hand .card')].map((n) => n.dataset.card).sort())
        === JSON.stringify(hand)"""
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if CHROMIUM is None:
-        pytest.skip("no chromium on this machine (apt-get install chromium)")
-    sync_api = pytest.importorskip("playwright.sync_api")
-    with sync_api.sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=CHROMIUM, args=["--no-sandbox"])
-        yield launched
-        launched.close()
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,6 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import time
 import warnings
 from collections.abc import Iterator
@@ -27,11 +26,12 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 httpx = pytest.importorskip("httpx")
 
-import uvicorn  # noqa: E402
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
+
+from test_web import running  # noqa: E402
 
 import rummykit.web.app as web_app  # noqa: E402
 from rummykit.cli import main  # noqa: E402
@@ -428,26 +428,6 @@ def test_no_rate_limit_when_it_is_switched_off(client: TestClient) -> None:
 
 
 # -- live views: server-sent events through a real server ------------------------------------------------------
-
-
-@contextmanager
-def running(app: Any) -> Iterator[str]:
-    """``app`` served by uvicorn on 127.0.0.1 in a thread, at the address it yields."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
-        time.sleep(0.05)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(10)
 
 
 @pytest.fixture(scope="module")
