@@ -511,9 +511,18 @@ def test_browser_plays_a_whole_gin_hand_to_the_settlement(page: Any, server: str
     screenshot(page, "web-gin-settlement.png")
     lines = page.inner_text("#settlement-lines")
     assert "Deal 1 ends" in lines and "Scores:" in lines
+    # A reload shows the settlement again until Next deal is pressed, and not after.
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    page.wait_for_selector("#settlement:not([hidden])")
+    assert page.inner_text("#settlement-lines") == lines
     page.click("#next-deal")
     assert not page.locator("#settlement").is_visible()
     assert page.locator("#scores tr").count() >= 3  # header, hand 1, total
+    page.reload()
+    page.wait_for_selector("body[data-ready='1']")
+    page.wait_for_selector("#hand .card")
+    assert not page.locator("#settlement").is_visible()
 
 
 def test_browser_500_rum_meld_by_selecting_cards_then_layoff(page: Any, server: str) -> None:

@@ -194,6 +194,8 @@ def test_two_people_play_a_whole_gin_hand_through_a_join_link(person: Callable[[
     ann, bea = person(), person()
     table_id = create_in_page(ann, server, "gin", ["", ""], "Ann", seed=11)
     link = invite_link(ann, 1)
+    # The page was opened at 127.0.0.1: the panel says such links reach this machine only.
+    assert "only this machine reaches" in ann.inner_text("#invite .invite-warning")
     assert link.startswith(f"{server}/#t={table_id}&seat1=")
     assert ann.locator("#invite .invite-row[data-seat='0']").count() == 0  # Ann took seat 1 herself
     join_by_link(bea, link, "Bea")

@@ -656,7 +656,7 @@ function showActions(state) {
   const legal = state.legal_actions;
   const melds = legal.filter((a) => a.startsWith("meld "));
   $("meld").hidden = !melds.length;
-  $("clear").hidden = !melds.length && !legal.length;
+  $("clear").hidden = !melds.length; // cards are selected to build a meld
   for (const text of inCardOrder(legal)) {
     if (text.startsWith("meld ")) continue;
     // The button shows the move as people number table melds; it sends the API's text.
@@ -732,8 +732,8 @@ function showStatus(state) {
   $("status").textContent = text;
 }
 
-// The links to send: a join link for each person seat still free whose token the page holds, and the
-// onlooker's link.
+// The links to send: a join link for each person seat this page invites somebody to (not one it plays) that
+// is still free, and the onlooker's link.
 function showInvite(state) {
   const box = $("invite");
   box.hidden = !!state.replay;
@@ -742,7 +742,7 @@ function showInvite(state) {
   const given = invites && invites.id === state.id ? invites : null;
   const rows = [el("h3", { text: "Invite" })];
   for (const seat of humanSeats(state)) {
-    const token = inviteTokens[seat] || tokens[seat];
+    const token = inviteTokens[seat]; // not the seats played at this screen
     if ((state.taken && state.taken[seat]) || mine.has(seat) || !token) continue;
     const link = given && given.seats && given.seats[seat] && given.seats[seat].endsWith(`=${token}`)
       ? given.seats[seat] : `${base}#t=${state.id}&seat${seat}=${token}`;
@@ -753,7 +753,7 @@ function showInvite(state) {
   }
   rows.push(linkRow("Onlookers (no hand shown)", given ? given.onlooker : `${base}#t=${state.id}`,
     { "data-onlooker": "1" }));
-  if (/^(localhost|127\.|0\.0\.0\.0$|\[::1?\]$)/.test(location.hostname)) {
+  if (rows.length > 2 && /^(localhost|127\.|0\.0\.0\.0$|\[::1?\]$)/.test(location.hostname)) {
     // The links name the address this page was opened at: other machines cannot reach this one by it.
     rows.push(el("p", { class: "invite-warning", text: `These links name this machine as ${location.hostname}, ` +
       "which only this machine reaches: for friends on other machines, open this page at the address they use " +
@@ -808,7 +808,25 @@ function showSettlement(state) {
   $("settlement-lines").textContent = lines.join("\n");
   $("next-deal").textContent = state.is_over ? "Close" : "Next deal";
   $("settlement").hidden = false;
+  if (!state.replay) settled(state.id, shownResults); // until Next deal is pressed: shown again after a reload
   shownResults = state.results.length;
+}
+
+// How many finished hands of a table this browser has dismissed the settlement of (Next deal), so that a
+// reload shows again a settlement nobody dismissed, and those of hands finished while the page was closed.
+function settled(id, count) {
+  try {
+    localStorage.setItem(`rummykit-settled-${id}`, String(count));
+  } catch (error) {
+    // storage refused (a private window): a reload then shows no past settlement
+  }
+}
+
+function settledAt(state) {
+  const kept = localStorage.getItem(`rummykit-settled-${state.id}`);
+  const count = Number(kept);
+  return kept !== null && Number.isInteger(count) && count >= 0 && count <= state.results.length
+    ? count : state.results.length;
 }
 
 async function step(body) {
@@ -824,7 +842,10 @@ function wire() {
   $("replay").addEventListener("click", startReplay);
   $("meld").addEventListener("click", meld);
   $("clear").addEventListener("click", () => { selected = []; show(table); });
-  $("next-deal").addEventListener("click", () => { $("settlement").hidden = true; });
+  $("next-deal").addEventListener("click", () => {
+    $("settlement").hidden = true;
+    if (table && !table.replay) settled(table.id, shownResults);
+  });
   $("new-game").addEventListener("click", () => {
     stopListening();
     $("table").hidden = true; $("setup").hidden = false; $("new-game").hidden = true; $("settlement").hidden = true;
@@ -972,7 +993,7 @@ async function openLink(link) {
   if (!owner && !mine.size && free.length && !state.replay && !state.is_over) {
     return askToJoin(free[0].state, free[0].seat, tokens[free[0].seat]);
   }
-  await open(state, state.results.length);
+  await open(state, settledAt(state));
 }
 
 // The table (and tokens) the page's address names, if any.
