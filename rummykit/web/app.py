@@ -124,8 +124,6 @@ class Table:
     secret), the name it joined with, and whether somebody joined it."""
     listed: bool = False
     """Shown in the lobby, where anybody may join a free seat."""
-    spec: dict[str, Any] = field(default_factory=dict)
-    """What the game is made from, as stored (see :class:`~rummykit.web.storage.StoredTable`)."""
     storage: Storage | None = None
     """Where each move is stored before it is acknowledged (None while the table is rebuilt, and for replays)."""
     moves: int = 0
@@ -231,6 +229,23 @@ def _closed(why: object) -> str:
         f"the move could not be stored ({why}): the table is closed until the server starts again, and goes on "
         "then from its last stored move"
     )
+
+
+def _lobby_entry(table: Table) -> dict[str, Any]:
+    game = table.game
+    free = table.free_seats()
+    seats = [
+        {"seat": s, "name": game.names[s], "bot": table.bots[s], "free": s in free} for s in range(game.num_players)
+    ]
+    return {
+        "id": table.id,
+        "variant": game.variant.name,
+        "title": game.variant.title,
+        "house_rules": list(game.variant.house_rules),
+        "players": game.num_players,
+        "seats": seats,
+        "free": len(free),
+    }
 
 
 def _bot_to_move(table: Table) -> bool:
@@ -494,7 +509,7 @@ class Tables:
             table.busy -= 1
             table.used = self.clock()
 
-    def remove(self, table_id: str, token: str | None) -> None:
+    def remove(self, table_id: str, token: str | None) -> Table:
         """Drop the table ``table_id`` for its creator (``token`` is the owner token; WebError 403 if not)."""
         table = self.get(table_id)
         if not table.is_owner(token):
@@ -502,6 +517,7 @@ class Tables:
         with self.lock:
             if table_id in self.tables:
                 self._drop(table_id, "its creator deleted it")
+        return table
 
     def give_to_bot(self, table: Table, seat: int, body: dict[str, Any], token: str | None) -> None:
         """Let a bot play a person seat nobody took (``POST /api/tables/{id}/seats/{seat}``, owner token): a
@@ -527,7 +543,6 @@ class Tables:
                 table.storage.give_to_bot(table.id, seat, name)
             except StorageError as exc:
                 raise WebError(503, f"the seat could not be stored: {exc}") from None
-        table.spec["bots"][seat] = name
         table.bots[seat] = name
         table.players[seat] = make_bot(name, seed=table.game.seed + seat)
         table.seats = {s: held for s, held in table.seats.items() if s != seat}  # a new dict: readers hold the old
@@ -612,7 +627,6 @@ class Tables:
             bots=bots,
             players=[None if b is None else make_bot(b, seed=game.seed + s) for s, b in enumerate(bots)],
             listed=bool(spec.get("listed")),
-            spec=spec,
         )
 
     def rebuild(self, stored: StoredTable) -> Table:
@@ -634,7 +648,6 @@ class Tables:
             _apply(table, text)
         for _, seat in joins:
             game.names[seat] = stored.seats[seat].name
-        table.bot_moves = 0
         table.storage = self.storage
         return table
 
@@ -693,26 +706,7 @@ class Tables:
         with self.lock:
             listed = [t for t in self.tables.values() if t.listed and not t.game.is_over and t.broken is None]
         listed.sort(key=lambda t: -t.used)
-        return [
-            {
-                "id": t.id,
-                "variant": t.game.variant.name,
-                "title": t.game.variant.title,
-                "house_rules": list(t.game.variant.house_rules),
-                "players": t.game.num_players,
-                "seats": [
-                    {
-                        "seat": s,
-                        "name": t.game.names[s],
-                        "bot": t.bots[s],
-                        "free": t.bots[s] is None and s in t.free_seats(),
-                    }
-                    for s in range(t.game.num_players)
-                ],
-                "free": len(t.free_seats()),
-            }
-            for t in listed[:LOBBY_LENGTH]
-        ]
+        return [_lobby_entry(t) for t in listed[:LOBBY_LENGTH]]
 
     def allow_move(self, table: Table, seat: int) -> None:
         """Count a move of ``seat`` against its rate limit: 429 when it is spent."""
@@ -1122,9 +1116,8 @@ def create_app(
             return JSONResponse(await view(table, viewer(request, table), bearer(request)))
 
     async def delete(request: Request) -> Response:
-        table = tables.get(request.path_params["table_id"])
-        tables.remove(table.id, bearer(request))
-        wake(table)
+        table = tables.remove(request.path_params["table_id"], bearer(request))
+        wake(table)  # at once (a drop in a worker thread wakes the live views through on_drop)
         return JSONResponse({"deleted": table.id})
 
     async def move(request: Request) -> Response:

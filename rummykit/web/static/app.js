@@ -309,8 +309,7 @@ function setAddress(id) {
 async function open(state, seen = 0) {
   shownResults = seen;
   selected = [];
-  const humans = heldSeats(state);
-  viewSeat = state.replay ? null : (humans.includes(state.current_player) ? state.current_player : humans[0] ?? null);
+  viewSeat = state.replay ? null : seatToShow(state);
   if (viewSeat !== state.seat && viewSeat !== null) state = await api("GET", `/api/tables/${state.id}`, undefined, tokens[viewSeat]);
   setAddress(state.id);
   $("setup").hidden = true;
@@ -440,9 +439,20 @@ async function liveGone(why, reason) {
 function tokenRefused(id) {
   delete tokens[viewSeat];
   setAddress(id);
-  const held = table ? heldSeats(table) : [];
-  viewSeat = table && held.includes(table.current_player) ? table.current_player : held[0] ?? null;
-  for (const part of ["hand", "arrangement", "actions"]) $(part).replaceChildren();
+  showAnotherSeat(table);
+}
+
+// Of the seats this page holds, the one whose turn it is, else the first (null: none, an onlooker's view).
+function seatToShow(state) {
+  const held = state ? heldSeats(state) : [];
+  return held.includes(state && state.current_player) ? state.current_player : held[0] ?? null;
+}
+
+// The seat shown is no longer this page's: show another, wiping what the old one's view showed. The live view's
+// first event shows the table as the new seat sees it.
+function showAnotherSeat(state) {
+  viewSeat = seatToShow(state);
+  for (const id of ["hand", "arrangement", "actions"]) $(id).replaceChildren();
   listen();
 }
 
@@ -459,23 +469,14 @@ function name(state, seat) {
 // longer plays them. True when the seat shown was one of them (the page then shows another).
 function dropTaken(state) {
   if (state.replay || !state.taken) return false;
-  let changed = false;
-  for (const seat of Object.keys(inviteTokens).map(Number)) {
-    if (state.taken[seat] || state.bots[seat] !== null) {
-      delete inviteTokens[seat];
-      changed = true;
-    }
-  }
-  if (changed) setAddress(state.id);
+  // A seat is taken by a person who joined it, or by a bot it was given to.
+  const invited = Object.keys(inviteTokens).map(Number).filter((s) => state.taken[s]);
   const gone = Object.keys(tokens).map(Number).filter((s) => state.taken[s] && !mine.has(s));
-  if (!gone.length) return false;
+  for (const seat of invited) delete inviteTokens[seat];
   for (const seat of gone) delete tokens[seat];
-  setAddress(state.id);
+  if (invited.length || gone.length) setAddress(state.id);
   if (!gone.includes(viewSeat)) return false;
-  const held = heldSeats(state);
-  viewSeat = held.includes(state.current_player) ? state.current_player : held[0] ?? null;
-  for (const id of ["hand", "arrangement", "actions"]) $(id).replaceChildren(); // that seat's: no longer shown
-  listen(); // its first event shows the table as the new seat sees it
+  showAnotherSeat(state);
   return true;
 }
 
