@@ -30,19 +30,19 @@ def rss_mib() -> float:
     return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 
-def peak_rss_mib() -> float:
-    """Peak resident memory of this process so far, MiB.
+def peak_rss_mib(pid: int | None = None) -> float | None:
+    """Peak resident memory so far, MiB, of this process or of process ``pid`` (None when it cannot be read).
 
     VmHWM, not ``ru_maxrss``: Linux carries ru_maxrss over a fork and exec, so a child would report its
     parent's peak (run.py's, holding every answer) whenever that is larger than its own."""
     try:
-        with open("/proc/self/status") as handle:
+        with open(f"/proc/{'self' if pid is None else pid}/status") as handle:
             for line in handle:
                 if line.startswith("VmHWM:"):
                     return int(line.split()[1]) / 1024
     except OSError:
         pass
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024 if pid is None else None
 
 
 def seeded_hands(seed: int, count: int, size: int) -> list[list[int]]:

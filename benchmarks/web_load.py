@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+from tasks import peak_rss_mib  # this folder's helpers (the script's folder is on the path)
 
 VARIANTS = ["gin", "500-rum", "oklahoma-gin"]
 CATCH_UP_SECONDS = 30.0
@@ -82,16 +83,6 @@ def cpu_seconds(pid: int) -> float:
     """User and system CPU seconds of the process so far (/proc/PID/stat)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def peak_rss_mib(pid: int) -> float | None:
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return None
 
 
 def percentile(values: list[float], share: float) -> float:

@@ -231,6 +231,14 @@ def _closed(why: object) -> str:
     )
 
 
+def _store(what: str, write: Callable[..., None], *args: Any) -> None:
+    """``write(*args)``, a change to storage made before memory changes: when it fails nothing changed (503)."""
+    try:
+        write(*args)
+    except StorageError as exc:
+        raise WebError(503, f"the {what} could not be stored: {exc}") from None
+
+
 def _lobby_entry(table: Table) -> dict[str, Any]:
     game = table.game
     free = table.free_seats()
@@ -539,10 +547,7 @@ class Tables:
         if table.seats[seat].joined:
             raise WebError(409, f"seat {seat} is taken by {table.seats[seat].name}")
         if table.storage is not None:
-            try:
-                table.storage.give_to_bot(table.id, seat, name)
-            except StorageError as exc:
-                raise WebError(503, f"the seat could not be stored: {exc}") from None
+            _store("seat", table.storage.give_to_bot, table.id, seat, name)
         table.bots[seat] = name
         table.players[seat] = make_bot(name, seed=table.game.seed + seat)
         table.seats = {s: held for s, held in table.seats.items() if s != seat}  # a new dict: readers hold the old
@@ -606,10 +611,7 @@ class Tables:
             table.seats[first] = StoredSeat(digest(tokens[first]), creator, True, 0)
             game.names[first] = spec["names"][first] = creator
         stored = StoredTable(table.id, spec, table.owner_digest, dict(table.seats))
-        try:
-            self.storage.add_table(stored)
-        except StorageError as exc:
-            raise WebError(503, f"the table could not be stored: {exc}") from None
+        _store("table", self.storage.add_table, stored)
         table.storage = self.storage
         try:
             self.add(table)  # the bots make their first moves after (see create_app)
@@ -692,10 +694,7 @@ class Tables:
         joined_at = held.joined_at if held.joined else table.moves  # a rename: the name is used from the join on
         taken = StoredSeat(digest(new_token) if new_token else held.token_digest, name, True, joined_at)
         if table.storage is not None:
-            try:
-                table.storage.set_seat(table.id, seat, taken)
-            except StorageError as exc:
-                raise WebError(503, f"the seat could not be stored: {exc}") from None
+            _store("seat", table.storage.set_seat, table.id, seat, taken)
         table.seats[seat] = taken
         game.names[seat] = name
         table.version += 1
