@@ -16,13 +16,20 @@ more is two runs. Wild cards at a run's ends are only counted when it ends: as m
 the rest of its room is room for spare wild cards. Deadwood values depend only on the cards, so the
 programme maximises the value of the natural cards melded for each number of wild cards used; which
 wild cards those are (the dearest, or those better melded as a set of wild cards alone) is settled at
-the end. Big hands first get quick passes that keep only the most promising states; their deadwood
-bounds the exact pass, which drops every state that has already left out as much.
+the end.
+
+Big hands first get a quick pass that keeps only the most promising states. Its deadwood bounds the
+passes after it, which drop every state that has already left out, plus what the positions after it must
+leave out whatever it does, as much (:meth:`DeadwoodSolver._look_ahead`: each suit on its own, runs
+coming from below free, a card of a rank with too few for a set taking its share of the wild cards the
+set lacks). Very big hands are then tried depth first for no deadwood, then for the least step deadwood
+can take; what is left gets a pass within half the deadwood to beat, then the exact pass.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
@@ -33,6 +40,7 @@ if TYPE_CHECKING:
 __all__ = ["DeadwoodSolver", "Group"]
 
 JOKER = 52
+INF = 10**9
 
 Run = tuple[int, int, int]
 """An open run: (positions from its first natural card to here, wild cards in it when a meld's wild cards
@@ -85,6 +93,8 @@ class DeadwoodSolver:
         self._ace_set_position = self._ace_high if rules.runs and rules.ace in ("high", "both") else 1
         self._moves: dict[tuple[object, ...], list[Move]] = {}
         self._coded: dict[tuple[object, ...], list[CodedMove]] = {}
+        self._relaxed: dict[tuple[object, ...], list[tuple[tuple[int, ...], int, int, int]]] = {}
+        self._future: tuple[object, dict[int, list[list[int]]]] = (None, {})
         self._runs_ids: dict[SuitRuns, int] = {}
         self._runs_of: list[SuitRuns] = []
         self._deficit_of: list[int] = []
@@ -99,11 +109,14 @@ class DeadwoodSolver:
     beam_from = 16
     """Hands of this many cards or more get a quick first pass (see :meth:`solve`)."""
     zero_from = 40
-    """Hands of this many cards or more, when the quick passes leave deadwood, are first tried for none at
-    all (most hands of 45 cards or more have none; most of 30 cards have some, and the try would be lost)."""
-    beams = (48, 400)
+    """Hands of this many cards or more, when the quick pass leaves deadwood, are first tried depth first for
+    none at all, then for the least step of deadwood (most hands of 45 cards or more have none; most of 30
+    cards have some, and the try would be lost)."""
+    beam = 48
     beam_penalty = 10
-    """States kept per step in those passes, one pass per width until one finds no deadwood."""
+    """States kept per step in the quick pass, and how they are ranked."""
+    try_states = 20_000
+    """States a depth-first try may visit before it gives up."""
 
     @staticmethod
     def supports(rules: MeldRules) -> bool:
@@ -276,36 +289,63 @@ class DeadwoodSolver:
         if len(self._moves) > 200_000:
             self._moves.clear()
             self._coded.clear()
+            self._relaxed.clear()
         if len(self._coded) > 50_000:  # a few hundred bytes each, quick to make again from the moves
             self._coded.clear()
 
         def better(found: Found | None, beam: int | None = None, bound: int | None = None) -> Found | None:
             """Run one pass; its arrangement if it leaves less deadwood than ``found``, else ``found``."""
             best, trace = self._best_by_wilds(counts, len(wilds), beam=beam, bound=bound)
+            return better_of(found, best, trace)
+
+        def better_of(found: Found | None, best: dict[int, tuple[int, int, int]], trace: list[Step]) -> Found | None:
             if best:
                 choice = self._choose(counts, wilds, best)
                 if found is None or choice[0] < found[0][0]:
                     return (choice, best, trace)
             return found
 
+        # Deadwood is a multiple of what divides every value in the hand: a pass that finds nothing within a
+        # bound rules out every deadwood up to the next multiple.
+        step = math.gcd(*(self.values[f] for f in range(52) if counts[f]), *(self.values[f] for f in wilds))
+
+        def above(bound: int) -> int:
+            return -(-(bound + 1) // step) * step if step else bound + 1
+
+        least = 0  # the deadwood is known to be at least this
         found: Found | None = None
         size = sum(counts) + len(wilds)
         if size >= self.beam_from:
-            # Quick passes that keep only the most promising states give a deadwood to beat; no deadwood
-            # at all cannot be beaten (big hands with a few wild cards usually get there).
-            for width in self.beams:
-                found = better(found, beam=width)
-                if found is not None and found[0][0] == 0:
+            # A quick pass that keeps only the most promising states gives a deadwood to beat; no deadwood at
+            # all cannot be beaten (big hands with a few wild cards usually get there).
+            found = better(found, beam=self.beam)
+        if found is not None and size >= self.zero_from:
+            # Big hands nearly always meld everything, or all but a card: looked for depth first, such an
+            # arrangement is met long before a pass would have visited every state that could lead to it.
+            # A try that gives up is followed by a pass within the same bound, which decides.
+            for bound in (0, step):
+                if found[0][0] <= least:
                     break
-        if found is not None and found[0][0] > 0 and size >= self.zero_from:
-            # In a big hand no deadwood at all is likely, and worth one more try first: a pass that drops
-            # every state leaving out any natural card is quicker than the exact pass, and finds it when it
-            # is there (the quick passes can miss it).
-            found = better(found, bound=0)
-        if found is None or found[0][0] > 0:
-            # The exact pass drops every state that has already left out natural cards worth as much as
-            # the deadwood to beat: it cannot lead to anything better. (Passes with other bounds in between
-            # cost more than they saved: the quick passes are usually right or close.)
+                tried = self._first_within(counts, wilds, bound)
+                if tried is None:
+                    tried = self._best_by_wilds(counts, len(wilds), bound=bound)
+                found = better_of(found, *tried)
+                assert found is not None
+                if found[0][0] > bound:
+                    least = above(bound)
+        if found is not None and found[0][0] // 2 >= least and found[0][0] > least:
+            # A pass within half the deadwood to beat costs a fraction of the exact pass; what it finds is
+            # the least (the quick pass is sometimes far off).
+            half = found[0][0] // 2
+            trial = better(None, bound=half)
+            if trial is not None and trial[0][0] <= half:
+                found, least = trial, trial[0][0]
+            else:
+                least = above(half)
+        if found is None or found[0][0] > least:
+            # The exact pass drops every state that has already left out, or must still leave out (see
+            # :meth:`_look_ahead`), natural cards worth as much as the deadwood to beat: it cannot lead to
+            # anything better.
             found = better(found, bound=None if found is None else found[0][0] - 1)
         assert found is not None  # the exact pass without a bound always ends somewhere
         (cost, used, wild_groups), best, trace = found
@@ -399,6 +439,33 @@ class DeadwoodSolver:
         self._coded[key] = coded
         return coded
 
+    def _positions(self, counts: Sequence[int]) -> list[tuple[int, bool, tuple[int, ...], bool, bool, list[int]]]:
+        """The programme's positions in order, one past the top to end the runs still open: (position,
+        whether it holds cards, the context of its moves, whether aces are kept back or taken back there,
+        the naturals of each suit there)."""
+        rules = self.rules
+        found: list[tuple[int, bool, tuple[int, ...], bool, bool, list[int]]] = []
+        for position in range(self._lo, self._hi + 2):
+            in_span = position <= self._hi
+            rank = self._rank(position) if in_span else 0
+            cont = self._allowed(position)
+            region = self._region_length(position - 1) if self._allowed(position - 1) else 0
+            keep_back = self._both and position == 1
+            take_back = self._both and position == self._ace_high
+            sets_ok = bool(
+                in_span
+                and rules.sets
+                and rank not in rules.excluded_ranks
+                and (rank != 1 or position == self._ace_set_position)
+            )
+            ctx = (int(cont), region, int(keep_back), int(sets_ok))
+            if not in_span or rank in rules.excluded_ranks:
+                here = [0, 0, 0, 0]
+            else:
+                here = [counts[f] for f in self._face_at[position]]
+            found.append((position, in_span, ctx, keep_back, take_back, here))
+        return found
+
     def _best_by_wilds(
         self, counts: Sequence[int], budget: int, beam: int | None = None, bound: int | None = None
     ) -> tuple[dict[int, tuple[int, int, int]], list[Step]]:
@@ -410,7 +477,6 @@ class DeadwoodSolver:
         cards, the wild cards used, the aces kept back per suit and the open runs per suit (numbered by
         :meth:`_runs_id`). States are visited, and ties between equal values broken, in the order they were
         first reached, move by move."""
-        rules = self.rules
         values = self.values
         self._budget = budget
         most = max((sum(counts[_face(r, s)] for s in range(4)) for r in range(1, 14)), default=0)
@@ -455,27 +521,12 @@ class DeadwoodSolver:
                 )
             return found
 
+        future = self._future_loss(counts, budget) if bound is not None else None
+        nothing_ahead = [0] * (budget + 1)
         states: dict[int, int] = {0: 0}
         steps: list[Step] = []
         seen = 0  # value of the naturals the states have placed so far (aces kept back included)
-        for position in range(self._lo, self._hi + 2):
-            in_span = position <= self._hi
-            rank = self._rank(position) if in_span else 0
-            cont = self._allowed(position)
-            region = self._region_length(position - 1) if self._allowed(position - 1) else 0
-            keep_back = self._both and position == 1
-            take_back = self._both and position == self._ace_high
-            sets_ok = bool(
-                in_span
-                and rules.sets
-                and rank not in rules.excluded_ranks
-                and (rank != 1 or position == self._ace_set_position)
-            )
-            ctx = (int(cont), region, int(keep_back), int(sets_ok))
-            if not in_span or rank in rules.excluded_ranks:
-                here = [0, 0, 0, 0]
-            else:
-                here = [counts[f] for f in self._face_at[position]]
+        for position, in_span, ctx, keep_back, take_back, here in self._positions(counts):
             layer = {state << set_bits: val for state, val in states.items()}
             for suit in range(4):
                 worth = values[self._face_at[position][suit]] if in_span else 0
@@ -484,6 +535,8 @@ class DeadwoodSolver:
                 # A state that has left out more than ``bound`` is dropped at once: its value is below
                 # ``floor`` (aces kept back count as placed).
                 floor = None if bound is None else seen - bound
+                # What the positions after this one must leave out, at least, by the wild cards left.
+                ahead = future[position][suit] if future is not None else nothing_ahead
                 runs_shift = set_bits + runs_at + suit * _RUNS_BITS
                 kept_shift = set_bits + kept_at + suit * _KEPT_BITS
                 nxt: dict[int, int] = {}
@@ -506,8 +559,9 @@ class DeadwoodSolver:
                             suit, runs_id, n, left, ctx, layout
                         ):
                             nval = val + worth * gain
-                            if floor is not None and nval + worth_kept + held_back * ace_worth[suit] < floor:
-                                continue
+                            if floor is not None:
+                                if nval + worth_kept + held_back * ace_worth[suit] < floor + ahead[left]:
+                                    continue
                             room_next = room + room_add
                             if room_next > left - wild_used:
                                 room_next = left - wild_used
@@ -519,7 +573,7 @@ class DeadwoodSolver:
                     if floor is None:
                         least = -1
                     else:
-                        least = floor - worth_of_kept[(key >> kept_full) & all_kept_mask]
+                        least = floor + ahead[left] - worth_of_kept[(key >> kept_full) & all_kept_mask]
                     # The moves here depend on the suit's open runs, the wild cards left and the room.
                     moves_key = (((runs_id << room_bits) | left) << room_bits) | room
                     moves = step_moves.get(moves_key)
@@ -586,6 +640,246 @@ class DeadwoodSolver:
                     best[total] = (val, state, used)
         return best, steps
 
+    def _future_loss(self, counts: Sequence[int], budget: int) -> dict[int, list[list[int]]]:
+        """:meth:`_look_ahead` of a hand, worked out once for all the passes over it."""
+        key = (bytes(counts), budget)
+        if self._future[0] != key:
+            self._future = (key, self._look_ahead(counts, budget))
+        return self._future[1]
+
+    def _look_ahead(self, counts: Sequence[int], budget: int) -> dict[int, list[list[int]]]:
+        """At least the natural value any arrangement leaves out after each step of the programme, by the
+        wild cards left: ``[position][suits done there - 1][wild cards]`` (the suits not done there, and
+        every position after it).
+
+        It solves a looser problem, one suit at a time from the top down: runs may come from below the
+        step for free, their lengths only matter up to the shortest run, and a natural card goes to a set
+        for its share of the wild cards that rank lacks (with sets of three: nothing when the hand holds
+        three of the rank, half a wild card for each of a pair, two for a card alone; wild cards are counted
+        in such shares). Every arrangement is one of the looser problem's, so it never leaves out more. The
+        suits are then combined over the wild cards, keeping only the (wild cards, left out) pairs no other
+        beats on both."""
+        rules = self.rules
+        values = self.values
+        run_min = self._run_min if rules.runs else 0
+        units = math.lcm(*range(1, rules.set_min)) if rules.sets and rules.set_min > 1 else 1
+        top = budget * units
+        lo, hi = self._lo, self._hi
+        of_rank = [0] * 14
+        for face in range(52):
+            of_rank[face % 13 + 1] += counts[face]
+        fronts: list[dict[int, list[tuple[int, int]]]] = []
+        for suit in range(4):
+            states: dict[tuple[int, ...], list[tuple[int, int]]] = {(): [(0, 0)]}
+            by_position = {hi: [(0, 0)]}
+            for q in range(hi, lo - 1, -1):
+                rank = self._rank(q)
+                excluded = rank in rules.excluded_ranks
+                face = self._face_at[q][suit]
+                n = 0 if excluded else counts[face]
+                cont = self._allowed(q)
+                worth = 0 if (self._both and rank == 1) else values[face]
+                set_ok = bool(rules.sets and not excluded and (rank != 1 or q == self._ace_set_position))
+                charge = units * max(0, rules.set_min - of_rank[rank]) // of_rank[rank] if of_rank[rank] else 0
+                nxt: dict[tuple[int, ...], list[tuple[int, int]]] = {}
+                for runs, front in states.items():
+                    for new_runs, wilds, lost, to_set in self._relaxed_moves(runs, n, cont, set_ok, run_min):
+                        du = wilds * units + to_set * charge
+                        dl = lost * worth
+                        if front[0][0] + du > top:
+                            continue
+                        target = nxt.get(new_runs)
+                        if target is None:
+                            target = nxt[new_runs] = []
+                        for u, loss in front:
+                            if u + du <= top:
+                                target.append((u + du, loss + dl))
+                states = {runs: _pareto(found) for runs, found in nxt.items()}
+                by_position[q - 1] = _pareto([item for front in states.values() for item in front])
+            fronts.append(by_position)
+        # Per position, by the suits done there: the suits done count from the next position on.
+        result: dict[int, list[list[int]]] = {hi + 1: [[0] * (budget + 1)] * 4}
+        for position in range(lo, hi + 1):
+            rows = []
+            for done in range(4):
+                total = [(0, 0)]
+                for suit in range(4):
+                    front = fronts[suit][position if suit <= done else position - 1]
+                    total = _pareto([(u + v, a + b) for u, a in total for v, b in front if u + v <= top])
+                row = []
+                at = 0
+                least = INF
+                for w in range(budget + 1):
+                    while at < len(total) and total[at][0] <= w * units:
+                        least = total[at][1]
+                        at += 1
+                    row.append(least)
+                rows.append(row)
+            result[position] = rows
+        return result
+
+    def _relaxed_moves(
+        self, runs: tuple[int, ...], n: int, cont: bool, set_ok: bool, run_min: int
+    ) -> list[tuple[tuple[int, ...], int, int, int]]:
+        """One suit at one position of :meth:`_look_ahead`'s looser problem, going down: each open run
+        (its length up to the shortest run) takes a natural, takes a wild card, or ends, taking the wild
+        cards it lacks; the ``n`` naturals left start runs, go to a set or are left out. Per way: the open
+        runs after, wild cards, naturals left out, naturals sent to sets."""
+        key = (runs, n, cont, set_ok)
+        hit = self._relaxed.get(key)
+        if hit is not None:
+            return hit
+        found: dict[tuple[tuple[int, ...], int, int, int], None] = {}
+
+        def walk(i: int, avail: int, wilds: int, kept: list[int]) -> None:
+            if i == len(runs):
+                for start in range(avail + 1 if cont else 1):
+                    rest = avail - start
+                    for to_set in range(rest + 1 if set_ok else 1):
+                        found[(tuple(sorted(kept + [1] * start)), wilds, rest - to_set, to_set)] = None
+                return
+            length = runs[i]
+            walk(i + 1, avail, wilds + max(0, run_min - length), kept)
+            if cont:
+                grown = min(length + 1, run_min)
+                if avail:
+                    walk(i + 1, avail - 1, wilds, kept + [grown])
+                walk(i + 1, avail, wilds + 1, kept + [grown])
+
+        walk(0, n, 0, [])
+        hit = self._relaxed[key] = list(found)
+        return hit
+
+    def _first_within(
+        self, counts: Sequence[int], wilds: Sequence[int], bound: int
+    ) -> tuple[dict[int, tuple[int, int, int]], list[Step]] | None:
+        """:meth:`_best_by_wilds` for an arrangement whose deadwood is at most ``bound``: the first one a
+        depth-first walk of the programme's states meets (moves leaving out less first, then those using
+        fewer wild cards), or nothing. A
+        state that led nowhere is not visited again having left out as much or more. Big hands usually meld
+        everything, and this meets such an arrangement long before the programme would have visited every
+        state that leaves nothing out. None if it gives up (after :attr:`try_states` states): a walk that
+        finds nothing costs more than a pass."""
+        budget = len(wilds)
+        values = self.values
+        self._budget = budget
+        most = max((sum(counts[_face(r, s)] for s in range(4)) for r in range(1, 14)), default=0)
+        set_options = [self._set_options(m) for m in range(most + 1)]
+        set_bits = max(1, most.bit_length())
+        room_bits = max(1, budget.bit_length())
+        layout = (set_bits, room_bits)
+        set_mask = (1 << set_bits) - 1
+        room_mask = (1 << room_bits) - 1
+        used_at = room_bits
+        kept_at = 2 * room_bits
+        runs_at = kept_at + 4 * _KEPT_BITS
+        kept_mask = (1 << _KEPT_BITS) - 1
+        runs_mask = (1 << _RUNS_BITS) - 1
+        positions = self._positions(counts)
+        future = self._future_loss(counts, budget)
+        # The natural value the programme places (not that of ranks it never visits, as an excluded one).
+        placed = sum(
+            here[suit] * values[self._face_at[position][suit]]
+            for position, in_span, _, _, take_back, here in positions
+            if in_span and not take_back
+            for suit in range(4)
+        )
+        coded_moves = self._coded_moves
+        failed: dict[tuple[int, int, int], int] = {}  # states that led nowhere: the least they had left out
+        path: list[tuple[int, int, int, tuple[int, object]]] = []
+        ends: dict[tuple[int, int, int], bool] = {}
+        ordered: dict[tuple[int, ...], list[CodedMove]] = {}
+
+        def ends_well(state: int, lost: int) -> bool:
+            """Whether a final state's deadwood, wild cards left out included, is within the bound."""
+            used = (state >> used_at) & room_mask
+            room = state & room_mask
+            found = ends.get((used, room, lost))
+            if found is None:
+                best = {total: (placed - lost, state, used) for total in range(used, used + room + 1)}
+                found = ends[used, room, lost] = self._choose(counts, wilds, best)[0] <= bound
+            return found
+
+        def at_position(i: int, state: int, lost: int) -> tuple[int, int] | None:
+            if i == len(positions):
+                return (state, lost) if not state >> kept_at and ends_well(state, lost) else None
+            return at_suit(i, 0, state << set_bits, lost)
+
+        def at_suit(i: int, suit: int, key: int, lost: int) -> tuple[int, int] | None:
+            if suit == 4:
+                return at_sets(i, key, lost)
+            if failed.get((i, suit, key), bound + 1) <= lost:
+                return None
+            if len(failed) >= limit:
+                raise _GiveUp
+            position, in_span, ctx, keep_back, take_back, here = positions[i]
+            worth = values[self._face_at[position][suit]] if in_span else 0
+            ahead = future[position][suit]
+            runs_shift = set_bits + runs_at + suit * _RUNS_BITS
+            kept_shift = set_bits + kept_at + suit * _KEPT_BITS
+            runs_id = (key >> runs_shift) & runs_mask
+            room = (key >> set_bits) & room_mask
+            left = budget - ((key >> (set_bits + used_at)) & room_mask)
+            base = key - (runs_id << runs_shift) - (room << set_bits)
+            naturals = here[suit]
+            if keep_back or take_back:
+                held = (key >> kept_shift) & kept_mask
+                base -= held << kept_shift
+                if take_back:
+                    naturals = held
+            prev = key >> set_bits if suit == 0 else key
+            order_key = (i, suit, runs_id, naturals, left)
+            moves = ordered.get(order_key)
+            if moves is None:
+                # Moves that leave out fewer natural cards first, then those using fewer wild cards.
+                moves = ordered[order_key] = sorted(
+                    coded_moves(suit, runs_id, naturals, left, ctx, layout),
+                    key=lambda m: (naturals - m[1] - m[4], m[2]),
+                )
+            for add, gain, wild_used, room_add, held_back, move in moves:
+                now_lost = lost + (naturals - gain - held_back) * worth
+                if now_lost + ahead[left - wild_used] > bound:
+                    continue  # what it left out, and what the rest must leave out, is too much
+                room_next = min(room + room_add, left - wild_used)
+                nkey = base + add + (room_next << set_bits) + (held_back << kept_shift)
+                path.append((position, suit, nkey, (prev, move)))
+                end = at_suit(i, suit + 1, nkey, now_lost)
+                if end is not None:
+                    return end
+                path.pop()
+            failed[i, suit, key] = lost
+            return None
+
+        def at_sets(i: int, key: int, lost: int) -> tuple[int, int] | None:
+            position = positions[i][0]
+            state = key >> set_bits
+            room = state & room_mask
+            used = (state >> used_at) & room_mask
+            base = state - room - (used << used_at)
+            for set_wilds, more, groups in set_options[key & set_mask]:
+                if used + set_wilds > budget:
+                    break
+                room_next = min(room + more, budget - used - set_wilds)
+                nstate = base + ((used + set_wilds) << used_at) + room_next
+                path.append((position, -1, nstate, (key, (set_wilds, groups))))
+                end = at_position(i + 1, nstate, lost)
+                if end is not None:
+                    return end
+                path.pop()
+            return None
+
+        limit = self.try_states
+        try:
+            found = at_position(0, 0, 0)
+        except _GiveUp:
+            return None
+        if found is None:
+            return {}, []
+        end, lost = found
+        used = (end >> used_at) & room_mask
+        best = {total: (placed - lost, end, used) for total in range(used, used + (end & room_mask) + 1)}
+        return best, [(position, suit, {key: back}) for position, suit, key, back in path]
+
     def _groups(self, steps: list[Step], key: int) -> list[tuple[tuple[int, ...], int, int]]:
         """The melds on the way to final state ``key``: (natural faces, wild cards, room for more)."""
         chosen: list[tuple[int, int, object]] = []
@@ -631,6 +925,20 @@ class DeadwoodSolver:
             assert tuple(sorted(r[0] for r in kept_runs)) == new_runs
             to_sets.extend([face] * sets_here)
         return found
+
+
+class _GiveUp(Exception):
+    """A depth-first try has visited as many states as it may."""
+
+
+def _pareto(items: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The pairs (wild units, loss) no other pair beats on both, by units."""
+    items.sort()
+    kept: list[tuple[int, int]] = []
+    for u, loss in items:
+        if not kept or loss < kept[-1][1]:
+            kept.append((u, loss))
+    return kept
 
 
 def best_partition(count: int, low: int, high: int | None) -> int:

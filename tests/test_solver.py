@@ -96,6 +96,75 @@ def test_solver_matches_the_exhaustive_search_on_bigger_hands(rules: int) -> Non
         assert found.deadwood_value == ms._arrange_exhaustive(hand).deadwood_value, " ".join(map(str, hand))
 
 
+@settings(max_examples=400, deadline=None)
+@given(
+    rules=st.sampled_from(range(len(RULES))),
+    picks=st.lists(st.integers(0, len(DECK) - 1), min_size=1, max_size=11, unique=True),
+    fortune=st.booleans(),
+    try_states=st.sampled_from([3, 20_000]),
+    beam=st.sampled_from([1, 48]),
+)
+def test_every_pass_of_the_solver_matches_the_exhaustive_search(
+    rules: int, picks: list[int], fortune: bool, try_states: int, beam: int
+) -> None:
+    # Big hands get the quick pass, the depth-first tries and the pass within half; small ones go straight
+    # to the exact pass. With the thresholds at one card, small hands take every pass too. Fortune's values
+    # are all multiples of 5 (deadwood goes in steps of 5); a depth-first try allowed 3 states gives up; a
+    # quick pass keeping one state leaves the passes after it more to find.
+    ms = search(FORTUNE_VALUES if fortune else FACE_VALUES, **RULES[rules])
+    solver = ms._solver
+    assert solver is not None
+    solver.beam_from = solver.zero_from = 1
+    solver.try_states = try_states
+    solver.beam = beam
+    hand = [DECK[i] for i in picks]
+    found = ms._arrange_solver(hand)
+    assert found is not None
+    assert_valid(found, hand, ms)
+    assert found.deadwood_value == ms._arrange_exhaustive(hand).deadwood_value
+
+
+def test_a_try_that_finds_nothing_rules_out_deadwood_up_to_the_next_step() -> None:
+    # Fortune's values go in fives. A quick pass keeping one state leaves 10; the try for none finds none,
+    # which rules out 1 to 4 but not 5: the try within 5 finds it.
+    ms = search(FORTUNE_VALUES, **RULES[0])
+    solver = ms._solver
+    assert solver is not None
+    solver.beam_from = solver.zero_from = 1
+    solver.beam = 1
+    hand = parse("7H 8D TC 2D 2S 2H 7D JK")
+    found = ms.arrange(hand)
+    assert_valid(found, hand, ms)
+    assert found.deadwood_value == ms._arrange_exhaustive(hand).deadwood_value == 5
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    rules=st.sampled_from(range(len(RULES))),
+    picks=st.lists(st.integers(0, len(DECK) - 1), min_size=1, max_size=11, unique=True),
+)
+def test_what_the_rest_of_a_hand_must_leave_out_is_never_overestimated(rules: int, picks: list[int]) -> None:
+    # The exact pass drops a state when what it left out and what the positions after it must leave out
+    # pass the bound. That must never exceed what the best arrangement leaves out there.
+    ms = search(**RULES[rules])
+    solver = ms._solver
+    assert solver is not None
+    hand = [DECK[i] for i in picks]
+    counts = [0] * 52
+    wilds = [c.face for c in hand if ms.is_wild(c)]
+    for card in hand:
+        if not ms.is_wild(card) and card.face < 52:
+            counts[card.face] += 1
+    least = ms._arrange_exhaustive(hand).deadwood_value
+    future = solver._look_ahead(counts, len(wilds))
+    for position, rows in future.items():
+        for row in rows:
+            assert row == sorted(row, reverse=True), position  # more wild cards never leave out more
+            assert row[-1] <= least, position
+    later = [future[p][3][-1] for p in sorted(future)]
+    assert later == sorted(later, reverse=True)  # fewer positions ahead never leave out more
+
+
 def test_spare_wild_cards_go_on_melds_that_have_room() -> None:
     # QH KH need one wild card; the set of 5s is full (three at most). The other two wild cards are not
     # needed anywhere, but melding them saves their value: they go below J (an ace is low only here).
@@ -181,9 +250,11 @@ FORTUNE_VALUES: list[int] = [10 if f % 13 in (0, 1) or f % 13 >= 7 else 5 for f 
 FORTUNE_VALUES[3 * 13 + 11] = 50  # QS
 """Fortune's values in hand."""
 
-# Hands whose melds the exact pass chooses (the quick passes leave more deadwood), with the melds the solver
-# chose when these were recorded. Games are recorded and replayed, and bots play by these melds: a faster
-# solver must still choose the same ones, ties between equal deadwood broken the same way.
+# Hands whose melds the exact pass chooses (the quick pass leaves more deadwood), with the melds the solver
+# chose when these were recorded. Bots play by these melds: a faster solver must still choose the same ones,
+# ties between equal deadwood broken the same way, or say why not. (Two changed, deadwood the same, when the
+# exact pass began to drop states by what the rest of the hand must leave out and the 400-state quick pass
+# went: the order states are first reached in decides ties.)
 CHOSEN: list[tuple[dict[str, Any], list[int], str, int, list[str]]] = [
     (
         RULES[0],
@@ -213,7 +284,7 @@ CHOSEN: list[tuple[dict[str, Any], list[int], str, int, list[str]]] = [
         FACE_VALUES,
         "9C JD 3S TD KH KD 2S AC 6S AS 7S 8H 4D 6H 4H QC 7S 2C 3D AH 2H AS 5D 4S 2D TC AH 8C 6D 5S",
         11,
-        ["3D 4D 5D 6D", "3S 4S 5S 6S 7S", "6H 2C 8H", "8C 9C TC", "TD JD 2D", "KD KH 2H", "AH AH AS AS"] + ["QC 2S AC"],
+        ["3D 4D 5D 6D", "3S 4S 5S 6S 7S", "6H 2C 8H", "TD JD 2D", "8C 9C TC 2H QC", "KD KH 2S", "AC AH AH AS AS"],
     ),
     (
         RULES[3],
@@ -230,8 +301,7 @@ CHOSEN: list[tuple[dict[str, Any], list[int], str, int, list[str]]] = [
         21,
         ["3C 4C 5C 6C", "4S 5S 6S 7S", "9C 9C 9D 9H", "TC TD TH TS", "QD QH 2C 2S", "TS JK JK KS"],
     ),
-    # With deuces wild (no jokers) and Fortune's values, a tighter bound on the exact pass would choose
-    # other melds of the same deadwood for these three: the order states are first reached in decides.
+    # With deuces wild (no jokers) and Fortune's values.
     (
         {"wild_faces": TWOS, "ace": "both"},
         FORTUNE_VALUES,
@@ -253,7 +323,8 @@ CHOSEN: list[tuple[dict[str, Any], list[int], str, int, list[str]]] = [
         FORTUNE_VALUES,
         "2H TS 3H 5C AH 9H 2D JC AC 6C AH 8C 6D 3C 7H QH 2C 6H 5H QD 3H KC JC 7C QS AS KS 7D AC 5D",
         20,
-        ["3C 3H 3H", "5D 6D 7D", "5H 6H 7H", "5C 6C 7C 8C", "JC JC 2C", "QD QH 2D", "AC AC AH AH"] + ["TS 2H QS KS AS"],
+        ["3C 3H 3H", "5D 6D 7D", "5H 6H 7H", "5C 6C 7C 8C", "JC JC 2C", "QD QH QS", "KC KS 2D", "AC AC AH"]
+        + ["AH AS 2H"],
     ),
 ]
 
@@ -276,10 +347,9 @@ HARD_HAND = (
 )
 
 
-@pytest.mark.slow
 def test_a_hand_the_quick_passes_leave_far_from_its_least_deadwood() -> None:
-    # The quick passes leave 25; every card melds. The pass for no deadwood at all finds it (some 700,000
-    # states in the widest step of the exact pass, which it spares).
+    # The quick pass leaves 40; every card melds. The depth-first try for no deadwood at all finds it (the
+    # exact pass, without its look at what the rest of the hand must leave out, held some 700,000 states).
     ms = search(FORTUNE_VALUES, wild_faces=TWOS | {JOKER_FACE}, ace="both")
     cards = parse(HARD_HAND)
     found = ms.arrange(cards)
