@@ -117,6 +117,8 @@ class DeadwoodSolver:
     """States kept per step in the quick pass, and how they are ranked."""
     try_states = 20_000
     """States a depth-first try may visit before it gives up."""
+    parts = (33, 67)
+    """Passes within these percentages of the deadwood to beat come before the exact pass."""
 
     @staticmethod
     def supports(rules: MeldRules) -> bool:
@@ -333,15 +335,19 @@ class DeadwoodSolver:
                 assert found is not None
                 if found[0][0] > bound:
                     least = above(bound)
-        if found is not None and found[0][0] // 2 >= least and found[0][0] > least:
-            # A pass within half the deadwood to beat costs a fraction of the exact pass; what it finds is
-            # the least (the quick pass is sometimes far off).
-            half = found[0][0] // 2
-            trial = better(None, bound=half)
-            if trial is not None and trial[0][0] <= half:
+        for part in self.parts:
+            # A pass within part of the deadwood to beat costs a fraction of the exact pass (the cost grows
+            # fast with the bound); what it finds is the least. The quick pass is sometimes far off.
+            if found is None or found[0][0] <= least:
+                break
+            bound = max(found[0][0] * part // 100, least)
+            if bound >= found[0][0] - 1:
+                break  # the exact pass's bound
+            trial = better(None, bound=bound)
+            if trial is not None and trial[0][0] <= bound:
                 found, least = trial, trial[0][0]
             else:
-                least = above(half)
+                least = above(bound)
         if found is None or found[0][0] > least:
             # The exact pass drops every state that has already left out, or must still leave out (see
             # :meth:`_look_ahead`), natural cards worth as much as the deadwood to beat: it cannot lead to

@@ -252,9 +252,10 @@ FORTUNE_VALUES[3 * 13 + 11] = 50  # QS
 
 # Hands whose melds the exact pass chooses (the quick pass leaves more deadwood), with the melds the solver
 # chose when these were recorded. Bots play by these melds: a faster solver must still choose the same ones,
-# ties between equal deadwood broken the same way, or say why not. (Two changed, deadwood the same, when the
-# exact pass began to drop states by what the rest of the hand must leave out and the 400-state quick pass
-# went: the order states are first reached in decides ties.)
+# ties between equal deadwood broken the same way, or say why not. (Three changed, deadwood the same, when
+# the passes began to drop states by what the rest of the hand must leave out, the 400-state quick pass went
+# and passes within a third and two thirds of the deadwood to beat came in: the order states are first
+# reached in decides ties, and the pass that finds the least deadwood decides which melds.)
 CHOSEN: list[tuple[dict[str, Any], list[int], str, int, list[str]]] = [
     (
         RULES[0],
@@ -315,7 +316,7 @@ CHOSEN: list[tuple[dict[str, Any], list[int], str, int, list[str]]] = [
         FORTUNE_VALUES,
         "4C 7C 9H AH AC 6H 5H 4H TC KC 6C 7S 7D KD 2S 9D 2H AD KH 6D 2D 8D TH 2S 6H 9C TD AD JH 5C",
         0,
-        ["4H 5H 2D", "6C 6D 6H 6H", "7D 7S 2H", "4C 5C 2S 7C", "9C TC 2S", "8D 9D TD", "9H TH JH", "KC KD KH"]
+        ["4C 4H 2D 2H", "5C 5H 2S", "6C 6D 6H 6H", "7C 7D 7S", "9C TC 2S", "8D 9D TD", "9H TH JH", "KC KD KH"]
         + ["AC AD AD AH"],
     ),
     (
@@ -323,8 +324,7 @@ CHOSEN: list[tuple[dict[str, Any], list[int], str, int, list[str]]] = [
         FORTUNE_VALUES,
         "2H TS 3H 5C AH 9H 2D JC AC 6C AH 8C 6D 3C 7H QH 2C 6H 5H QD 3H KC JC 7C QS AS KS 7D AC 5D",
         20,
-        ["3C 3H 3H", "5D 6D 7D", "5H 6H 7H", "5C 6C 7C 8C", "JC JC 2C", "QD QH QS", "KC KS 2D", "AC AC AH"]
-        + ["AH AS 2H"],
+        ["3C 3H 3H", "5D 6D 7D", "5C 6C 7C 8C", "5H 6H 7H 2C 9H", "JC JC 2D", "QD QH QS", "AC AC AH AH"] + ["2H KS AS"],
     ),
 ]
 
