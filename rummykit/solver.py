@@ -472,6 +472,15 @@ class DeadwoodSolver:
             found.append((position, in_span, ctx, keep_back, take_back, here))
         return found
 
+    def _layout(self, counts: Sequence[int], budget: int) -> tuple[list[list[tuple[int, int, int]]], Layout]:
+        """Ways to meld each number of naturals of a rank as sets (:meth:`_set_options`, for ``budget`` wild
+        cards), and the widths of a numbered state's fields for this hand."""
+        self._budget = budget
+        most = max((sum(counts[_face(r, s)] for s in range(4)) for r in range(1, 14)), default=0)
+        if max(counts[_face(1, s)] for s in range(4)) >> _KEPT_BITS:  # pragma: no cover - 64 decks
+            raise ValueError("too many aces of one suit")
+        return [self._set_options(m) for m in range(most + 1)], (max(1, most.bit_length()), max(1, budget.bit_length()))
+
     def _best_by_wilds(
         self, counts: Sequence[int], budget: int, beam: int | None = None, bound: int | None = None
     ) -> tuple[dict[int, tuple[int, int, int]], list[Step]]:
@@ -484,15 +493,9 @@ class DeadwoodSolver:
         :meth:`_runs_id`). States are visited, and ties between equal values broken, in the order they were
         first reached, move by move."""
         values = self.values
-        self._budget = budget
-        most = max((sum(counts[_face(r, s)] for s in range(4)) for r in range(1, 14)), default=0)
-        set_options = [self._set_options(m) for m in range(most + 1)]
+        set_options, layout = self._layout(counts, budget)
+        set_bits, room_bits = layout
         ace_worth = [values[_face(1, s)] for s in range(4)]
-        set_bits = max(1, most.bit_length())
-        room_bits = max(1, budget.bit_length())
-        if max(counts[_face(1, s)] for s in range(4)) >> _KEPT_BITS:  # pragma: no cover - 64 decks
-            raise ValueError("too many aces of one suit")
-        layout = (set_bits, room_bits)
         set_mask = (1 << set_bits) - 1
         room_mask = (1 << room_bits) - 1
         # Fields of a state between positions (no naturals for the sets): room, used, kept, runs.
@@ -768,15 +771,11 @@ class DeadwoodSolver:
         finds nothing costs more than a pass."""
         budget = len(wilds)
         values = self.values
-        self._budget = budget
-        most = max((sum(counts[_face(r, s)] for s in range(4)) for r in range(1, 14)), default=0)
-        set_options = [self._set_options(m) for m in range(most + 1)]
-        set_bits = max(1, most.bit_length())
-        room_bits = max(1, budget.bit_length())
-        layout = (set_bits, room_bits)
+        set_options, layout = self._layout(counts, budget)
+        set_bits, room_bits = layout
         set_mask = (1 << set_bits) - 1
         room_mask = (1 << room_bits) - 1
-        used_at = room_bits
+        used_at = room_bits  # the fields as in _best_by_wilds
         kept_at = 2 * room_bits
         runs_at = kept_at + 4 * _KEPT_BITS
         kept_mask = (1 << _KEPT_BITS) - 1
