@@ -23,7 +23,8 @@ passes after it, which drop every state that has already left out, plus what the
 leave out whatever it does, as much (:meth:`DeadwoodSolver._look_ahead`: each suit on its own, runs
 coming from below free, a card of a rank with too few for a set taking its share of the wild cards the
 set lacks). Very big hands are then tried depth first for no deadwood, then for the least step deadwood
-can take; what is left gets a pass within half the deadwood to beat, then the exact pass.
+can take; what is left gets passes within a third and two thirds of the deadwood to beat, then the exact
+pass.
 """
 
 from __future__ import annotations

@@ -107,10 +107,10 @@ def test_solver_matches_the_exhaustive_search_on_bigger_hands(rules: int) -> Non
 def test_every_pass_of_the_solver_matches_the_exhaustive_search(
     rules: int, picks: list[int], fortune: bool, try_states: int, beam: int
 ) -> None:
-    # Big hands get the quick pass, the depth-first tries and the pass within half; small ones go straight
-    # to the exact pass. With the thresholds at one card, small hands take every pass too. Fortune's values
-    # are all multiples of 5 (deadwood goes in steps of 5); a depth-first try allowed 3 states gives up; a
-    # quick pass keeping one state leaves the passes after it more to find.
+    # Big hands get the quick pass, the depth-first tries and the passes within part of the deadwood to
+    # beat; small ones go straight to the exact pass. With the thresholds at one card, small hands take every
+    # pass too. Fortune's values are all multiples of 5 (deadwood goes in steps of 5); a depth-first try
+    # allowed 3 states gives up; a quick pass keeping one state leaves the passes after it more to find.
     ms = search(FORTUNE_VALUES if fortune else FACE_VALUES, **RULES[rules])
     solver = ms._solver
     assert solver is not None
