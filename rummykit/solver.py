@@ -765,11 +765,10 @@ class DeadwoodSolver:
     ) -> tuple[dict[int, tuple[int, int, int]], list[Step]] | None:
         """:meth:`_best_by_wilds` for an arrangement whose deadwood is at most ``bound``: the first one a
         depth-first walk of the programme's states meets (moves leaving out less first, then those using
-        fewer wild cards), or nothing. A
-        state that led nowhere is not visited again having left out as much or more. Big hands usually meld
-        everything, and this meets such an arrangement long before the programme would have visited every
-        state that leaves nothing out. None if it gives up (after :attr:`try_states` states): a walk that
-        finds nothing costs more than a pass."""
+        fewer wild cards), or nothing. A state that led nowhere is not visited again having left out as much
+        or more. Big hands usually meld everything, and this meets such an arrangement long before the
+        programme would have visited every state that leaves nothing out. None if it gives up (after
+        :attr:`try_states` states): a walk that finds nothing costs more than a pass."""
         budget = len(wilds)
         values = self.values
         set_options, layout = self._layout(counts, budget)
