@@ -310,7 +310,7 @@ class DeadwoodSolver:
 
         # Deadwood is a multiple of what divides every value in the hand: a pass that finds nothing within a
         # bound rules out every deadwood up to the next multiple.
-        step = math.gcd(*(self.values[f] for f in range(52) if counts[f]), *(self.values[f] for f in wilds))
+        step = math.gcd(*(values[f] for f in range(52) if counts[f]), *(values[f] for f in wilds))
 
         def above(bound: int) -> int:
             return -(-(bound + 1) // step) * step if step else bound + 1
@@ -516,7 +516,7 @@ class DeadwoodSolver:
             for kept in itertools.product(*(range(counts[_face(1, s)] + 1) for s in range(4)))
         }
         deficit_of_runs: dict[int, int] = {0: 0}
-        penalty_of: dict[int, int] = {}  # by open runs and kept aces: the quick passes' deficit less kept aces
+        penalty_of: dict[int, int] = {}  # by open runs and kept aces: the quick pass's deficit less kept aces
 
         def kept_worth(state: int) -> int:
             return worth_of_kept[(state >> kept_at) & all_kept_mask]

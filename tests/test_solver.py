@@ -40,6 +40,11 @@ RULES: list[dict[str, Any]] = [
 ]
 
 
+ANY_RULES = st.sampled_from(range(len(RULES)))
+SMALL_HANDS = st.lists(st.integers(0, len(DECK) - 1), min_size=1, max_size=11, unique=True)
+"""Hands as indexes into DECK, small enough for the exhaustive search."""
+
+
 def search(values: Sequence[int] = FACE_VALUES, **rules: Any) -> MeldSearch:
     return MeldSearch(MeldRules(**rules), values)
 
@@ -73,8 +78,8 @@ def time_limit(seconds: int) -> Iterator[None]:
 
 @settings(max_examples=400, deadline=None)
 @given(
-    rules=st.sampled_from(range(len(RULES))),
-    picks=st.lists(st.integers(0, len(DECK) - 1), min_size=1, max_size=11, unique=True),
+    rules=ANY_RULES,
+    picks=SMALL_HANDS,
 )
 def test_solver_matches_the_exhaustive_search(rules: int, picks: list[int]) -> None:
     ms = search(**RULES[rules])
@@ -98,8 +103,8 @@ def test_solver_matches_the_exhaustive_search_on_bigger_hands(rules: int) -> Non
 
 @settings(max_examples=400, deadline=None)
 @given(
-    rules=st.sampled_from(range(len(RULES))),
-    picks=st.lists(st.integers(0, len(DECK) - 1), min_size=1, max_size=11, unique=True),
+    rules=ANY_RULES,
+    picks=SMALL_HANDS,
     fortune=st.booleans(),
     try_states=st.sampled_from([3, 20_000]),
     beam=st.sampled_from([1, 48]),
@@ -140,8 +145,8 @@ def test_a_try_that_finds_nothing_rules_out_deadwood_up_to_the_next_step() -> No
 
 @settings(max_examples=200, deadline=None)
 @given(
-    rules=st.sampled_from(range(len(RULES))),
-    picks=st.lists(st.integers(0, len(DECK) - 1), min_size=1, max_size=11, unique=True),
+    rules=ANY_RULES,
+    picks=SMALL_HANDS,
 )
 def test_what_the_rest_of_a_hand_must_leave_out_is_never_overestimated(rules: int, picks: list[int]) -> None:
     # The exact pass drops a state when what it left out and what the positions after it must leave out
