@@ -54,12 +54,14 @@ def deals(name: str, size: int, hands: int) -> list[dict[str, object]]:
 
 def forget(game: rummykit.Game) -> None:
     """Drop the answers kept for this position (the deal lists once per position; the meld search keeps its
-    last hand's melds), so that the listing is timed whole."""
+    last hand's melds and each lowest card's), so that the listing is timed whole."""
     game.deal._legal = None
     search = game.variant.meld_search
     for kept in ("_last_general", "_last_first"):  # the second is newer than some checkouts
         if hasattr(search, kept):
             setattr(search, kept, None)
+    if hasattr(search, "_by_low_melds"):  # the melds of each lowest card, by the cards they may hold (newer still)
+        search._by_low_melds.clear()
 
 
 def time_listing(name: str, layout: dict[str, object]) -> tuple[float, float, int]:

@@ -92,7 +92,7 @@ def queen_stand_in_natural(meld: Meld) -> bool:
 def rummykit_meld_rules(variant: Variant, rules: MeldRules) -> MeldRules | None:
     if not fortune_rules(variant).queen_stand_in_natural:
         return None
-    return dataclasses.replace(rules, accept=queen_stand_in_natural)
+    return dataclasses.replace(rules, accept=queen_stand_in_natural, accept_faces=frozenset({QUEEN_OF_SPADES}))
 
 
 # -- the queen of spades ----------------------------------------------------------------------------

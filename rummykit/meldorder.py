@@ -46,11 +46,11 @@ class Holding:
         faces: Sequence[int],
         required: int | None = None,
         specials: Sequence[tuple[int, ...]] = (),
-        canonical: bool = True,
+        canonical: tuple[bool, bool, bool, bool] = (True, True, True, True),
     ) -> None:
         self.rules = rules
         self.canonical = canonical
-        """Whether every meld is laid as the rules place it (no game's own test may move it elsewhere)."""
+        """By suit, whether every run is laid as the rules place it (no game's own test may move it elsewhere)."""
         wild = rules.wild_faces
         self.naturals = [0] * (JOKER_FACE + 1)
         self.wilds = [0] * (JOKER_FACE + 1)
@@ -297,7 +297,7 @@ def _runs(holding: Holding, suit: int, size: int) -> Iterator[tuple[int, ...]] |
     # A meld puts spare wild cards above its natural cards while there is room, so wild cards come before
     # the lowest natural card only in a window that reaches as high as runs may go. (A game's own test may
     # refuse that placement, and the meld then takes another: with a test, every placement is a layout.)
-    canonical = holding.canonical
+    canonical = holding.canonical[suit]
     reach_top = [not canonical] * (hi + 2)
     for start in starts:
         end = start + size - 1

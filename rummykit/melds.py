@@ -86,6 +86,11 @@ class MeldRules:
     """The game's last word on a meld that the rules above allow (Arlington: a 2 may stand for QS only in a
     meld otherwise natural). Set it from ``rummykit_meld_rules``; validation, the listed actions, lay-offs
     and the deadwood search all honour it (see :data:`MeldCheck`)."""
+    accept_faces: frozenset[int] | None = None
+    """The faces (0..51) whose stand-ins the game's test looks at, when it looks at no other: it accepts
+    every meld in which no wild card stands for one of them (Arlington: the queen of spades). None: it may
+    refuse any meld. Optional, for speed: runs of the other suits are then listed as the rules place them
+    rather than by every placement of their wild cards. Declaring too few faces costs time, never a meld."""
 
     _order_tables: tuple[tuple[int, ...], tuple[int, ...], int] = field(init=False, repr=False, compare=False)
     _usual: bool = field(init=False, repr=False, compare=False)
@@ -300,6 +305,14 @@ class MeldSearch:
         self._melds_by_mask: dict[int, Meld] = {}
         self._table_melds: dict[int, tuple[tuple[int, tuple[int, ...]], Meld]] = {}
         self._plain = self.accept is None and not self.rules.specials
+        looked_at = self.rules.accept_faces
+        by_suit = [
+            self.accept is None
+            or (looked_at is not None and self.rules.accept is self.accept and not any(f // 13 == s for f in looked_at))
+            for s in range(4)
+        ]
+        self._placed_by_rules = (by_suit[0], by_suit[1], by_suit[2], by_suit[3])
+        """By suit, whether every run of it is laid where the rules place its wild cards (no game's test refuses it)."""
         top = self.rules.top
         self._top_rank = self.rules.rank_at(top) if top else -1
         self._below_top_rank = self.rules.rank_at(top - 1) if top > 1 else -1
@@ -315,6 +328,21 @@ class MeldSearch:
         """Melds made by the walks, by their cards' ids (see :meth:`_realise`)."""
         self._choices: dict[tuple[tuple[int, ...], int], list[tuple[int, ...]]] = {}
         """The walk's choices of wild cards, by the hand's wild cards and their number (:meth:`_wild_choices`)."""
+        self._by_low_melds: dict[tuple[object, ...], list[Meld]] = {}
+        """The general walk's melds by their lowest natural face, with the ids of the cards they may hold."""
+        self._reach = [self._faces_reached(low) for low in range(JOKER_FACE + 1)]
+        """By natural face, the faces a meld whose lowest natural card it is may hold besides wild cards."""
+
+    def _faces_reached(self, low: int) -> tuple[int, ...]:
+        """The natural faces :meth:`_melds_with` may put beside ``low``: its rank's and its suit's faces from
+        ``low`` up, and those of the special melds starting at ``low``."""
+        if low == JOKER_FACE:
+            return (JOKER_FACE,)
+        reached = {face for face in range(low, low // 13 * 13 + 13)}
+        reached.update(face for face in range(low % 13, 52, 13) if face >= low)
+        for option, _, _ in self._specials_by_low.get(low, ()):
+            reached.update(option)
+        return tuple(sorted(reached))
 
     def _order_holds_pack(self) -> bool:
         """Whether every rank of the pack is in the run order (the solver visits those ranks only)."""
@@ -916,7 +944,7 @@ class MeldSearch:
             return self._holding(card, fast, limit)
         try:
             return self._holding(card, self._ordered_melds(cards, card.face), limit)
-        except _OutOfOrder:  # pragma: no cover - see _first_melds
+        except _OutOfOrder:  # see _first_melds
             return self._holding(card, self._candidate_melds_general(cards), limit)
 
     def _holding(self, card: Card, melds: Iterable[Meld], limit: int | None) -> list[Meld]:
@@ -1226,7 +1254,7 @@ class MeldSearch:
         given), made in order, largest first: see :mod:`rummykit.meldorder`."""
         try:
             return list(itertools.islice(self._ordered_melds(cards, required), limit))
-        except _OutOfOrder:  # pragma: no cover - a rule the layouts do not foresee: the whole walk decides
+        except _OutOfOrder:  # a test that moves melds elsewhere than declared (accept_faces): the whole walk decides
             found = self._candidate_melds_general(cards)
             if required is not None:
                 found = [m for m in found if any(c.face == required for c in m.cards)]
@@ -1245,7 +1273,7 @@ class MeldSearch:
             by_face.setdefault(card.face, []).append(card)
         wild = self.rules.wild_faces
         specials = [option for special in self.rules.specials for option in special.options]
-        holding = meldorder.Holding(self.rules, [c.face for c in cards], required, specials, self.accept is None)
+        holding = meldorder.Holding(self.rules, [c.face for c in cards], required, specials, self._placed_by_rules)
         largest, smallest = meldorder.size_bounds(holding)
         seen: set[tuple[int, ...]] = set()
         for size in range(largest, smallest - 1, -1):
@@ -1377,19 +1405,33 @@ class MeldSearch:
         by_face: dict[int, list[Card]] = {}
         for card in sorted(cards):
             by_face.setdefault(card.face, []).append(card)
-        naturals = tuple(sorted(f for f, cs in by_face.items() for _ in cs if f not in self.rules.wild_faces))
-        wilds = tuple(sorted(f for f, cs in by_face.items() for _ in cs if f in self.rules.wild_faces))
+        wild_faces = self.rules.wild_faces
+        naturals = tuple(sorted(f for f, cs in by_face.items() for _ in cs if f not in wild_faces))
+        wilds = tuple(sorted(f for f, cs in by_face.items() for _ in cs if f in wild_faces))
         seen: set[tuple[int, ...]] = set()
         result: list[Meld] = []
         counts = Counter(naturals)
+        ids = {face: tuple([c.id for c in held]) for face, held in by_face.items()}
+        wild_ids = tuple([ids[f] for f in sorted(set(wilds))])
+        by_low = self._by_low_melds
         for low in sorted(counts):
-            for faces, used_wilds in self._melds_with(low, counts, wilds):
-                key = tuple(sorted(faces + used_wilds))
-                if key not in seen:
-                    seen.add(key)
-                    meld = self._realise(faces, used_wilds, by_face)
-                    if meld is not None:
-                        result.append(meld)
+            # The melds whose lowest natural card is ``low`` depend only on the cards they may hold: kept by
+            # those cards' ids, they are found again when the hand changed elsewhere (a card or two a turn).
+            key_low = (low, wild_ids, tuple([ids.get(f, ()) for f in self._reach[low]]))
+            found = by_low.get(key_low)
+            if found is None:
+                found = []
+                for faces, used_wilds in self._melds_with(low, counts, wilds):
+                    key = tuple(sorted(faces + used_wilds))
+                    if key not in seen:
+                        seen.add(key)
+                        meld = self._realise(faces, used_wilds, by_face)
+                        if meld is not None:
+                            found.append(meld)
+                if len(by_low) >= 20_000:
+                    by_low.clear()
+                by_low[key_low] = found
+            result.extend(found)
         for faces in self._wild_only_melds(wilds):
             if faces not in seen:
                 seen.add(faces)
