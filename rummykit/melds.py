@@ -304,7 +304,8 @@ class MeldSearch:
         self._mask_deadwood, self._mask_best = self._mask_functions()
         self._melds_by_mask: dict[int, Meld] = {}
         self._table_melds: dict[int, tuple[tuple[int, tuple[int, ...]], Meld]] = {}
-        self._plain = self.accept is None and not self.rules.specials
+        self._plain = not self.rules.specials
+        """No special meld: a natural lay-off on a natural meld is decided by the rules, then the game's own test."""
         looked_at = self.rules.accept_faces
         by_suit = [
             self.accept is None
@@ -317,7 +318,6 @@ class MeldSearch:
         self._top_rank = self.rules.rank_at(top) if top else -1
         self._below_top_rank = self.rules.rank_at(top - 1) if top > 1 else -1
         """The top rank of a run, and the one below it (K and Q in the usual order)."""
-        """No game's own test and no special meld: a natural lay-off is decided by the rules alone."""
         self._layoff_cache: dict[int, tuple[Meld, frozenset[int]]] = {}
         self._last_general: tuple[tuple[int, ...], list[Meld]] | None = None
         """The general walk's last answer, by the hand's card ids: the engine's capped listing and a caller
@@ -843,15 +843,21 @@ class MeldSearch:
             card = cards[0]
             kind = meld.kind
             if card.face not in self.rules.wild_faces and card.rank not in self.rules.excluded_ranks:
-                if kind == "set":
-                    return self._extend_natural(meld, card) if card.rank == meld.ranks[0] else None
                 if kind == "run" and card.suit != meld.suit:
                     return None
                 # A-..-Q with a K under ``ace: both``: the ace may move to the top; the general check decides.
-                if kind == "run" and not (
-                    card.rank == self._top_rank and meld.ranks[0] == 1 and meld.ranks[-1] == self._below_top_rank
+                if kind == "set" or (
+                    kind == "run"
+                    and not (
+                        card.rank == self._top_rank and meld.ranks[0] == 1 and meld.ranks[-1] == self._below_top_rank
+                    )
                 ):
-                    return self._extend_natural(meld, card)
+                    if kind == "set" and card.rank != meld.ranks[0]:
+                        return None
+                    grown = self._extend_natural(meld, card)
+                    # A meld of natural cards has no other placement: the game's test takes it or nothing.
+                    accept = self.accept
+                    return grown if grown is None or accept is None or accept(grown) else None
         if meld.kind not in ("set", "run", "wild-set", "joker-set"):
             return None
         # Quick refusals (same answers as the full check below, which is costly): lay-offs are listed
@@ -873,7 +879,7 @@ class MeldSearch:
 
     def _extend_natural(self, meld: Meld, card: Card) -> Meld | None:
         """:meth:`extend` of a set or a run with no wild card by one natural card of its rank (set) or suit
-        (run), under rules without a game's own test or special melds: the answer the general check gives
+        (run), under rules without special melds, before the game's own test: the answer the general check gives
         (``tests/test_melds.py`` compares them), built directly (lay-offs are tried for every table meld
         each turn)."""
         rules = self.rules
@@ -968,7 +974,7 @@ class MeldSearch:
     def can_meld(self, card: Card, others: Sequence[Card]) -> bool:
         """Whether some valid meld uses ``card`` plus cards from ``others`` (fast for natural cards)."""
         rules = self.rules
-        if rules.wild_faces or rules.specials:
+        if rules.wild_faces or rules.specials or self.accept is not None:
             return bool(self.melds_containing(card, others, limit=1))
         counts = [0] * (JOKER_FACE + 1)
         for other in others:
@@ -978,11 +984,13 @@ class MeldSearch:
 
     def can_meld_counts(self, card: Card, counts: Sequence[int]) -> bool:
         """:meth:`can_meld` with the other cards given as a count per face (53 entries; ``card`` itself not
-        counted), for rules without wild cards or special melds: callers that try many cards against a
-        growing set of others (the pile draws of 500 Rum) keep the counts up to date instead of a list."""
+        counted), for rules without wild cards, special melds or a game's own test: callers that try many cards
+        against a growing set of others (the pile draws of 500 Rum) keep the counts up to date instead of a list."""
         rules = self.rules
-        if rules.wild_faces or rules.specials:
-            raise ValueError("can_meld_counts is for rules without wild cards or special melds: use can_meld")
+        if rules.wild_faces or rules.specials or self.accept is not None:
+            raise ValueError(
+                "can_meld_counts is for rules without wild cards, special melds or a game's own test: use can_meld"
+            )
         if card.is_joker:
             jokers = 1 + counts[JOKER_FACE]
             return rules.joker_sets and jokers >= rules.set_min and self._set_size_ok(rules.set_min)

@@ -204,7 +204,7 @@ def pile_draws(deal: Deal) -> list[Action]:
     search = deal.variant.meld_search
     # The hand and the cards above as counts per face, kept up to date down the pile (can_use's can_meld).
     counts: list[int] | None = None
-    if must_use and not search.rules.wild_faces and not search.rules.specials:
+    if must_use and not search.rules.wild_faces and not search.rules.specials and search.accept is None:
         counts = [0] * 53
         for held in hand:
             counts[held.face] += 1
