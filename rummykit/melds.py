@@ -1383,13 +1383,12 @@ class MeldSearch:
         candidates: Iterable[int]
         if meld.kind == "set" and meld.ranks:
             candidates = [_face(meld.ranks[0] if meld.ranks[0] != 14 else 1, s) for s in range(4)]
-        elif meld.kind == "run" and meld.suit is not None and not meld.wilds and meld.ranks:
-            # without wild cards a natural card goes on either end or nowhere (see extend's quick refusals)
+        elif meld.kind == "run" and meld.suit is not None and meld.ranks:
+            # A natural card goes on either end or nowhere: every position between is taken, by a natural
+            # card or by a wild card that keeps what it stands for (see extend's quick refusals).
             position, rank_at, top = self.rules._order_tables
             ends = (position[meld.ranks[0]] - 1, position[meld.ranks[-1]] + 1)
             candidates = [_face(rank_at[pos], meld.suit) for pos in ends if 1 <= pos <= top + 1]
-        elif meld.kind == "run" and meld.suit is not None:
-            candidates = range(meld.suit * 13, meld.suit * 13 + 13)
         elif meld.kind == "joker-set":
             candidates = [JOKER_FACE]
         else:

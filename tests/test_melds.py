@@ -855,6 +855,33 @@ def test_candidate_melds_are_valid_with_what_their_wild_cards_stand_for(
         assert search.meld(list(action.cards), stands_for=list(action.stands_for) or None) is not None, meld
 
 
+def _fitting_faces(search: MeldSearch, meld: Meld) -> set[int]:
+    """The faces (not wild) that the general check lays off alone on ``meld``, each of a copy not in it."""
+    fits = set()
+    for face in range(JOKER_FACE + 1):
+        if face in search.rules.wild_faces:
+            continue
+        copy = 1 + max((c.copy for c in meld.cards if c.face == face), default=-1)
+        if search._extend_general(meld, [card_from_face(face, copy)]) is not None:
+            fits.add(face)
+    return fits
+
+
+@PROPERTY
+@given(general_case(max_size=14), st.sampled_from([None, "fortune", "arlington", "skarney"]), st.integers(0, 10**6))
+def test_lay_off_faces_of_melds_with_wild_cards_are_those_the_general_check_takes(
+    case: tuple[MeldSearch, list[Card]], game: str | None, seed: int
+) -> None:
+    """A natural card goes on the ends of a run, wild cards or not: ``layoff_faces`` tries only those, and
+    finds every face the general check takes (wild cards, two decks, aces both ways, a game's own test)."""
+    search, hand = case
+    if game is not None:  # a game's own rules, a hand of its whole pack
+        search = rummykit.load_variant(game).meld_search
+        hand = random.Random(seed).sample(build_deck(2, 4), 16)
+    for meld in search.candidate_melds(hand, limit=30):
+        assert search.layoff_faces(meld) == _fitting_faces(search, meld), str(meld)
+
+
 def test_no_lay_off_makes_a_run_hold_the_ace_twice() -> None:
     """A wild card laid off below 2 of a run that ends in a high ace would stand for the low ace too."""
     search = rummykit.load_variant("fortune").meld_search
