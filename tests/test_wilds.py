@@ -227,6 +227,33 @@ def test_a_set_of_wild_cards_alone_is_never_exchanged_from() -> None:
         game.apply("swap 2S on 0")
 
 
+@pytest.mark.parametrize("name", ["skarney", "skarney-singles"])
+def test_swaps_kept_from_turn_to_turn_are_those_found_afresh(name: str) -> None:
+    """The answers of an exchange are kept by table meld and card (the melds stay from turn to turn): over
+    random games, the swaps listed and the melds they make are those found with nothing kept."""
+    from rummykit.bots import RandomBot
+    from rummykit.mechanics import exchange
+
+    variant = rummykit.load_variant(name)
+    checked = listed = 0
+    for seed in range(4):
+        game = variant.new_game(seed=seed, max_hands=2)
+        bot = RandomBot(seed)
+        while not game.is_over and checked < 400:
+            deal = game.deal
+            if deal.phase == "play" and exchange.exchange_targets(deal, deal.current):
+                kept = exchange.swaps(deal, deal.current)
+                kept_melds = [exchange.exchanged(deal, a.target, a.cards[0]) for a in kept if a.target is not None]
+                exchange._SWAPPED.clear()
+                assert exchange.swaps(deal, deal.current) == kept
+                afresh = [exchange.exchanged(deal, a.target, a.cards[0]) for a in kept if a.target is not None]
+                assert kept_melds == afresh
+                checked += 1
+                listed += len(kept)
+            game.apply(bot.choose(game))
+    assert checked > 20 and listed > 20
+
+
 def test_a_hidden_zone_shows_its_cards_only_to_the_seats_that_saw_them() -> None:
     game = rummykit.load_variant("gin").new_game(seed=1)
     deal = game.deal

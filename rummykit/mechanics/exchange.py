@@ -22,7 +22,7 @@ from ..actions import Action, ActionWords, PositionWords, Verb
 from ..cards import Card, card_from_face
 from ..engine import Deal
 from ..hookspecs import hookimpl
-from ..melds import Meld
+from ..melds import Meld, MeldSearch
 from ..ruleset import Problem
 from ..settings import KernelSettings
 from ..toolkit import cards_text, distinct_cards
@@ -148,14 +148,37 @@ def exchanged(deal: Deal, index: int, card: Card) -> tuple[Meld, Card] | None:
     ]
     candidates.sort(key=lambda i: faces[i] != card.face)
     for i in candidates:
-        cards = list(meld.cards)
-        wild = cards[i]
-        cards[i] = card
-        meant = [card_from_face(f) if search.is_wild(c) else None for c, f in zip(cards, faces)]
-        swapped = search.meld(cards, kind=meld.kind, stands_for=meant)
-        if swapped is not None and (meld.kind != "run" or swapped.ranks == meld.ranks):
-            return swapped, wild
+        swapped = _swapped(search, meld, i, card)
+        if swapped is not None:
+            return swapped, meld.cards[i]
     return None
+
+
+_SWAPPED: dict[int, tuple[MeldSearch, Meld, dict[tuple[int, int], Meld | None]]] = {}
+"""By table meld (its id): the meld and the search, kept so that the ids are not reused meanwhile, and the
+answers of :func:`_swapped` by the wild card's place and the card's id. A table meld stays the same object
+from turn to turn (a grown one is a new object), and the swaps are listed every turn."""
+
+
+def _swapped(search: MeldSearch, meld: Meld, i: int, card: Card) -> Meld | None:
+    """``meld`` with ``card`` in place of its wild card at ``i``, the other wild cards standing where they
+    stood; None if that is no meld of the same kind (a run: of the same ranks)."""
+    entry = _SWAPPED.get(id(meld))
+    if entry is None or entry[1] is not meld or entry[0] is not search:
+        if len(_SWAPPED) >= 4096:
+            _SWAPPED.clear()
+        entry = _SWAPPED[id(meld)] = (search, meld, {})
+    answers = entry[2]
+    key = (i, card.id)
+    if key not in answers:
+        cards = list(meld.cards)
+        cards[i] = card
+        meant = [card_from_face(f) if search.is_wild(c) else None for c, f in zip(cards, meld.faces)]
+        swapped = search.meld(cards, kind=meld.kind, stands_for=meant)
+        if swapped is not None and meld.kind == "run" and swapped.ranks != meld.ranks:
+            swapped = None
+        answers[key] = swapped
+    return answers[key]
 
 
 def swap_now(deal: Deal) -> str | None:
