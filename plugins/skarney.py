@@ -256,12 +256,21 @@ def three_card_melds(search: MeldSearch, hand: Sequence[Card], size: int = 3) ->
     found: list[Meld] = []
     seen: set[tuple[int, ...]] = set()
 
+    made = _made_by(search)
+
     def add(cards: list[Card], kind: str, meant: list[Card | None] | None = None) -> None:
-        key = tuple(sorted(c.face for c in cards)) + ((meant[-1].face,) if meant and meant[-1] else ())
+        stands_for = (meant[-1].face,) if meant and meant[-1] else ()
+        key = tuple(sorted(c.face for c in cards)) + stands_for
         if key in seen:
             return
         seen.add(key)
-        meld = search.meld(cards, kind=kind, stands_for=meant)
+        by_cards = (kind, *stands_for, *(c.id for c in cards))
+        if by_cards in made:
+            meld = made[by_cards]
+        else:
+            if len(made) >= 20_000:
+                made.clear()
+            meld = made[by_cards] = search.meld(cards, kind=kind, stands_for=meant)
         if meld is not None:
             found.append(meld)
 
@@ -297,6 +306,19 @@ def three_card_melds(search: MeldSearch, hand: Sequence[Card], size: int = 3) ->
                         cards = [at[p] for p in window if p != gap] + [wild]
                         add(cards, "run", [None] * (size - 1) + [card_from_face(meant_face)])
     return found
+
+
+_MADE: dict[int, tuple[MeldSearch, dict[tuple[object, ...], Meld | None]]] = {}
+"""By meld search (its id; the search is kept, so the id is not reused): the contract melds made so far, by
+kind, the face a wild card stands for and the cards' ids. A hand changes a card or two a turn, and its
+contracts are listed every turn until it opens."""
+
+
+def _made_by(search: MeldSearch) -> dict[tuple[object, ...], Meld | None]:
+    entry = _MADE.get(id(search))
+    if entry is None or entry[0] is not search:
+        entry = _MADE[id(search)] = (search, {})
+    return entry[1]
 
 
 def _face_combinations(cards: list[Card], size: int) -> Iterator[list[Card]]:
@@ -356,7 +378,12 @@ def _choose(options: list[Meld], count: int, have: list[int], result: list[list[
                 return
             budget -= 1
             need = needs[i]
-            if any(used[f] + n > have[f] for f, n in need):
+            fits = True
+            for f, n in need:  # a loop, not any(): this is the search's inner step
+                if used[f] + n > have[f]:
+                    fits = False
+                    break
+            if not fits:
                 continue
             chosen.append(options[i])
             for f, n in need:

@@ -731,3 +731,30 @@ def test_greedy_offers_its_lowest_unmelded_card() -> None:
                     assert value(action.cards[0]) == min(value(c) for c in natural), (hand, action)
             game.apply(action)
     assert offers >= 20
+
+
+@pytest.mark.parametrize("name", ["skarney", "skarney-singles"])
+def test_contracts_kept_from_turn_to_turn_are_those_found_afresh(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The melds of contracts are kept by their cards from turn to turn (a hand changes a card or two): over
+    random games, the contracts listed are those found with nothing kept."""
+    from rummykit.plugins import skarney
+
+    class Forgetful(dict[Any, Any]):
+        def __setitem__(self, key: object, value: object) -> None:
+            pass
+
+    variant = rummykit.load_variant(name)
+    checked = 0
+    for seed in range(3):
+        game = variant.new_game(seed=seed, max_hands=1)
+        bot = RandomBot(seed)
+        while not game.is_over:
+            deal = game.deal
+            if deal.phase == "play" and deal.actor == deal.current:
+                kept = skarney.contracts(deal, deal.current)
+                with monkeypatch.context() as patch:
+                    patch.setattr(skarney, "_made_by", lambda search: Forgetful())
+                    assert skarney.contracts(deal, deal.current) == kept
+                checked += bool(kept)
+            game.apply(bot.choose(game))
+    assert checked > 5
