@@ -18,10 +18,10 @@ from __future__ import annotations
 import heapq
 import itertools
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
-from typing import Literal
+from typing import Any, Literal
 
 from . import meldorder
 from .cards import JOKER_FACE, Card, card_from_face
@@ -318,7 +318,8 @@ class MeldSearch:
         self._top_rank = self.rules.rank_at(top) if top else -1
         self._below_top_rank = self.rules.rank_at(top - 1) if top > 1 else -1
         """The top rank of a run, and the one below it (K and Q in the usual order)."""
-        self._layoff_cache: dict[int, tuple[Meld, frozenset[int]]] = {}
+        self._kept: dict[int, tuple[Meld, dict[Hashable, Any]]] = {}
+        """Answers about melds, by the meld's id (see :meth:`kept`)."""
         self._last_general: tuple[tuple[int, ...], list[Meld]] | None = None
         """The general walk's last answer, by the hand's card ids: the engine's capped listing and a caller
         wanting every meld of the same hand (the RL action mask) share one walk."""
@@ -1375,10 +1376,10 @@ class MeldSearch:
 
     def layoff_faces(self, meld: Meld) -> frozenset[int]:
         """The faces (0..52) of the cards that are not wild and that :meth:`extend` lays off alone on ``meld``."""
-        cache = self._layoff_cache
-        entry = cache.get(id(meld))
-        if entry is not None and entry[0] is meld:
-            return entry[1]
+        kept = self.kept(meld)
+        known: frozenset[int] | None = kept.get("layoff_faces")
+        if known is not None:
+            return known
         wild = self.rules.wild_faces
         candidates: Iterable[int]
         if meld.kind == "set" and meld.ranks:
@@ -1401,11 +1402,20 @@ class MeldSearch:
             copy = 1 + max((c.copy for c in meld.cards if c.face == face), default=-1)
             if self.extend(meld, [card_from_face(face, copy)]) is not None:
                 fits.append(face)
-        found = frozenset(fits)
-        if len(cache) > 4096:
-            cache.clear()
-        cache[id(meld)] = (meld, found)  # the meld is kept with its answer, so its id is not reused meanwhile
+        found = kept["layoff_faces"] = frozenset(fits)
         return found
+
+    def kept(self, meld: Meld) -> dict[Hashable, Any]:
+        """A place to keep answers about ``meld`` under these rules (its lay-offs, its exchanges), for as long
+        as it is kept. Melds are immutable and a table meld stays the same object from turn to turn (a grown
+        meld is a new one), so what a turn's listing asks of the table is found again the next turn. Callers
+        choose keys that say what the answer is of (``("swap", place, card id)``)."""
+        entry = self._kept.get(id(meld))
+        if entry is None or entry[0] is not meld:
+            if len(self._kept) > 4096:
+                self._kept.clear()
+            entry = self._kept[id(meld)] = (meld, {})  # the meld is kept with its answers: its id is not reused
+        return entry[1]
 
     def _candidate_melds_general(self, cards: Sequence[Card], limit: int | None = None) -> list[Meld]:
         """:meth:`candidate_melds` by the general walk (wild cards, duplicates, special melds)."""

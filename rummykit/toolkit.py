@@ -148,16 +148,19 @@ def wild_layoffs(search: MeldSearch, meld: Meld, card: Card, target: int) -> lis
         options = [
             card_from_face(_run_face(meld.suit, r)) for r in (meld.ranks[-1] + 1, meld.ranks[0] - 1) if 1 <= r <= 14
         ]
-    actions = []
-    for meant in options:
-        grown = search.extend(meld, [card], [meant])
-        if grown is not None:
-            face = grown.faces[len(grown.cards) - 1 - grown.cards[::-1].index(card)]
-            if meld.kind in ("set", "run"):
-                actions.append(Action("layoff", (card,), target, stands_for=(card_from_face(face),)))
-            else:
-                actions.append(Action("layoff", (card,), target))
-    return actions
+    kept = search.kept(meld)  # the table's melds stay from turn to turn, and so do most of a hand's wild cards
+    key = ("wild layoff", card.id)
+    faces = kept.get(key)
+    if faces is None:
+        found = []
+        for meant in options:
+            grown = search.extend(meld, [card], [meant])
+            if grown is not None:
+                found.append(grown.faces[len(grown.cards) - 1 - grown.cards[::-1].index(card)])
+        faces = kept[key] = tuple(found)
+    if meld.kind in ("set", "run"):
+        return [Action("layoff", (card,), target, stands_for=(card_from_face(face),)) for face in faces]
+    return [Action("layoff", (card,), target) for _ in faces]
 
 
 def _run_face(suit: int, position: int) -> int:

@@ -154,31 +154,23 @@ def exchanged(deal: Deal, index: int, card: Card) -> tuple[Meld, Card] | None:
     return None
 
 
-_SWAPPED: dict[int, tuple[MeldSearch, Meld, dict[tuple[int, int], Meld | None]]] = {}
-"""By table meld (its id): the meld and the search, kept so that the ids are not reused meanwhile, and the
-answers of :func:`_swapped` by the wild card's place and the card's id. A table meld stays the same object
-from turn to turn (a grown one is a new object), and the swaps are listed every turn."""
-
-
 def _swapped(search: MeldSearch, meld: Meld, i: int, card: Card) -> Meld | None:
     """``meld`` with ``card`` in place of its wild card at ``i``, the other wild cards standing where they
-    stood; None if that is no meld of the same kind (a run: of the same ranks)."""
-    entry = _SWAPPED.get(id(meld))
-    if entry is None or entry[1] is not meld or entry[0] is not search:
-        if len(_SWAPPED) >= 4096:
-            _SWAPPED.clear()
-        entry = _SWAPPED[id(meld)] = (search, meld, {})
-    answers = entry[2]
-    key = (i, card.id)
-    if key not in answers:
-        cards = list(meld.cards)
-        cards[i] = card
-        meant = [card_from_face(f) if search.is_wild(c) else None for c, f in zip(cards, meld.faces)]
-        swapped = search.meld(cards, kind=meld.kind, stands_for=meant)
-        if swapped is not None and meld.kind == "run" and swapped.ranks != meld.ranks:
-            swapped = None
-        answers[key] = swapped
-    return answers[key]
+    stood; None if that is no meld of the same kind (a run: of the same ranks). Kept with the meld: the
+    swaps are listed every turn, and a table meld stays the same object from turn to turn."""
+    answers = search.kept(meld)
+    key = ("swap", i, card.id)
+    if key in answers:
+        known: Meld | None = answers[key]
+        return known
+    cards = list(meld.cards)
+    cards[i] = card
+    meant = [card_from_face(f) if search.is_wild(c) else None for c, f in zip(cards, meld.faces)]
+    swapped = search.meld(cards, kind=meld.kind, stands_for=meant)
+    if swapped is not None and meld.kind == "run" and swapped.ranks != meld.ranks:
+        swapped = None
+    answers[key] = swapped
+    return swapped
 
 
 def swap_now(deal: Deal) -> str | None:
