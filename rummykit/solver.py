@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import operator
 import threading
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
@@ -106,6 +107,7 @@ class DeadwoodSolver:
         # One solver serves every game of a variant, and a search keeps scratch values on it (_budget): games
         # played in several threads at once (the web server) take turns.
         self._lock = threading.Lock()
+        self._position_table = self._build_position_table()
 
     beam_from = 16
     """Hands of this many cards or more get a quick first pass (see :meth:`solve`)."""
@@ -379,7 +381,7 @@ class DeadwoodSolver:
         deadwood of naturals and wild cards, the wild cards used, and the sets of wild cards alone."""
         rules = self.rules
         values = self.values
-        natural_total = sum(values[face] * counts[face] for face in range(52))
+        natural_total = sum(map(operator.mul, values[:52], counts[:52]))
         wild_total = sum(values[face] for face in wilds)
         choice: tuple[int, tuple[int, ...], list[tuple[int, ...]]] | None = None
         for used in sub_multisets(wilds):
@@ -450,8 +452,16 @@ class DeadwoodSolver:
         """The programme's positions in order, one past the top to end the runs still open: (position,
         whether it holds cards, the context of its moves, whether aces are kept back or taken back there,
         the naturals of each suit there)."""
+        return [
+            (position, in_span, ctx, keep_back, take_back, [counts[f] for f in faces] if faces else [0, 0, 0, 0])
+            for position, in_span, ctx, keep_back, take_back, faces in self._position_table
+        ]
+
+    def _build_position_table(self) -> list[tuple[int, bool, tuple[int, ...], bool, bool, list[int] | None]]:
+        """What :meth:`_positions` says of each position whatever the hand, with the faces its cards have there
+        (None where no card counts), built once."""
         rules = self.rules
-        found: list[tuple[int, bool, tuple[int, ...], bool, bool, list[int]]] = []
+        found: list[tuple[int, bool, tuple[int, ...], bool, bool, list[int] | None]] = []
         for position in range(self._lo, self._hi + 2):
             in_span = position <= self._hi
             rank = self._rank(position) if in_span else 0
@@ -466,18 +476,15 @@ class DeadwoodSolver:
                 and (rank != 1 or position == self._ace_set_position)
             )
             ctx = (int(cont), region, int(keep_back), int(sets_ok))
-            if not in_span or rank in rules.excluded_ranks:
-                here = [0, 0, 0, 0]
-            else:
-                here = [counts[f] for f in self._face_at[position]]
-            found.append((position, in_span, ctx, keep_back, take_back, here))
+            counted = in_span and rank not in rules.excluded_ranks
+            found.append((position, in_span, ctx, keep_back, take_back, self._face_at[position] if counted else None))
         return found
 
     def _layout(self, counts: Sequence[int], budget: int) -> tuple[list[list[tuple[int, int, int]]], Layout]:
         """Ways to meld each number of naturals of a rank as sets (:meth:`_set_options`, for ``budget`` wild
         cards), and the widths of a numbered state's fields for this hand."""
         self._budget = budget
-        most = max((sum(counts[_face(r, s)] for s in range(4)) for r in range(1, 14)), default=0)
+        most = max(counts[f] + counts[f + 13] + counts[f + 26] + counts[f + 39] for f in range(13))
         if max(counts[_face(1, s)] for s in range(4)) >> _KEPT_BITS:  # pragma: no cover - 64 decks
             raise ValueError("too many aces of one suit")
         return [self._set_options(m) for m in range(most + 1)], (max(1, most.bit_length()), max(1, budget.bit_length()))
@@ -537,6 +544,8 @@ class DeadwoodSolver:
         steps: list[Step] = []
         seen = 0  # value of the naturals the states have placed so far (aces kept back included)
         for position, in_span, ctx, keep_back, take_back, here in self._positions(counts):
+            if not (keep_back or take_back or any(here)) and not any(state >> runs_at for state in states):
+                continue  # no card here and no run open: every state stays as it is (no step to trace)
             layer = {state << set_bits: val for state, val in states.items()}
             for suit in range(4):
                 worth = values[self._face_at[position][suit]] if in_span else 0
@@ -907,6 +916,8 @@ class DeadwoodSolver:
                 continue
             move: Move = info  # type: ignore[assignment]
             new_runs, _, _, sets_here, _, _, actions, started = move
+            if not open_runs[suit] and not started and not sets_here:
+                continue  # nothing here (most steps of a small hand)
             current = sorted(open_runs[suit], key=lambda r: r[0])
             face = self._face_at[position][suit] if position <= self._hi else -1
             kept_runs: list[list[Any]] = []
