@@ -332,18 +332,43 @@ class MeldSearch:
         self._by_low_melds: dict[tuple[object, ...], list[Meld]] = {}
         """The general walk's melds by their lowest natural face, with the ids of the cards they may hold."""
         self._reach = [self._faces_reached(low) for low in range(JOKER_FACE + 1)]
-        """By natural face, the faces a meld whose lowest natural card it is may hold besides wild cards."""
+        """By natural face, the faces a meld whose lowest natural card it is may hold besides wild cards: those
+        of its sets and special melds, and, for its runs, the faces above and below it position by position."""
 
-    def _faces_reached(self, low: int) -> tuple[int, ...]:
-        """The natural faces :meth:`_melds_with` may put beside ``low``: its rank's and its suit's faces from
-        ``low`` up, and those of the special melds starting at ``low``."""
+    def _faces_reached(self, low: int) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
+        """The natural faces :meth:`_melds_with` may put beside ``low``: its rank's from ``low`` up and those of
+        the special melds starting at ``low``; and, from each run position of ``low``, the faces of its suit
+        at the positions above and below (a run reaches them only while the wild cards fill the gaps)."""
         if low == JOKER_FACE:
-            return (JOKER_FACE,)
-        reached = {face for face in range(low, low // 13 * 13 + 13)}
-        reached.update(face for face in range(low % 13, 52, 13) if face >= low)
+            return (JOKER_FACE,), ()
+        reached = {low, *(face for face in range(low % 13, 52, 13) if face >= low)}
         for option, _, _ in self._specials_by_low.get(low, ()):
             reached.update(option)
-        return tuple(sorted(reached))
+        rules = self.rules
+        rank_at, top = rules._order_tables[1], rules._order_tables[2]
+        suit = low // 13
+        ways: list[tuple[int, ...]] = []
+        for pos in rules.positions(low % 13 + 1) if rules.runs else ():
+            ways.append(tuple(_face(rank_at[p], suit) for p in range(pos + 1, top + 2)))  # up
+            ways.append(tuple(_face(rank_at[p], suit) for p in range(pos - 1, 0, -1)))  # down (from a high ace)
+        return tuple(sorted(reached)), tuple(ways)
+
+    def _reached_ids(self, low: int, ids: dict[int, tuple[int, ...]], max_w: int) -> tuple[tuple[int, ...], ...]:
+        """The ids of the cards the melds whose lowest natural card is ``low`` may hold besides wild cards (by
+        face, in a fixed order): a run goes up or down from ``low`` only until it meets more gaps (faces not
+        held, or below ``low``) than ``max_w`` wild cards fill, so the faces past those gaps are not among them."""
+        fixed, ways = self._reach[low]
+        found = [ids.get(face, ()) for face in fixed]
+        for faces in ways:
+            gaps = 0
+            for face in faces:
+                held = ids.get(face, ()) if face >= low else ()
+                found.append(held)
+                if not held:
+                    gaps += 1
+                    if gaps > max_w:
+                        break
+        return tuple(found)
 
     def _order_holds_pack(self) -> bool:
         """Whether every rank of the pack is in the run order (the solver visits those ranks only)."""
@@ -1430,11 +1455,12 @@ class MeldSearch:
         counts = Counter(naturals)
         ids = {face: tuple([c.id for c in held]) for face, held in by_face.items()}
         wild_ids = tuple([ids[f] for f in sorted(set(wilds))])
+        max_w = len(wilds) if self.rules.max_wilds is None else min(self.rules.max_wilds, len(wilds))
         by_low = self._by_low_melds
         for low in sorted(counts):
             # The melds whose lowest natural card is ``low`` depend only on the cards they may hold: kept by
             # those cards' ids, they are found again when the hand changed elsewhere (a card or two a turn).
-            key_low = (low, wild_ids, tuple([ids.get(f, ()) for f in self._reach[low]]))
+            key_low = (low, wild_ids, self._reached_ids(low, ids, max_w))
             found = by_low.get(key_low)
             if found is None:
                 found = []
