@@ -544,8 +544,10 @@ class DeadwoodSolver:
         steps: list[Step] = []
         seen = 0  # value of the naturals the states have placed so far (aces kept back included)
         for position, in_span, ctx, keep_back, take_back, here in self._positions(counts):
-            if not (keep_back or take_back or any(here)) and not any(state >> runs_at for state in states):
-                continue  # no card here and no run open: every state stays as it is (no step to trace)
+            if beam is None and not (keep_back or take_back or any(here) or any(state >> runs_at for state in states)):
+                # No card here and no run open: every state stays as it is (no step to trace). (A quick pass
+                # goes through: it may cut its states down again at any step.)
+                continue
             layer = {state << set_bits: val for state, val in states.items()}
             for suit in range(4):
                 worth = values[self._face_at[position][suit]] if in_span else 0
