@@ -54,14 +54,23 @@ def deals(name: str, size: int, hands: int) -> list[dict[str, object]]:
 
 def forget(game: rummykit.Game) -> None:
     """Drop the answers kept for this position (the deal lists once per position; the meld search keeps its
-    last hand's melds and each lowest card's), so that the listing is timed whole."""
+    last hand's melds, each lowest card's and answers about melds; Skarney keeps its contracts' melds), so that
+    the listing is timed whole."""
     game.deal._legal = None
     search = game.variant.meld_search
     for kept in ("_last_general", "_last_first"):  # the second is newer than some checkouts
         if hasattr(search, kept):
             setattr(search, kept, None)
-    if hasattr(search, "_by_low_melds"):  # the melds of each lowest card, by the cards they may hold (newer still)
-        search._by_low_melds.clear()
+    for memo in ("_by_low_melds", "_kept"):  # each lowest card's melds; answers kept with melds (newer still)
+        if hasattr(search, memo):
+            getattr(search, memo).clear()
+    try:  # Skarney's contract melds, kept by their cards (newer still)
+        from rummykit.plugins import skarney
+    except ImportError:  # pragma: no cover - a checkout without the plugins package
+        return
+    made = getattr(skarney, "_MADE", None)
+    if made is not None:
+        made.clear()
 
 
 def time_listing(name: str, layout: dict[str, object]) -> tuple[float, float, int]:
