@@ -5,7 +5,8 @@ more from run to run.
 
     python3 benchmarks/instructions.py                      # Gin: the vector env, the AEC env, the raw engine
     python3 benchmarks/instructions.py --variants 500-rum --steps 40
-    python3 benchmarks/instructions.py --source /tmp/old    # the same count for another checkout
+    benchmarks/.checkouts/venv-REF/bin/python benchmarks/instructions.py --source benchmarks/.checkouts/tree-REF
+                                                            # another checkout, with its own environment
 
 Each count runs the workload twice under callgrind, with a warm-up only and with ``--steps`` more steps,
 and divides the difference by the steps taken (so start-up, imports and warm-up cancel out). The play is
@@ -37,10 +38,20 @@ WARM_UP = {"vector": 100, "aec": 1000, "raw": 2000}
 """Steps played before counting starts (vector: steps of all 64 games)."""
 
 WORKLOAD = r"""
-import random, sys
-import numpy as np
-name, kind, warm, steps = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+import os, random, sys
+name, kind, warm, steps, source = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5]
+import rummykit
+try:
+    import rummykit.plugins as plugins
+    places = [rummykit.__file__, *plugins.__path__]
+except ImportError:  # a checkout whose games are not a package of their own
+    places = [rummykit.__file__]
+for place in places:  # an environment's editable install may map the games to another checkout
+    if not os.path.realpath(place).startswith(os.path.realpath(source) + os.sep):
+        raise SystemExit(f"this environment imports {place}, not {source}'s own code: run the tool with the "
+                         "checkout's own environment (benchmarks/.checkouts/venv-REF/bin/python, made by checkouts.py)")
 if kind == "vector":
+    import numpy as np
     from rummykit import envs
     venv = envs.vector(name, 64, hands=1)
     rng = np.random.default_rng(1)
@@ -48,6 +59,7 @@ if kind == "vector":
     for _ in range(warm + steps):
         _, masks, _, _, _ = venv.step(envs.sample_masked(masks, rng))
 elif kind == "aec":
+    import numpy as np
     from rummykit import envs
     env = envs.env(name, hands=1)
     rng = random.Random(1)
@@ -93,6 +105,7 @@ def count(source: Path, name: str, kind: str, steps: int) -> int:
         kind,
         str(WARM_UP[kind]),
         str(steps),
+        str(source),
     ]
     done = subprocess.run(command, cwd=source, env=env, capture_output=True, text=True, check=False)
     found = re.search(r"Collected : (\d+)", done.stderr)
