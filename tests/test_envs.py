@@ -754,8 +754,9 @@ def test_vector_env_soak(name: str) -> None:
 
 
 def test_instruction_count_workloads_run(tmp_path: Path) -> None:
-    """benchmarks/instructions.py: its three workloads run as written (here without valgrind, briefly), and a
-    --source without rummykit is refused before anything runs."""
+    """benchmarks/instructions.py: its three workloads run as written (here without valgrind, briefly); a
+    --source without rummykit is refused before anything runs, and a workload that would import another
+    checkout's code than the source's stops."""
     import subprocess
     import sys
 
@@ -767,13 +768,21 @@ def test_instruction_count_workloads_run(tmp_path: Path) -> None:
         sys.path.pop(0)
     for kind in ("vector", "aec", "raw"):
         done = subprocess.run(
-            [sys.executable, "-c", instructions.WORKLOAD, "gin", kind, "2", "3"],
+            [sys.executable, "-c", instructions.WORKLOAD, "gin", kind, "2", "3", str(root)],
             cwd=root,
             capture_output=True,
             text=True,
             check=False,
         )
         assert done.returncode == 0, done.stderr
+    elsewhere = subprocess.run(
+        [sys.executable, "-c", instructions.WORKLOAD, "gin", "raw", "2", "3", str(tmp_path)],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert elsewhere.returncode != 0 and "not " + str(tmp_path) + "'s own code" in elsewhere.stderr
     with pytest.raises(SystemExit, match="no rummykit package there"):
         instructions.main(["--source", str(tmp_path)])
 
