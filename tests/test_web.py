@@ -578,6 +578,36 @@ def test_browser_shows_what_a_wild_card_stands_for(page: Any, server: str) -> No
     assert page.inner_text("#melds .table-meld[data-meld='0'] .card.wild .means") == "= 7♣"
 
 
+def test_browser_keeps_the_cards_selected_when_a_move_answers_after_the_live_view(page: Any, server: str) -> None:
+    # The live view may show the drawn card before the draw's own answer arrives; cards selected in between
+    # stay selected when that answer comes (it holds the same hand).
+    held: list[tuple[Any, Any]] = []
+
+    def hold(route: Any) -> None:
+        if held:
+            route.fallback()
+        else:
+            held.append((route, route.fetch()))  # the server makes the move now; the page hears of it later
+
+    layout = {**RUM_LAYOUT, "hands": [["7H", "7S", "JK", "AH", *RUM_LAYOUT["hands"][0][4:]], RUM_LAYOUT["hands"][1]]}
+    open_table(page, server, {"variant": "500-rum", "house_rules": ["one-joker"], "layout": layout, "seed": 1})
+    page.route("**/moves", hold)
+    page.click("#actions button[data-action='draw stock']")
+    page.wait_for_selector("#meld:not([hidden])")  # from the live view: the draw's answer is held
+    for card in ("7H", "7S"):
+        page.click(f"#hand .card[data-card='{card}']")
+    assert len(held) == 1
+    route, response = held[0]
+    route.fulfill(response=response)
+    page.wait_for_timeout(500)  # the page takes the answer (it shows nothing new when it is right)
+    assert page.locator("#hand .card.selected").count() == 2
+    before = page.locator("#hand .card").count()
+    page.click("#hand .card[data-card='JK']")
+    page.click("#meld")
+    page.wait_for_selector("#melds .table-meld[data-meld='0'] .card.wild")
+    assert page.locator("#hand .card").count() == before - 3
+
+
 @pytest.mark.parametrize("variant", ["gin", "oklahoma-gin", "gin-3", "gin-partnership", "500-rum", "500-partnership",
                                      "persian", "fortune", "arlington"])  # fmt: skip
 def test_every_variant_plays_a_hand_through_the_api(client: TestClient, variant: str) -> None:

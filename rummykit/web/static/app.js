@@ -677,7 +677,8 @@ async function move(text) {
   if (viewSeat === null) return;
   try {
     const state = await api("POST", `/api/tables/${table.id}/moves`, { seat: viewSeat, action: text }, tokens[viewSeat]);
-    selected = [];
+    // No clearing of the selection here: show() clears it when the hand changes, and the live view may have
+    // shown this state already, with cards selected since.
     showError("");
     const humans = humanSeats(state).filter((s) => s in tokens); // the seats this page holds the tokens of
     if (state.current_player !== null && humans.includes(state.current_player) && state.current_player !== viewSeat) {
