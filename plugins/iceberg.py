@@ -22,7 +22,7 @@ house rule ``ace-bonus`` adds ``rules.ace_bonus``.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
@@ -254,23 +254,40 @@ def _first_meld(table_meld: TableMeld, first: list[Card]) -> Meld:
 def best_next_turn(deal: Deal, seat: int) -> int:
     """The most ``seat`` could score with the cards in its hand in one more turn: melds among them, and
     lay-offs on the table as it stands, each card counted once (the playable cards' extra penalty)."""
-    rules = iceberg_rules(deal.variant)
     search = deal.variant.meld_search
     hand = [c for c in deal.hands[seat] if c.rank not in search.rules.excluded_ranks]
     targets = [tm.meld for tm in deal.table if tm.meld.kind in ("set", "run")]
+    if any(search.is_wild(c) for c in hand):
+        masks = every_mask(hand)  # a wild card may stand anywhere: no shape to go by
+        layoffs = [(mask, index) for mask in masks for index in range(len(targets))]
+        return most_in_one_turn(deal.variant, hand, targets, masks, layoffs)
+    return most_in_one_turn(deal.variant, hand, targets, *candidate_uses(hand, targets))
+
+
+def most_in_one_turn(
+    variant: Any, hand: list[Card], targets: list[Meld], melds: Iterable[int], layoffs: Iterable[tuple[int, int]]
+) -> int:
+    """The most the cards of ``hand`` score in one turn, each card once, as melds among them and lay-offs on
+    ``targets``. Every set of cards that can be a meld is among ``melds`` (bit i: ``hand[i]``), every lay-off
+    among ``layoffs`` (cards, index of the target)."""
+    rules = iceberg_rules(variant)
+    search = variant.meld_search
     uses: dict[int, list[tuple[int, int, int]]] = {}  # lowest card -> (mask, target or -1, points)
-    for mask in _candidate_masks(hand):
-        cards = [hand[i] for i in range(len(hand)) if mask >> i & 1]
-        low = (mask & -mask).bit_length() - 1
-        if len(cards) >= 2:
-            meld = search.meld(cards)
+
+    def cards_of(mask: int) -> list[Card]:
+        return [hand[i] for i in range(len(hand)) if mask >> i & 1]
+
+    for mask in melds:
+        if mask & (mask - 1):  # two cards or more
+            meld = search.meld(cards_of(mask))
             if meld is not None:
-                uses.setdefault(low, []).append((mask, -1, meld_points(rules, meld)))
-        for index, meld in enumerate(targets):
-            if search.extend(meld, cards) is not None:
-                size = len(meld.cards)
-                gain = built_up(rules, size + len(cards)) - built_up(rules, size)
-                uses.setdefault(low, []).append((mask, index, gain))
+                uses.setdefault((mask & -mask).bit_length() - 1, []).append((mask, -1, meld_points(rules, meld)))
+    for mask, index in layoffs:
+        target = targets[index]
+        if search.extend(target, cards_of(mask)) is not None:
+            size = len(target.cards)
+            gain = built_up(rules, size + mask.bit_count()) - built_up(rules, size)
+            uses.setdefault((mask & -mask).bit_length() - 1, []).append((mask, index, gain))
     if not uses:
         return 0
     memo: dict[tuple[int, int], int] = {}
@@ -292,29 +309,109 @@ def best_next_turn(deal: Deal, seat: int) -> int:
         memo[key] = result
         return result
 
-    return best((1 << len(hand)) - 1, 0)
+    playable = 0  # the cards some use takes: the others score nothing whatever is played
+    for options in uses.values():
+        for use, _, _ in options:
+            playable |= use
+    return best(playable, 0)
 
 
-def _candidate_masks(hand: list[Card]) -> set[int]:
-    """Sets of hand cards that might form a meld or a lay-off: any cards of one rank, any cards of one suit,
-    and any six cards of one parity and one colour (the special melds)."""
+def every_mask(hand: list[Card]) -> set[int]:
+    """Every set of hand cards that might form a meld or a lay-off, wild cards or not: any cards of one rank,
+    any cards of one suit, and any six cards of one parity and one colour (the special melds)."""
     masks: set[int] = set()
-    groups: dict[tuple[str, int], int] = {}
+    for group in _groups(hand, lambda c: c.rank) + _groups(hand, lambda c: c.suit):
+        masks.update(_subsets(group))
+    masks.update(_special_masks(hand))
+    return masks
+
+
+def candidate_uses(hand: list[Card], targets: list[Meld]) -> tuple[set[int], set[tuple[int, int]]]:
+    """The sets of hand cards (none wild) that might form a meld, and those that might be laid off on each of
+    ``targets``, built by shape rather than by trying every set of one suit (2^n of them) on every target.
+    Melds: any cards of one rank; in a suit, one card of each rank of a block of ranks in a row, around the
+    corner too; the special melds' sixes. Lay-offs: cards of a table set's rank; next to a table run, a
+    block below it and a block above it."""
+    melds: set[int] = set()
+    layoffs: set[tuple[int, int]] = set()
+    by_rank: dict[int, int] = {}
+    by_suit: dict[int, dict[int, list[int]]] = {}  # suit -> rank (1 to 13) -> hand indexes
     for i, card in enumerate(hand):
-        for key in (("rank", card.rank), ("suit", card.suit)):
-            groups[key] = groups.get(key, 0) | (1 << i)
-    for group in groups.values():
-        sub = group
-        while sub:
-            masks.add(sub)
-            sub = (sub - 1) & group
+        by_rank[card.rank] = by_rank.get(card.rank, 0) | (1 << i)
+        by_suit.setdefault(card.suit, {}).setdefault(card.rank, []).append(i)
+    for group in by_rank.values():
+        melds.update(_subsets(group))
+    for ranks in by_suit.values():
+        for start in ranks:
+            block = [start]
+            while len(block) < 13 and _after(block[-1]) in ranks and _after(block[-1]) != start:
+                block.append(_after(block[-1]))
+            for length in range(2, len(block) + 1):
+                melds.update(_one_of_each(ranks, block[:length]))
+    melds.update(_special_masks(hand))
+    for index, meld in enumerate(targets):
+        covered = {(r - 1) % 13 + 1 for r in meld.ranks}
+        if meld.kind == "set":
+            for rank in covered:
+                layoffs.update((mask, index) for mask in _subsets(by_rank.get(rank, 0)))
+            continue
+        if meld.suit is None or meld.suit not in by_suit or len(covered) == 13:
+            continue
+        ranks = by_suit[meld.suit]
+        lowest = next(r for r in covered if _before(r) not in covered)
+        highest = next(r for r in covered if _after(r) not in covered)
+        below: list[int] = []
+        while _before(below[-1] if below else lowest) in ranks and len(covered) + len(below) < 13:
+            below.append(_before(below[-1] if below else lowest))
+        above: list[int] = []
+        while (
+            _after(above[-1] if above else highest) in ranks
+            and _after(above[-1] if above else highest) not in below
+            and len(covered) + len(below) + len(above) < 13
+        ):
+            above.append(_after(above[-1] if above else highest))
+        for down in range(len(below) + 1):
+            for up in range(len(above) + 1):
+                if down or up:
+                    layoffs.update((mask, index) for mask in _one_of_each(ranks, below[:down] + above[:up]))
+    return melds, layoffs
+
+
+def _after(rank: int) -> int:
+    return rank % 13 + 1
+
+
+def _before(rank: int) -> int:
+    return (rank - 2) % 13 + 1
+
+
+def _groups(hand: list[Card], key: Any) -> list[int]:
+    groups: dict[int, int] = {}
+    for i, card in enumerate(hand):
+        groups[key(card)] = groups.get(key(card), 0) | (1 << i)
+    return list(groups.values())
+
+
+def _subsets(group: int) -> Iterable[int]:
+    sub = group
+    while sub:
+        yield sub
+        sub = (sub - 1) & group
+
+
+def _one_of_each(ranks: dict[int, list[int]], block: list[int]) -> Iterable[int]:
+    # One card of each rank of ``block`` (with two decks, either copy).
+    for choice in itertools.product(*(ranks[r] for r in block)):
+        yield sum(1 << i for i in choice)
+
+
+def _special_masks(hand: list[Card]) -> Iterable[int]:
     for odd in (True, False):
         for colour in COLOURS:
             members = [i for i, c in enumerate(hand) if c.suit in colour and (c.rank % 2 == 1) == odd and c.rank > 1]
             if len(members) >= 6:
                 for six in itertools.combinations(members, 6):
-                    masks.add(sum(1 << i for i in six))
-    return masks
+                    yield sum(1 << i for i in six)
 
 
 def aces_held(deal: Deal, seat: int) -> int:

@@ -479,3 +479,44 @@ def test_the_last_ace_drawn_as_the_last_stock_card_ends_the_hand_as_last_ace(ber
         play(game, "draw stock")
         play(game, f"discard {game.deal.hands[game.deal.current][0]}")
     assert game.results[0].kind == "last-ace"
+
+
+@pytest.mark.parametrize("players", [2, 4])  # one deck, and two (twin cards: either copy may be played)
+def test_the_playable_penalty_built_by_shape_equals_trying_every_set_of_one_suit_or_rank(
+    berg: rummykit.Variant, players: int
+) -> None:
+    # best_next_turn tries only the sets of cards that can be a meld or a lay-off by their shape; trying every
+    # set of one suit or one rank on every table meld must give the same most, position after position.
+    search = berg.meld_search
+    checked = 0
+    for seed in range(12):
+        game = berg.new_game(players=players, seed=seed, max_hands=1)
+        bots = [RandomBot(seed * 10 + s) for s in range(players)]
+        while not game.is_over:
+            deal = game.deal
+            targets = [tm.meld for tm in deal.table if tm.meld.kind in ("set", "run")]
+            for seat in deal.seats:
+                hand = [c for c in deal.hands[seat] if c.rank not in search.rules.excluded_ranks]
+                every = iceberg.every_mask(hand)
+                tried = iceberg.most_in_one_turn(
+                    berg, hand, targets, every, [(m, i) for m in every for i in range(len(targets))]
+                )
+                assert iceberg.best_next_turn(deal, seat) == tried, (seed, [str(c) for c in hand], targets)
+                checked += tried > 0
+            game.apply(bots[deal.actor].choose(game))
+    assert checked > 100
+
+
+def test_lay_offs_on_a_run_are_built_from_both_its_ends() -> None:
+    # A run 5H 6H 7H takes 4H and 8H at once (one lay-off from both ends); 3H alone does not touch it.
+    hand = parse("3H 4H 8H 9H")
+    berg = rummykit.load_variant("iceberg")
+    run = berg.meld_search.meld(parse("5H 6H 7H"))
+    assert run is not None
+    melds, layoffs = iceberg.candidate_uses(hand, [run])
+    laid = {tuple(str(hand[i]) for i in range(len(hand)) if mask >> i & 1) for mask, _ in layoffs}
+    assert ("4H", "8H") in laid and ("3H", "4H", "8H", "9H") in laid and ("3H",) not in laid
+    assert all(index == 0 for _, index in layoffs)
+    # 3H 4H and 8H 9H are tried as melds (the search says a run of two is none); 4H 8H is not even tried.
+    assert {0b0011, 0b1100} <= melds and 0b0110 not in melds
+    assert iceberg.most_in_one_turn(berg, hand, [run], melds, layoffs) == 40 + 50 + 60 + 70
