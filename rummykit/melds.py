@@ -304,8 +304,7 @@ class MeldSearch:
         self._mask_deadwood, self._mask_best = self._mask_functions()
         self._melds_by_mask: dict[int, Meld] = {}
         self._table_melds: dict[int, tuple[tuple[int, tuple[int, ...]], Meld]] = {}
-        self._plain = not self.rules.specials
-        """No special meld: a natural lay-off on a natural meld is decided by the rules, then the game's own test."""
+
         looked_at = self.rules.accept_faces
         by_suit = [
             self.accept is None
@@ -863,7 +862,7 @@ class MeldSearch:
         Special melds are never extended. A run stays in its suit, and every wild card already in ``meld``
         keeps what it stands for. ``stands_for`` names what the added wild cards stand for (see :meth:`meld`).
         """
-        if len(cards) == 1 and self._plain and not meld.wilds and not stands_for:
+        if len(cards) == 1 and not meld.wilds and not stands_for:
             # One natural card on a natural set or run (every lay-off tried while listing actions), decided
             # here as the checks below would decide it.
             card = cards[0]
@@ -905,9 +904,9 @@ class MeldSearch:
 
     def _extend_natural(self, meld: Meld, card: Card) -> Meld | None:
         """:meth:`extend` of a set or a run with no wild card by one natural card of its rank (set) or suit
-        (run), under rules without special melds, before the game's own test: the answer the general check gives
-        (``tests/test_melds.py`` compares them), built directly (lay-offs are tried for every table meld
-        each turn)."""
+        (run), before the game's own test: the answer the general check gives (``tests/test_melds.py``
+        compares them), built directly (lay-offs are tried for every table meld each turn). Special melds do not
+        matter: the general check asks for a meld of the table meld's own kind."""
         rules = self.rules
         size = len(meld.cards) + 1
         if meld.kind == "set":
