@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import warnings
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields, replace
@@ -90,7 +91,9 @@ class MeldRules:
     """The faces (0..51) whose stand-ins the game's test looks at, when it looks at no other: it accepts
     every meld in which no wild card stands for one of them (Arlington: the queen of spades). None: it may
     refuse any meld. Optional, for speed: runs of the other suits are then listed as the rules place them
-    rather than by every placement of their wild cards. Declaring too few faces costs time, never a meld."""
+    rather than by every placement of their wild cards. Declaring more faces than the test looks at costs
+    time, never a meld; declaring too few may list melds out of order, so a search that sees the test refuse
+    a meld the declaration says it accepts warns (``RuntimeWarning``) and stops trusting it."""
 
     _order_tables: tuple[tuple[int, ...], tuple[int, ...], int] = field(init=False, repr=False, compare=False)
     _usual: bool = field(init=False, repr=False, compare=False)
@@ -280,6 +283,14 @@ class MeldSearch:
             raise ValueError("values needs 53 entries, one per face")
         if self.accept is None:
             self.accept = self.rules.accept  # a game sets its test on the rules (rummykit_meld_rules)
+        looked_at = self.rules.accept_faces
+        by_suit = [
+            self.accept is None
+            or (looked_at is not None and self.rules.accept is self.accept and not any(f // 13 == s for f in looked_at))
+            for s in range(4)
+        ]
+        self._placed_by_rules = (by_suit[0], by_suit[1], by_suit[2], by_suit[3])
+        """By suit, whether every run of it is laid where the rules place its wild cards (no game's test refuses it)."""
         self._by_low = self._build_tables()
         self._cache = {}
         self._gcache = {}
@@ -305,14 +316,6 @@ class MeldSearch:
         self._melds_by_mask: dict[int, Meld] = {}
         self._table_melds: dict[int, tuple[tuple[int, tuple[int, ...]], Meld]] = {}
 
-        looked_at = self.rules.accept_faces
-        by_suit = [
-            self.accept is None
-            or (looked_at is not None and self.rules.accept is self.accept and not any(f // 13 == s for f in looked_at))
-            for s in range(4)
-        ]
-        self._placed_by_rules = (by_suit[0], by_suit[1], by_suit[2], by_suit[3])
-        """By suit, whether every run of it is laid where the rules place its wild cards (no game's test refuses it)."""
         top = self.rules.top
         self._top_rank = self.rules.rank_at(top) if top else -1
         self._below_top_rank = self.rules.rank_at(top - 1) if top > 1 else -1
@@ -654,6 +657,8 @@ class MeldSearch:
         found = self._rules_meld(cards, kind, stands_for)
         if found is None or self.accept is None or self.accept(found):
             return found
+        if self._declared(found):
+            self._distrust(found)
         if found.kind == "set" and found.wilds:
             # The game refuses the suits the wild cards took by default: other suits may do; else a run may.
             other = self._accepted_set(cards, stands_for)
@@ -667,6 +672,30 @@ class MeldSearch:
             others = self.placements(found)[1:]
             return others[0] if others else None
         return None
+
+    def _declared(self, refused: Meld) -> bool:
+        """Whether :attr:`MeldRules.accept_faces` said the game's test accepts ``refused`` (no wild card in it
+        stands for a face named), while the listing still trusts it."""
+        looked_at = self.rules.accept_faces
+        if looked_at is None or self.rules.accept is not self.accept or not any(self._placed_by_rules):
+            return False
+        wild = self.rules.wild_faces
+        return not any(c.face in wild and f in looked_at for c, f in zip(refused.cards, refused.faces))
+
+    def _distrust(self, refused: Meld) -> None:
+        """The game's test refused a meld its declaration said it accepts: from now on every placement of
+        every run is listed, as without a declaration (the listing's order depended on it)."""
+        warnings.warn(
+            f"the game's own meld test refused {refused}, though MeldRules.accept_faces "
+            f"({' '.join(str(card_from_face(f)) for f in sorted(self.rules.accept_faces or ()))}) says it accepts "
+            "every meld with no wild card standing for one of those faces: name every face whose stand-ins it "
+            "looks at, or none (accept_faces None). Until then listings may be out of order; this search now "
+            "lists as if none were named.",
+            RuntimeWarning,
+            stacklevel=3,
+        )
+        self._placed_by_rules = (False, False, False, False)
+        self._last_first = None
 
     def _accepted_set(self, cards: Sequence[Card], stands_for: Sequence[Card | None] | None) -> Meld | None:
         """The set of ``cards`` with other suits for the wild cards not named, the first the game accepts."""
@@ -1322,6 +1351,8 @@ class MeldSearch:
                 seen.add(key)
                 naturals = tuple(f for f in key if f not in wild)
                 made = self._realise(naturals, tuple(f for f in key if f in wild), by_face)
+                if holding.canonical != self._placed_by_rules:  # the declaration was found wrong: see _distrust
+                    raise _OutOfOrder(())
                 if made is None:
                     continue
                 laid = tuple(c.face for c in made.cards)

@@ -6,6 +6,7 @@ game's own test that moves a meld's wild cards elsewhere."""
 from __future__ import annotations
 
 import random
+import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -40,8 +41,6 @@ ORDERED_RULES = [
     MeldRules(ace="both", wild_faces=TWOS, accept=no_wild_queen),  # Arlington's test
     # The same test, declared to look only at stand-ins for QS: runs of other suits are placed by the rules.
     MeldRules(ace="both", wild_faces=TWOS, accept=no_wild_queen, accept_faces=frozenset({QUEEN_OF_SPADES})),
-    # A declaration that is wrong (this test moves runs of every suit): slower, but still every meld in order.
-    MeldRules(ace="high", wild_faces=TWOS, accept=no_wild_on_top, accept_faces=frozenset({QUEEN_OF_SPADES})),
     MeldRules(ace="both", wild_faces=TWOS | {JOKER_FACE}, accept=no_wild_on_top),
     MeldRules(ace="high", wild_faces=TWOS, set_max=None, accept=no_wild_on_top),
     MeldRules(order=(1, 2, 3, 4, 5, 6, 7, 11, 12, 13), ace="both", wild_faces=TWOS),  # no 8 9 T in runs
@@ -205,3 +204,39 @@ def test_iceberg_specials_come_from_the_tables() -> None:
     assert fast is not None
     assert [m.kind for m in fast][:1] == ["odd-suit"]
     assert described(fast) == described(search._candidate_melds_general(hand))
+
+
+def test_a_wrong_declaration_of_what_the_games_test_looks_at_is_reported_then_no_longer_trusted() -> None:
+    # This test moves runs of every suit (a wild card never on top), but is declared to look at QS only: clubs
+    # runs would be listed where the rules place their wild cards, and a capped listing could miss one.
+    rules = MeldRules(ace="high", wild_faces=TWOS, accept=no_wild_on_top, accept_faces=frozenset({QUEEN_OF_SPADES}))
+    with pytest.warns(RuntimeWarning, match=r"refused 3C 4C 2C.*accept_faces \(QS\)"):
+        search = MeldSearch(rules, VALUE_TABLES[0])  # its tables are built from melds the test refuses already
+    assert search._placed_by_rules == (False, False, False, False)
+    hand = parse("AD AC 8H 9S 3C JC 3D 2C 4C TC")
+    whole = search._candidate_melds_general(hand)
+    assert "2C TC JC" in [str(m) for m in whole[:3]]  # the test refuses TC JC 2C=QC: 2C=9C TC JC is laid
+    with always_lazy():
+        assert described(search.candidate_melds(hand, limit=3)) == described(whole[:3])
+        for size in (3, 10, 60):
+            assert described(search.candidate_melds(hand, limit=size)) == described(whole[:size])
+    # Seen while listing (jokers are in no table): that listing is made again by the whole walk.
+    jokers = MeldRules(
+        ace="both", wild_faces=frozenset({JOKER_FACE}), accept=no_wild_on_top, accept_faces=frozenset({1})
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        search = MeldSearch(jokers, VALUE_TABLES[0])
+    hand = parse("3C 4C JK 7H 7D 8S KD")
+    with always_lazy(), pytest.warns(RuntimeWarning, match=r"refused 3C 4C JK.*accept_faces \(2C\)"):
+        listed = search.candidate_melds(hand, limit=2)
+    assert described(listed) == described(search._candidate_melds_general(hand)[:2])
+    # A right declaration is trusted and never reported: Arlington's test looks at stand-ins for QS only.
+    right = MeldSearch(
+        MeldRules(ace="both", wild_faces=TWOS, accept=no_wild_queen, accept_faces=frozenset({QUEEN_OF_SPADES})),
+        VALUE_TABLES[0],
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        right._candidate_melds_general(parse("QC QD QH 2C 2D JS KS 9S TS AS"))
+    assert right._placed_by_rules == (True, True, True, False)
