@@ -998,7 +998,11 @@ class MeldSearch:
             ]
         cards = pool + [card]
         if limit is None or not self._lazy(cards, _LAZY_POOL_FROM):
-            return self._holding(card, self.candidate_melds(cards), limit)
+            melds = self._candidate_melds_fast(cards)
+            if melds is None:
+                natural = card.face not in wild and not card.is_joker and not self.rules.specials
+                melds = self._candidate_melds_general(cards, holding=card.face if natural else None)
+            return self._holding(card, melds, limit)
         fast = self._candidate_melds_fast(cards)
         if fast is not None:
             return self._holding(card, fast, limit)
@@ -1472,8 +1476,13 @@ class MeldSearch:
             entry = self._kept[id(meld)] = (meld, {})  # the meld is kept with its answers: its id is not reused
         return entry[1]
 
-    def _candidate_melds_general(self, cards: Sequence[Card], limit: int | None = None) -> list[Meld]:
-        """:meth:`candidate_melds` by the general walk (wild cards, duplicates, special melds)."""
+    def _candidate_melds_general(
+        self, cards: Sequence[Card], limit: int | None = None, holding: int | None = None
+    ) -> list[Meld]:
+        """:meth:`candidate_melds` by the general walk (wild cards, duplicates, special melds). ``holding``, a
+        natural face (no special melds): only the lowest cards whose melds may hold it are walked, those of
+        its rank or suit up to it (a meld holds its lowest natural card and faces above it only), so the
+        answer holds every meld with that face and some others."""
         by_face: dict[int, list[Card]] = {}
         for card in sorted(cards):
             by_face.setdefault(card.face, []).append(card)
@@ -1488,6 +1497,8 @@ class MeldSearch:
         max_w = len(wilds) if self.rules.max_wilds is None else min(self.rules.max_wilds, len(wilds))
         by_low = self._by_low_melds
         for low in sorted(counts):
+            if holding is not None and (low > holding or (low % 13 != holding % 13 and low // 13 != holding // 13)):
+                continue
             # The melds whose lowest natural card is ``low`` depend only on the cards they may hold: kept by
             # those cards' ids, they are found again when the hand changed elsewhere (a card or two a turn).
             key_low = (low, wild_ids, self._reached_ids(low, ids, max_w))
@@ -1505,7 +1516,7 @@ class MeldSearch:
                     by_low.clear()
                 by_low[key_low] = found
             result.extend(found)
-        for faces in self._wild_only_melds(wilds):
+        for faces in self._wild_only_melds(wilds) if holding is None else ():
             if faces not in seen:
                 seen.add(faces)
                 meld = self._realise((), faces, by_face)

@@ -100,6 +100,10 @@ def test_the_first_melds_are_those_of_the_whole_walk(case: tuple[MeldSearch, lis
         full = search._holding(card, every_meld(search, others + [card]), limit)
         with always_lazy():
             assert described(search.melds_containing(card, others, limit)) == described(full)
+        # and by the whole walk, of the lowest cards that may start a meld holding the card only
+        assert described(search.melds_containing(card, others, limit)) == described(full)
+        every = search._holding(card, every_meld(search, others + [card]), None)
+        assert described(search.melds_containing(card, others)) == described(every)
 
 
 @pytest.mark.parametrize("name", ["fortune", "arlington", "skarney-singles"])
