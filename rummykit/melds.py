@@ -1496,12 +1496,9 @@ class MeldSearch:
         wild_ids = tuple([ids[f] for f in sorted(set(wilds))])
         max_w = len(wilds) if self.rules.max_wilds is None else min(self.rules.max_wilds, len(wilds))
         by_low = self._by_low_melds
-        quick = not self.rules.specials
         for low in sorted(counts):
             if holding is not None and (low > holding or (low % 13 != holding % 13 and low // 13 != holding // 13)):
                 continue
-            if quick and not self._may_start(low, counts, max_w):
-                continue  # most cards of a hand start no meld: nothing to look up or walk
             # The melds whose lowest natural card is ``low`` depend only on the cards they may hold: kept by
             # those cards' ids, they are found again when the hand changed elsewhere (a card or two a turn).
             key_low = (low, wild_ids, self._reached_ids(low, ids, max_w))
@@ -1527,44 +1524,6 @@ class MeldSearch:
                     result.append(meld)
         result.sort(key=lambda m: (-len(m.cards), [c.face for c in m.cards]))
         return result[:limit] if limit is not None else result
-
-    def _may_start(self, low: int, counts: Counter[int], max_w: int) -> bool:
-        """Whether a set or run may have natural face ``low`` as its lowest natural card, given the natural
-        faces held (``counts``) and ``max_w`` wild cards: a quick test that errs only towards yes. A set needs
-        ``set_min`` cards of the rank from ``low`` up, wild cards included; a run of ``run_min`` cards, with
-        at most ``max_w`` wild cards, holds ``run_min - 1 - max_w`` other natural cards of the suit within
-        ``run_min - 1`` positions above ``low`` (below a high ace), whatever positions it covers."""
-        if low == JOKER_FACE:
-            return True
-        rules = self.rules
-        rank, suit = low % 13 + 1, low // 13
-        if rules.sets:
-            held = 0
-            for s in range(4):
-                face = _face(rank, s)
-                if face >= low:
-                    n = counts.get(face, 0)
-                    held += min(n, 1) if rules.set_distinct_suits else n
-            if held + max_w >= rules.set_min:
-                return True
-        if rules.runs:
-            need = rules.run_min - 1 - max_w
-            if need <= 0:
-                return True
-            _, rank_at, top = rules._order_tables
-            for pos in rules.positions(rank):
-                step = -1 if pos == top + 1 else 1
-                found = 0
-                for k in range(1, rules.run_min):
-                    at = pos + step * k
-                    if at < 1 or at > top + 1:
-                        break
-                    face = _face(rank_at[at], suit) if rank_at[at] else -1
-                    if face > low and counts.get(face, 0):
-                        found += 1
-                if found >= need:
-                    return True
-        return False
 
     def _realise(self, faces: tuple[int, ...], wilds: tuple[int, ...], by_face: dict[int, list[Card]]) -> Meld | None:
         """The meld of the first copies held of ``faces`` and ``wilds``, or None (the game's own test may refuse
