@@ -315,7 +315,6 @@ class MeldSearch:
         self._mask_deadwood, self._mask_best = self._mask_functions()
         self._melds_by_mask: dict[int, Meld] = {}
         self._table_melds: dict[int, tuple[tuple[int, tuple[int, ...]], Meld]] = {}
-
         top = self.rules.top
         self._top_rank = self.rules.rank_at(top) if top else -1
         self._below_top_rank = self.rules.rank_at(top - 1) if top > 1 else -1
@@ -997,19 +996,16 @@ class MeldSearch:
                 c for c in others if c is not card and (c.rank == card.rank or c.suit == card.suit or c.face in wild)
             ]
         cards = pool + [card]
-        if limit is None or not self._lazy(cards, _LAZY_POOL_FROM):
-            melds = self._candidate_melds_fast(cards)
-            if melds is None:
-                natural = card.face not in wild and not card.is_joker and not self.rules.specials
-                melds = self._candidate_melds_general(cards, holding=card.face if natural else None)
-            return self._holding(card, melds, limit)
         fast = self._candidate_melds_fast(cards)
         if fast is not None:
             return self._holding(card, fast, limit)
-        try:
-            return self._holding(card, self._ordered_melds(cards, card.face), limit)
-        except _OutOfOrder:  # see _first_melds
-            return self._holding(card, self._candidate_melds_general(cards), limit)
+        if limit is not None and self._lazy(cards, _LAZY_POOL_FROM):
+            try:
+                return self._holding(card, self._ordered_melds(cards, card.face), limit)
+            except _OutOfOrder:  # see _first_melds: the whole walk decides
+                pass
+        natural = card.face not in wild and not card.is_joker and not self.rules.specials
+        return self._holding(card, self._candidate_melds_general(cards, holding=card.face if natural else None), limit)
 
     def _holding(self, card: Card, melds: Iterable[Meld], limit: int | None) -> list[Meld]:
         """The first ``limit`` of ``melds`` that hold ``card`` itself, or another copy of it (then swapped)."""
