@@ -320,7 +320,7 @@ def every_mask(hand: list[Card]) -> set[int]:
     """Every set of hand cards that might form a meld or a lay-off, wild cards or not: any cards of one rank,
     any cards of one suit, and any six cards of one parity and one colour (the special melds)."""
     masks: set[int] = set()
-    for group in _groups(hand, lambda c: c.rank) + _groups(hand, lambda c: c.suit):
+    for group in [*_groups(hand, lambda c: c.rank).values(), *_groups(hand, lambda c: c.suit).values()]:
         masks.update(_subsets(group))
     masks.update(_special_masks(hand))
     return masks
@@ -334,10 +334,9 @@ def candidate_uses(hand: list[Card], targets: list[Meld]) -> tuple[set[int], set
     block below it and a block above it."""
     melds: set[int] = set()
     layoffs: set[tuple[int, int]] = set()
-    by_rank: dict[int, int] = {}
+    by_rank = _groups(hand, lambda c: c.rank)
     by_suit: dict[int, dict[int, list[int]]] = {}  # suit -> rank (1 to 13) -> hand indexes
     for i, card in enumerate(hand):
-        by_rank[card.rank] = by_rank.get(card.rank, 0) | (1 << i)
         by_suit.setdefault(card.suit, {}).setdefault(card.rank, []).append(i)
     for group in by_rank.values():
         melds.update(_subsets(group))
@@ -360,16 +359,16 @@ def candidate_uses(hand: list[Card], targets: list[Meld]) -> tuple[set[int], set
         ranks = by_suit[meld.suit]
         lowest = next(r for r in covered if _before(r) not in covered)
         highest = next(r for r in covered if _after(r) not in covered)
-        below: list[int] = []
-        while _before(below[-1] if below else lowest) in ranks and len(covered) + len(below) < 13:
-            below.append(_before(below[-1] if below else lowest))
-        above: list[int] = []
-        while (
-            _after(above[-1] if above else highest) in ranks
-            and _after(above[-1] if above else highest) not in below
-            and len(covered) + len(below) + len(above) < 13
-        ):
-            above.append(_after(above[-1] if above else highest))
+        below: list[int] = []  # the ranks held in a row under the run, nearest first
+        rank = _before(lowest)
+        while rank in ranks and len(covered) + len(below) < 13:
+            below.append(rank)
+            rank = _before(rank)
+        above: list[int] = []  # and over it, short of meeting those
+        rank = _after(highest)
+        while rank in ranks and rank not in below and len(covered) + len(below) + len(above) < 13:
+            above.append(rank)
+            rank = _after(rank)
         for down in range(len(below) + 1):
             for up in range(len(above) + 1):
                 if down or up:
@@ -385,11 +384,12 @@ def _before(rank: int) -> int:
     return (rank - 2) % 13 + 1
 
 
-def _groups(hand: list[Card], key: Any) -> list[int]:
+def _groups(hand: list[Card], key: Any) -> dict[int, int]:
+    # By key (a rank, a suit): the bits of the hand's cards that have it.
     groups: dict[int, int] = {}
     for i, card in enumerate(hand):
         groups[key(card)] = groups.get(key(card), 0) | (1 << i)
-    return list(groups.values())
+    return groups
 
 
 def _subsets(group: int) -> Iterable[int]:
