@@ -221,7 +221,6 @@ def test_a_wrong_declaration_of_what_the_games_test_looks_at_is_reported_then_no
     whole = search._candidate_melds_general(hand)
     assert "2C TC JC" in [str(m) for m in whole[:3]]  # the test refuses TC JC 2C=QC: 2C=9C TC JC is laid
     with always_lazy():
-        assert described(search.candidate_melds(hand, limit=3)) == described(whole[:3])
         for size in (3, 10, 60):
             assert described(search.candidate_melds(hand, limit=size)) == described(whole[:size])
     # Seen while listing (jokers are in no table): that listing is made again by the whole walk.
