@@ -22,7 +22,9 @@ Big hands first get a quick pass that keeps only the most promising states. Its 
 passes after it, which drop every state that has already left out, plus what the positions after it must
 leave out whatever it does, as much (:meth:`DeadwoodSolver._look_ahead`: each suit on its own, runs
 coming from below free, a card of a rank with too few for a set taking its share of the wild cards the
-set lacks). Very big hands are then tried depth first for no deadwood, then for the least step deadwood
+set lacks). Those passes, and the depth-first tries below, also drop every state whose open runs need more
+wild cards than it has left, counting the natural cards above that could fill them: it can never end, so
+the answer, melds included, is the same. Very big hands are then tried depth first for no deadwood, then for the least step deadwood
 can take; what is left gets passes within a third and two thirds of the deadwood to beat, then the exact
 pass.
 """
@@ -33,7 +35,7 @@ import itertools
 import math
 import operator
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
@@ -100,6 +102,10 @@ class DeadwoodSolver:
         self._runs_ids: dict[SuitRuns, int] = {}
         self._runs_of: list[SuitRuns] = []
         self._deficit_of: list[int] = []
+        self._lacking_of: list[tuple[int, list[int]]] = []
+        """Per shape of open runs: the cards they lack, and how many lack at least 1, 2, ... (see
+        :meth:`_open_runs_need`)."""
+        self._need: tuple[bytes | None, Callable[[int, int, int], int]] = (None, _no_need)
         self._runs_id(())  # no open run is 0
         self._solved: dict[tuple[bytes, tuple[int, ...], int], tuple[int, tuple[tuple[int, ...], ...]]] = {}
         """Hands solved already (bots and searches ask about the same hands again and again)."""
@@ -122,6 +128,10 @@ class DeadwoodSolver:
     """States a depth-first try may visit before it gives up."""
     parts = (33, 67)
     """Passes within these percentages of the deadwood to beat come before the exact pass."""
+    check_open_runs = True
+    """Whether the exact passes and the depth-first tries drop a state whose open runs need more wild cards
+    than it has left (:meth:`_open_runs_need`): such a state can never end, so the answer is the same either
+    way, found sooner."""
 
     @staticmethod
     def supports(rules: MeldRules) -> bool:
@@ -425,6 +435,8 @@ class DeadwoodSolver:
                 raise RuntimeError("too many shapes of open runs")
             self._runs_of.append(runs)
             self._deficit_of.append(sum(max(0, self._run_min - run[0]) + run[2] for run in runs))
+            lacking = [self._run_min - run[0] for run in runs if run[0] < self._run_min]
+            self._lacking_of.append((sum(lacking), [sum(k >= d for k in lacking) for d in range(1, self._run_min)]))
         return found
 
     def _coded_moves(
@@ -543,12 +555,20 @@ class DeadwoodSolver:
         states: dict[int, int] = {0: 0}
         steps: list[Step] = []
         seen = 0  # value of the naturals the states have placed so far (aces kept back included)
-        for position, in_span, ctx, keep_back, take_back, here in self._positions(counts):
+        positions = self._positions(counts)
+        # The exact passes drop a state whose open runs need more wild cards than it has left (see
+        # :meth:`_open_runs_need`): it can never end. A quick pass keeps its states as they come.
+        open_need = self._open_runs_need(counts) if beam is None and self.check_open_runs else None
+        previous = positions[0][0] - 1
+        for position, in_span, ctx, keep_back, take_back, here in positions:
             if beam is None and not (keep_back or take_back or any(here) or any(state >> runs_at for state in states)):
                 # No card here and no run open: every state stays as it is (no step to trace). (A quick pass
                 # goes through: it may cut its states down again at any step.)
                 continue
             layer = {state << set_bits: val for state, val in states.items()}
+            # Per suit, the positions its open runs are at: the suits moved already at this one.
+            run_positions = [previous] * 4
+            previous = position
             for suit in range(4):
                 worth = values[self._face_at[position][suit]] if in_span else 0
                 if not take_back:
@@ -564,11 +584,27 @@ class DeadwoodSolver:
                 back: dict[int, tuple[int, object]] = {}
                 get = nxt.get
                 naturals = here[suit]
-                step_moves: dict[int, list[tuple[int, int, Move]]] = {}
+                step_moves: dict[int, list[tuple[int, int, Move, int]]] = {}
+                need_of_others: dict[int, int] = {}
+                others_mask = ~(runs_mask << (_RUNS_BITS * suit))
                 for key, val in layer.items():
                     runs_id = (key >> runs_shift) & runs_mask
                     room = (key >> set_bits) & room_mask
                     left = budget - ((key >> (set_bits + used_at)) & room_mask)
+                    spare = INF  # the wild cards left beyond what the other suits' open runs need
+                    if open_need is not None:
+                        others = (key >> (set_bits + runs_at)) & others_mask
+                        if others:
+                            need = need_of_others.get(others)
+                            if need is None:
+                                need = need_of_others[others] = sum(
+                                    open_need(run_positions[s], s, (others >> (_RUNS_BITS * s)) & runs_mask)
+                                    for s in range(4)
+                                    if s != suit
+                                )
+                            spare = left - need
+                        else:
+                            spare = left
                     prev = key >> set_bits if suit == 0 else key  # the first suit starts from a state
                     base = key - (runs_id << runs_shift) - (room << set_bits)
                     if keep_back or take_back:
@@ -579,6 +615,11 @@ class DeadwoodSolver:
                         for add, gain, wild_used, room_add, held_back, move in coded_moves(
                             suit, runs_id, n, left, ctx, layout
                         ):
+                            if (
+                                open_need is not None
+                                and wild_used + open_need(position, suit, (add >> runs_shift) & runs_mask) > spare
+                            ):
+                                continue
                             nval = val + worth * gain
                             if floor is not None:
                                 if nval + worth_kept + held_back * ace_worth[suit] < floor + ahead[left]:
@@ -606,16 +647,21 @@ class DeadwoodSolver:
                             room_next = room + room_add
                             if room_next > left - wild_used:
                                 room_next = left - wild_used
-                            moves.append((add + (room_next << set_bits), worth * gain, move))
-                    for add, gain, move in moves:
+                            # The wild cards it uses, and those its suit's open runs will need.
+                            demand = wild_used
+                            if open_need is not None:
+                                demand += open_need(position, suit, (add >> runs_shift) & runs_mask)
+                            moves.append((add + (room_next << set_bits), worth * gain, move, demand))
+                    for add, gain, move, demand in moves:
                         nval = val + gain
-                        if nval < least:
+                        if nval < least or demand > spare:
                             continue
                         nkey = base + add
                         if nval > get(nkey, -1):
                             nxt[nkey] = nval
                             back[nkey] = (prev, move)
                 steps.append((position, suit, back))
+                run_positions[suit] = position
                 if beam is not None and len(nxt) > beam:
                     lost = {}
                     for key, val in nxt.items():
@@ -660,6 +706,49 @@ class DeadwoodSolver:
                 if total not in best or val > best[total][0]:
                     best[total] = (val, state, used)
         return best, steps
+
+    def _open_runs_need(self, counts: Sequence[int]) -> Callable[[int, int, int], int]:
+        """For a hand: the fewest wild cards a suit's open runs at a position must still take,
+        ``need(position, suit, runs_id)``. Each run lacking ``k`` cards gets them from the natural cards of
+        its suit at the ``k`` positions above, one per position (each natural card to one run), and wild
+        cards for the rest, whether they fill gaps or go on an end. A state needing more than it has left
+        can never end, so dropping it changes no answer. Worked out once for all the passes over a hand."""
+        key = bytes(counts)
+        if self._need[0] == key:
+            return self._need[1]
+        table = self._position_table
+        lo = self._lo
+        span = self._run_min - 1
+        above: dict[int, list[tuple[int, ...]]] = {}
+
+        def naturals_above(position: int) -> list[tuple[int, ...]]:
+            """Per suit, the natural cards at the positions above ``position`` its runs may still reach."""
+            held: list[tuple[int, ...]] = [(), (), (), ()]
+            for entry in table[position - lo + 1 : position - lo + 1 + span]:
+                faces = entry[5]
+                if not entry[2][0]:
+                    break  # runs stop below this position
+                held = [row + (counts[faces[suit]] if faces else 0,) for suit, row in enumerate(held)]
+            above[position] = held
+            return held
+
+        memo: dict[int, int] = {}
+        lacking_of = self._lacking_of
+
+        def need(position: int, suit: int, runs_id: int) -> int:
+            code = (runs_id << 6) | (position << 2) | suit
+            found = memo.get(code)
+            if found is None:
+                found, at_least = lacking_of[runs_id]
+                if found:
+                    row = above.get(position)
+                    for held, runs in zip((row or naturals_above(position))[suit], at_least):
+                        found -= held if held < runs else runs
+                memo[code] = found
+            return found
+
+        self._need = (key, need)
+        return need
 
     def _future_loss(self, counts: Sequence[int], budget: int) -> dict[int, list[list[int]]]:
         """:meth:`_look_ahead` of a hand, worked out once for all the passes over it."""
@@ -793,6 +882,8 @@ class DeadwoodSolver:
         runs_mask = (1 << _RUNS_BITS) - 1
         positions = self._positions(counts)
         future = self._future_loss(counts, budget)
+        open_need = self._open_runs_need(counts) if self.check_open_runs else _no_need
+        need_of_others: dict[tuple[int, int, int], int] = {}
         # The natural value the programme places (not that of ranks it never visits, as an excluded one).
         placed = sum(
             here[suit] * values[self._face_at[position][suit]]
@@ -804,7 +895,7 @@ class DeadwoodSolver:
         failed: dict[tuple[int, int, int], int] = {}  # states that led nowhere: the least they had left out
         path: list[tuple[int, int, int, tuple[int, object]]] = []
         ends: dict[tuple[int, int, int], bool] = {}
-        ordered: dict[tuple[int, ...], list[CodedMove]] = {}
+        ordered: dict[tuple[int, ...], list[tuple[int, int, int, int, int, Move, int]]] = {}
 
         def ends_well(state: int, lost: int) -> bool:
             """Whether a final state's deadwood, wild cards left out included, is within the bound."""
@@ -844,15 +935,35 @@ class DeadwoodSolver:
                 if take_back:
                     naturals = held
             prev = key >> set_bits if suit == 0 else key
+            # The wild cards left beyond what the other suits' open runs need (see _open_runs_need).
+            others = (key >> (set_bits + runs_at)) & ~(runs_mask << (_RUNS_BITS * suit))
+            spare = left
+            if others:
+                need = need_of_others.get((i, suit, others))
+                if need is None:
+                    need = need_of_others[i, suit, others] = sum(
+                        open_need(
+                            position if s < suit else positions[i - 1][0], s, (others >> (_RUNS_BITS * s)) & runs_mask
+                        )
+                        for s in range(4)
+                        if s != suit
+                    )
+                spare -= need
             order_key = (i, suit, runs_id, naturals, left)
             moves = ordered.get(order_key)
             if moves is None:
-                # Moves that leave out fewer natural cards first, then those using fewer wild cards.
-                moves = ordered[order_key] = sorted(
-                    coded_moves(suit, runs_id, naturals, left, ctx, layout),
-                    key=lambda m: (naturals - m[1] - m[4], m[2]),
-                )
-            for add, gain, wild_used, room_add, held_back, move in moves:
+                # Moves that leave out fewer natural cards first, then those using fewer wild cards; each with
+                # the wild cards it uses and those its suit's open runs will need.
+                moves = ordered[order_key] = [
+                    (*m, m[2] + open_need(position, suit, (m[0] >> runs_shift) & runs_mask))
+                    for m in sorted(
+                        coded_moves(suit, runs_id, naturals, left, ctx, layout),
+                        key=lambda m: (naturals - m[1] - m[4], m[2]),
+                    )
+                ]
+            for add, gain, wild_used, room_add, held_back, move, demand in moves:
+                if demand > spare:
+                    continue  # its open runs could never end
                 now_lost = lost + (naturals - gain - held_back) * worth
                 if now_lost + ahead[left - wild_used] > bound:
                     continue  # what it left out, and what the rest must leave out, is too much
@@ -947,6 +1058,10 @@ class DeadwoodSolver:
 
 class _GiveUp(Exception):
     """A depth-first try has visited as many states as it may."""
+
+
+def _no_need(position: int, suit: int, runs_id: int) -> int:
+    return 0
 
 
 def _pareto(items: list[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -129,6 +129,35 @@ def test_every_pass_of_the_solver_matches_the_exhaustive_search(
     assert found.deadwood_value == ms._arrange_exhaustive(hand).deadwood_value
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    rules=ANY_RULES,
+    picks=st.lists(st.integers(0, len(DECK) - 1), min_size=1, max_size=34, unique=True),
+    fortune=st.booleans(),
+    every_pass=st.booleans(),
+)
+def test_dropping_states_whose_open_runs_cannot_end_changes_no_answer(
+    rules: int, picks: list[int], fortune: bool, every_pass: bool
+) -> None:
+    # The exact passes and the depth-first tries drop a state whose open runs need more wild cards than it
+    # has left. Were that need ever overestimated, a state that could end would go, and with it, on some
+    # hand, the least deadwood or the melds chosen (ties are broken by the order states are first reached).
+    hand = [DECK[i] for i in picks]
+    answers = []
+    for check in (True, False):
+        ms = search(FORTUNE_VALUES if fortune else FACE_VALUES, **RULES[rules])
+        solver = ms._solver
+        assert solver is not None
+        solver.check_open_runs = check
+        if every_pass:
+            solver.beam_from = solver.zero_from = 1
+            solver.beam = 4
+        found = ms._arrange_solver(hand)
+        assert found is not None
+        answers.append((found.deadwood_value, [str(meld) for meld in found.melds]))
+    assert answers[0] == answers[1]
+
+
 def test_a_try_that_finds_nothing_rules_out_deadwood_up_to_the_next_step() -> None:
     # Fortune's values go in fives. A quick pass keeping one state leaves 10; the try for none finds none,
     # which rules out 1 to 4 but not 5: the try within 5 finds it.
