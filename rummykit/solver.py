@@ -18,15 +18,15 @@ programme maximises the value of the natural cards melded for each number of wil
 wild cards those are (the dearest, or those better melded as a set of wild cards alone) is settled at
 the end.
 
-Big hands first get a quick pass that keeps only the most promising states. Its deadwood bounds the
-passes after it, which drop every state that has already left out, plus what the positions after it must
-leave out whatever it does, as much (:meth:`DeadwoodSolver._look_ahead`: each suit on its own, runs
-coming from below free, a card of a rank with too few for a set taking its share of the wild cards the
-set lacks). Those passes, and the depth-first tries below, also drop every state whose open runs need more
-wild cards than it has left, counting the natural cards above that could fill them: it can never end, so
-the answer, melds included, is the same. Very big hands are then tried depth first for no deadwood, then for the least step deadwood
-can take; what is left gets passes within a third and two thirds of the deadwood to beat, then the exact
-pass.
+Big hands first get a quick pass that keeps only the most promising states. Its deadwood bounds the passes
+after it, which drop every state that has already left out, plus what the positions after it must leave
+out whatever it does, as much (:meth:`DeadwoodSolver._look_ahead`: each suit on its own, runs coming from
+below free, a card of a rank with too few for a set taking its share of the wild cards the set lacks).
+Those passes, and the depth-first tries below, also drop every state whose open runs need more wild cards
+than it has left, counting the natural cards above that could fill them: it can never end, so the answer,
+melds included, is the same. Very big hands are then tried depth first for no deadwood, then for the least
+step deadwood can take; what is left gets passes within a third and two thirds of the deadwood to beat,
+then the exact pass.
 """
 
 from __future__ import annotations
@@ -584,14 +584,14 @@ class DeadwoodSolver:
                 back: dict[int, tuple[int, object]] = {}
                 get = nxt.get
                 naturals = here[suit]
-                step_moves: dict[int, list[tuple[int, int, Move, int]]] = {}
+                step_moves: dict[int, list[tuple[int, int, Move]]] = {}
                 need_of_others: dict[int, int] = {}
                 others_mask = ~(runs_mask << (_RUNS_BITS * suit))
                 for key, val in layer.items():
                     runs_id = (key >> runs_shift) & runs_mask
                     room = (key >> set_bits) & room_mask
                     left = budget - ((key >> (set_bits + used_at)) & room_mask)
-                    spare = INF  # the wild cards left beyond what the other suits' open runs need
+                    spare = left  # the wild cards left beyond what the other suits' open runs need
                     if open_need is not None:
                         others = (key >> (set_bits + runs_at)) & others_mask
                         if others:
@@ -602,9 +602,9 @@ class DeadwoodSolver:
                                     for s in range(4)
                                     if s != suit
                                 )
-                            spare = left - need
-                        else:
-                            spare = left
+                            spare -= need
+                            if spare < 0:
+                                continue
                     prev = key >> set_bits if suit == 0 else key  # the first suit starts from a state
                     base = key - (runs_id << runs_shift) - (room << set_bits)
                     if keep_back or take_back:
@@ -636,25 +636,26 @@ class DeadwoodSolver:
                         least = -1
                     else:
                         least = floor + ahead[left] - worth_of_kept[(key >> kept_full) & all_kept_mask]
-                    # The moves here depend on the suit's open runs, the wild cards left and the room.
-                    moves_key = (((runs_id << room_bits) | left) << room_bits) | room
+                    # The moves here depend on the suit's open runs, the wild cards left, the room and the spare.
+                    moves_key = (((((runs_id << room_bits) | left) << room_bits) | room) << room_bits) | spare
                     moves = step_moves.get(moves_key)
                     if moves is None:
                         moves = step_moves[moves_key] = []
                         for add, gain, wild_used, room_add, _, move in coded_moves(
                             suit, runs_id, naturals, left, ctx, layout
                         ):
+                            if (
+                                open_need is not None
+                                and wild_used + open_need(position, suit, (add >> runs_shift) & runs_mask) > spare
+                            ):
+                                continue  # the wild cards it uses and those its suit's open runs need
                             room_next = room + room_add
                             if room_next > left - wild_used:
                                 room_next = left - wild_used
-                            # The wild cards it uses, and those its suit's open runs will need.
-                            demand = wild_used
-                            if open_need is not None:
-                                demand += open_need(position, suit, (add >> runs_shift) & runs_mask)
-                            moves.append((add + (room_next << set_bits), worth * gain, move, demand))
-                    for add, gain, move, demand in moves:
+                            moves.append((add + (room_next << set_bits), worth * gain, move))
+                    for add, gain, move in moves:
                         nval = val + gain
-                        if nval < least or demand > spare:
+                        if nval < least:
                             continue
                         nkey = base + add
                         if nval > get(nkey, -1):
