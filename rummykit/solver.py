@@ -102,7 +102,7 @@ class DeadwoodSolver:
         self._runs_ids: dict[SuitRuns, int] = {}
         self._runs_of: list[SuitRuns] = []
         self._deficit_of: list[int] = []
-        self._lacking_of: list[tuple[int, list[int]]] = []
+        self._lacking_of: list[tuple[int, list[int], list[int]]] = []
         """Per shape of open runs: the cards they lack, and how many lack at least 1, 2, ... (see
         :meth:`_open_runs_need`)."""
         self._need: tuple[bytes | None, Callable[[int, int, int], int]] = (None, _no_need)
@@ -436,7 +436,13 @@ class DeadwoodSolver:
             self._runs_of.append(runs)
             self._deficit_of.append(sum(max(0, self._run_min - run[0]) + run[2] for run in runs))
             lacking = [self._run_min - run[0] for run in runs if run[0] < self._run_min]
-            self._lacking_of.append((sum(lacking), [sum(k >= d for k in lacking) for d in range(1, self._run_min)]))
+            self._lacking_of.append(
+                (
+                    sum(lacking),
+                    [sum(k >= d for k in lacking) for d in range(1, self._run_min)],
+                    [run[0] for run in runs if run[2]],
+                )
+            )
         return found
 
     def _coded_moves(
@@ -712,20 +718,23 @@ class DeadwoodSolver:
         """For a hand: the fewest wild cards a suit's open runs at a position must still take,
         ``need(position, suit, runs_id)``. Each run lacking ``k`` cards gets them from the natural cards of
         its suit at the ``k`` positions above, one per position (each natural card to one run), and wild
-        cards for the rest, whether they fill gaps or go on an end. A state needing more than it has left
-        can never end, so dropping it changes no answer. Worked out once for all the passes over a hand."""
+        cards for the rest, whether they fill gaps or go on an end. A run whose last card is a wild card
+        filling a gap cannot end before it takes a natural card, so it also needs a wild card for every
+        position below the next natural card it may reach (none within reach: the state is dead). A state
+        needing more than it has left can never end, so dropping it changes no answer. Worked out once for
+        all the passes over a hand."""
         key = bytes(counts)
         if self._need[0] == key:
             return self._need[1]
         table = self._position_table
         lo = self._lo
-        span = self._run_min - 1
+        longest = 2 * self._run_min - 1
         above: dict[int, list[tuple[int, ...]]] = {}
 
         def naturals_above(position: int) -> list[tuple[int, ...]]:
             """Per suit, the natural cards at the positions above ``position`` its runs may still reach."""
             held: list[tuple[int, ...]] = [(), (), (), ()]
-            for entry in table[position - lo + 1 : position - lo + 1 + span]:
+            for entry in table[position - lo + 1 : position - lo + longest]:
                 faces = entry[5]
                 if not entry[2][0]:
                     break  # runs stop below this position
@@ -740,11 +749,22 @@ class DeadwoodSolver:
             code = (runs_id << 6) | (position << 2) | suit
             found = memo.get(code)
             if found is None:
-                found, at_least = lacking_of[runs_id]
-                if found:
+                found, at_least, gaps = lacking_of[runs_id]
+                if found or gaps:
                     row = above.get(position)
-                    for held, runs in zip((row or naturals_above(position))[suit], at_least):
+                    held_above = (row or naturals_above(position))[suit]
+                    for held, runs in zip(held_above, at_least):
                         found -= held if held < runs else runs
+                    # A run ending in a wild card filling a gap cannot end before it takes a natural card: it
+                    # fills every position up to the next one it may reach with a wild card.
+                    gap_fill = 0
+                    for length in gaps:
+                        first = next((d for d, held in enumerate(held_above[: longest - length]) if held), None)
+                        if first is None:
+                            gap_fill = INF
+                            break
+                        gap_fill += first
+                    found = max(found, gap_fill)
                 memo[code] = found
             return found
 

@@ -158,6 +158,28 @@ def test_dropping_states_whose_open_runs_cannot_end_changes_no_answer(
     assert answers[0] == answers[1]
 
 
+@pytest.mark.parametrize(
+    ("hand", "deadwood"),
+    [
+        ("5H 2C 2D 8H", 0),  # 5H 2C 2D 8H: two wild cards in a row fill the gap
+        ("3S 2C 2D 2H 7S 9D", 9),  # 3S 2C 2D 2H 7S: three in a row
+        ("4D 2C 2H 7D 7D 8D 9D", 0),  # 4D 2C 2H 7D beside 7D 8D 9D
+        ("9C 2D 2H QC KC 3S", 3),  # 9C 2D 2H QC KC
+    ],
+)
+def test_a_gap_filled_by_wild_cards_in_a_row_is_not_dropped(hand: str, deadwood: int) -> None:
+    # A run whose last card is a wild card filling a gap must take a natural card further up: the open-run
+    # check counts a wild card for each position before the next natural card it may reach, no more.
+    cards = parse(hand)
+    for check in (True, False):
+        ms = search(**RULES[3] | {"max_wilds": None})
+        assert ms._solver is not None
+        ms._solver.check_open_runs = check
+        found = ms._arrange_solver(cards)
+        assert found is not None
+        assert found.deadwood_value == deadwood == ms._arrange_exhaustive(cards).deadwood_value
+
+
 def test_a_try_that_finds_nothing_rules_out_deadwood_up_to_the_next_step() -> None:
     # Fortune's values go in fives. A quick pass keeping one state leaves 10; the try for none finds none,
     # which rules out 1 to 4 but not 5: the try within 5 finds it.
