@@ -66,6 +66,8 @@ state of the step before and by which move."""
 Found = tuple[tuple[int, tuple[int, ...], list[tuple[int, ...]]], dict[int, tuple[int, int, int]], list[Step]]
 """What a pass found: (deadwood, wild cards melded, sets of wild cards alone), the pass's best natural values
 by wild cards melded, and its steps (see :meth:`DeadwoodSolver._best_by_wilds`)."""
+_IDLE: Move = ((), 0, 0, 0, 0, 0, (), 0)
+"""The move of a suit with no card at a position and no run open: nothing happens."""
 _RUNS_BITS = 16
 _KEPT_BITS = 6
 
@@ -593,8 +595,19 @@ class DeadwoodSolver:
                 step_moves: dict[int, list[tuple[int, int, Move]]] = {}
                 need_of_others: dict[int, int] = {}
                 others_mask = ~(runs_mask << (_RUNS_BITS * suit))
+                # No card of this suit here: a state with no run of it open goes on as it is (its one move).
+                idle = not naturals and not (keep_back or take_back)
                 for key, val in layer.items():
                     runs_id = (key >> runs_shift) & runs_mask
+                    if idle and not runs_id:
+                        if floor is not None:
+                            left = budget - ((key >> (set_bits + used_at)) & room_mask)
+                            if val < floor + ahead[left] - worth_of_kept[(key >> kept_full) & all_kept_mask]:
+                                continue
+                        if val > get(key, -1):
+                            nxt[key] = val
+                            back[key] = (key >> set_bits if suit == 0 else key, _IDLE)
+                        continue
                     room = (key >> set_bits) & room_mask
                     left = budget - ((key >> (set_bits + used_at)) & room_mask)
                     spare = left  # the wild cards left beyond what the other suits' open runs need
