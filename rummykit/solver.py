@@ -111,6 +111,8 @@ class DeadwoodSolver:
         self._runs_id(())  # no open run is 0
         self._solved: dict[tuple[bytes, tuple[int, ...], int], tuple[int, tuple[tuple[int, ...], ...]]] = {}
         """Hands solved already (bots and searches ask about the same hands again and again)."""
+        self._penalty_of: dict[int, int] = {}
+        """How the quick pass ranks a state's open runs and kept aces (see :meth:`_best_by_wilds`)."""
         self._budget = 0
         # One solver serves every game of a variant, and a search keeps scratch values on it (_budget): games
         # played in several threads at once (the web server) take turns.
@@ -543,7 +545,10 @@ class DeadwoodSolver:
             for kept in itertools.product(*(range(counts[_face(1, s)] + 1) for s in range(4)))
         }
         deficit_of_runs: dict[int, int] = {0: 0}
-        penalty_of: dict[int, int] = {}  # by open runs and kept aces: the quick pass's deficit less kept aces
+        # By open runs and kept aces (whatever the hand): the quick pass's deficit less the aces kept back.
+        penalty_of = self._penalty_of
+        if len(penalty_of) > 100_000:
+            penalty_of.clear()
 
         def kept_worth(state: int) -> int:
             return worth_of_kept[(state >> kept_at) & all_kept_mask]
