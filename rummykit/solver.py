@@ -621,11 +621,12 @@ class DeadwoodSolver:
                         if others:
                             need = need_of_others.get(others)
                             if need is None:
-                                need = need_of_others[others] = sum(
-                                    open_need(run_positions[s], s, (others >> (_RUNS_BITS * s)) & runs_mask)
-                                    for s in range(4)
-                                    if s != suit
-                                )
+                                need = 0
+                                for s in range(4):
+                                    of_suit = (others >> (_RUNS_BITS * s)) & runs_mask
+                                    if of_suit:
+                                        need += open_need(run_positions[s], s, of_suit)
+                                need_of_others[others] = need
                             spare -= need
                             if spare < 0:
                                 continue
@@ -641,7 +642,13 @@ class DeadwoodSolver:
                         ):
                             if (
                                 open_need is not None
-                                and wild_used + open_need(position, suit, (add >> runs_shift) & runs_mask) > spare
+                                and wild_used
+                                + (
+                                    open_need(position, suit, new_runs)
+                                    if (new_runs := (add >> runs_shift) & runs_mask)
+                                    else 0
+                                )
+                                > spare
                             ):
                                 continue
                             nval = val + worth * gain
@@ -670,7 +677,13 @@ class DeadwoodSolver:
                         ):
                             if (
                                 open_need is not None
-                                and wild_used + open_need(position, suit, (add >> runs_shift) & runs_mask) > spare
+                                and wild_used
+                                + (
+                                    open_need(position, suit, new_runs)
+                                    if (new_runs := (add >> runs_shift) & runs_mask)
+                                    else 0
+                                )
+                                > spare
                             ):
                                 continue  # the wild cards it uses and those its suit's open runs need
                             room_next = room + room_add
@@ -994,7 +1007,7 @@ class DeadwoodSolver:
                 # Moves that leave out fewer natural cards first, then those using fewer wild cards; each with
                 # the wild cards it uses and those its suit's open runs will need.
                 moves = ordered[order_key] = [
-                    (*m, m[2] + open_need(position, suit, (m[0] >> runs_shift) & runs_mask))
+                    (*m, m[2] + (open_need(position, suit, r) if (r := (m[0] >> runs_shift) & runs_mask) else 0))
                     for m in sorted(
                         coded_moves(suit, runs_id, naturals, left, ctx, layout),
                         key=lambda m: (naturals - m[1] - m[4], m[2]),
