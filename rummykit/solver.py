@@ -859,15 +859,29 @@ class DeadwoodSolver:
                 states = {runs: _pareto(found) for runs, found in nxt.items()}
                 by_position[q - 1] = _pareto([item for front in states.values() for item in front])
             fronts.append(by_position)
-        # Per position, by the suits done there: the suits done count from the next position on.
+        nothing = [(0, 0)]
+
+        def combined(first: list[tuple[int, int]], second: list[tuple[int, int]]) -> list[tuple[int, int]]:
+            """Two fronts taken together (one that loses nothing for no wild card leaves the other as it is)."""
+            if second == nothing:
+                return first
+            if first == nothing:
+                return second
+            return _pareto([(u + v, a + b) for u, a in first for v, b in second if u + v <= top])
+
+        # Per position, by the suits done there: the suits done count from the next position on. The suits
+        # up to ``done`` at the position are taken together once, and so are those after it at the one below.
         result: dict[int, list[list[int]]] = {hi + 1: [[0] * (budget + 1)] * 4}
         for position in range(lo, hi + 1):
             rows = []
+            done_here = [fronts[0][position]]
+            for suit in range(1, 4):
+                done_here.append(combined(done_here[-1], fronts[suit][position]))
+            after_below = [nothing]
+            for suit in range(3, 0, -1):
+                after_below.append(combined(fronts[suit][position - 1], after_below[-1]))
             for done in range(4):
-                total = [(0, 0)]
-                for suit in range(4):
-                    front = fronts[suit][position if suit <= done else position - 1]
-                    total = _pareto([(u + v, a + b) for u, a in total for v, b in front if u + v <= top])
+                total = combined(done_here[done], after_below[3 - done])
                 row = []
                 at = 0
                 least = INF
