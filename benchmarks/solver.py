@@ -6,6 +6,7 @@
     .venv/bin/python benchmarks/solver.py --hands 100 --sizes 45 --wilds jokers
     .venv/bin/python benchmarks/solver.py --profile 45           # cProfile of the 45-card hands
     .venv/bin/python benchmarks/solver.py --hard                 # only the known hard hand
+    .venv/bin/python benchmarks/solver.py --bot-hands arlington  # the hands a search bot's rollouts ask for
 
 Rules as Fortune and Arlington play them (sets of three or four, runs of any length, ace high or low, no
 limit of wild cards per meld) and Fortune's values in hand (QS 50, 8 to K and aces 10, 3 to 7 5, a 2 10, a
@@ -17,6 +18,11 @@ it. With ``--results FILE`` every hand's time is appended to FILE as it is measu
 FILE are not measured again, so a long run can be stopped and resumed (one FILE per version of the code
 measured). Needs only rummykit; prints a
 Markdown table (the one in docs/performance.md).
+
+``--bot-hands VARIANT`` times the hands bots ask about instead: a search bot (seeded with ``--seed``) plays
+that variant against greedy bots for ``--decisions`` of its decisions, every distinct hand its rollouts
+hand the solver is kept, and each is then solved once by a new solver, timed by hand size. Those are the
+hands that decide a search bot's time (most of 8 to 20 cards with a wild card or two).
 """
 
 from __future__ import annotations
@@ -28,6 +34,7 @@ import pstats
 import random
 import statistics
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from rummykit.cards import JOKER_FACE, Card, build_deck, parse
@@ -71,6 +78,59 @@ def timed(search: MeldSearch, cards: list[Card]) -> tuple[float, int]:
     return time.process_time() - start, found.deadwood_value
 
 
+def bot_hands(variant_name: str, decisions: int, seed: int) -> list[tuple[list[int], list[int], int]]:
+    """The distinct hands (counts, wild faces, jokers) the solver is asked about while a search bot plays
+    ``decisions`` decisions of ``variant_name`` against greedy bots, in the order first asked."""
+    import rummykit
+    from rummykit.bots import GreedyBot, SearchBot
+
+    variant = rummykit.load_variant(variant_name)
+    solver = variant.meld_search._solver
+    if solver is None:
+        raise SystemExit(f"{variant_name} does not use the solver (no wild cards or duplicates)")
+    asked: dict[tuple[bytes, tuple[int, ...], int], None] = {}
+    solve = solver.solve
+
+    def recording(counts: Sequence[int], wilds: Sequence[int], jokers: int = 0) -> tuple[int, list[tuple[int, ...]]]:
+        asked[bytes(counts), tuple(wilds), jokers] = None
+        return solve(counts, wilds, jokers)
+
+    solver.solve = recording  # type: ignore[method-assign]
+    game = variant.new_game(seed=seed)
+    bots = [SearchBot(seed=seed)] + [GreedyBot(seed=seed + seat) for seat in range(1, game.num_players)]
+    made = 0
+    while not game.is_over and made < decisions:
+        seat = game.deal.actor
+        made += seat == 0
+        game.apply(bots[seat].choose(game))
+    return [(list(counts), list(wilds), jokers) for counts, wilds, jokers in asked]
+
+
+def time_bot_hands(variant_name: str, decisions: int, seed: int) -> None:
+    import rummykit
+    from rummykit.solver import DeadwoodSolver
+
+    hands = bot_hands(variant_name, decisions, seed)
+    search = rummykit.load_variant(variant_name).meld_search
+    solver = DeadwoodSolver(search.rules, search.values)
+    by_size: dict[int, list[float]] = {}
+    for counts, wilds, jokers in hands:
+        start = time.process_time()
+        solver.solve(counts, wilds, jokers)
+        seconds = time.process_time() - start
+        by_size.setdefault((sum(counts) + len(wilds) + jokers) // 4 * 4, []).append(seconds)
+    total = sum(sum(times) for times in by_size.values())
+    print(f"{len(hands)} distinct hands from {decisions} decisions of a search bot in {variant_name} (seed {seed})\n")
+    print("| cards | hands | median ms | mean ms | share of the time |")
+    print("|------:|------:|----------:|--------:|------------------:|")
+    for size, times in sorted(by_size.items()):
+        print(
+            f"| {size} to {size + 3} | {len(times)} | {statistics.median(times) * 1e3:.2f} "
+            f"| {statistics.mean(times) * 1e3:.2f} | {sum(times) / total:.0%} |"
+        )
+    print(f"\nAll: {total:.2f} CPU s, {total / len(hands) * 1e3:.2f} ms a hand")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=200, help="seeded hands per size and setting (default 200)")
@@ -81,7 +141,12 @@ def main() -> None:
     parser.add_argument("--profile", type=int, metavar="SIZE", help="profile the hands of this size instead")
     parser.add_argument("--hard", action="store_true", help="time only the known hard hand")
     parser.add_argument("--skip-hard", action="store_true", help="leave the known hard hand out")
+    parser.add_argument("--bot-hands", metavar="VARIANT", help="time the hands a search bot asks about instead")
+    parser.add_argument("--decisions", type=int, default=15, help="search-bot decisions for --bot-hands (15)")
     args = parser.parse_args()
+    if args.bot_hands:
+        time_bot_hands(args.bot_hands, args.decisions, args.seed)
+        return
     if args.profile:
         profile = cProfile.Profile()
         for setting in args.wilds:
@@ -93,8 +158,8 @@ def main() -> None:
         pstats.Stats(profile).sort_stats("tottime").print_stats(15)
         return
     if not args.skip_hard:
-        seconds, deadwood = timed(new_search("deuces"), parse(HARD_HAND))
-        print(f"The hard hand (45 cards, deuces wild): {seconds * 1e3:.0f} ms, least deadwood {deadwood}\n", flush=True)
+        seconds, least = timed(new_search("deuces"), parse(HARD_HAND))
+        print(f"The hard hand (45 cards, deuces wild): {seconds * 1e3:.0f} ms, least deadwood {least}\n", flush=True)
     if args.hard:
         return
     done: dict[tuple[str, int, int, int], tuple[float, int]] = {}

@@ -640,17 +640,10 @@ class DeadwoodSolver:
                         for add, gain, wild_used, room_add, held_back, move in coded_moves(
                             suit, runs_id, n, left, ctx, layout
                         ):
-                            if (
-                                open_need is not None
-                                and wild_used
-                                + (
-                                    open_need(position, suit, new_runs)
-                                    if (new_runs := (add >> runs_shift) & runs_mask)
-                                    else 0
-                                )
-                                > spare
-                            ):
-                                continue
+                            if open_need is not None:
+                                new_runs = (add >> runs_shift) & runs_mask
+                                if wild_used + (open_need(position, suit, new_runs) if new_runs else 0) > spare:
+                                    continue
                             nval = val + worth * gain
                             if floor is not None:
                                 if nval + worth_kept + held_back * ace_worth[suit] < floor + ahead[left]:
@@ -675,17 +668,10 @@ class DeadwoodSolver:
                         for add, gain, wild_used, room_add, _, move in coded_moves(
                             suit, runs_id, naturals, left, ctx, layout
                         ):
-                            if (
-                                open_need is not None
-                                and wild_used
-                                + (
-                                    open_need(position, suit, new_runs)
-                                    if (new_runs := (add >> runs_shift) & runs_mask)
-                                    else 0
-                                )
-                                > spare
-                            ):
-                                continue  # the wild cards it uses and those its suit's open runs need
+                            if open_need is not None:
+                                new_runs = (add >> runs_shift) & runs_mask
+                                if wild_used + (open_need(position, suit, new_runs) if new_runs else 0) > spare:
+                                    continue  # the wild cards it uses and those its suit's open runs need
                             room_next = room + room_add
                             if room_next > left - wild_used:
                                 room_next = left - wild_used

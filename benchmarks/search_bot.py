@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Time the search bot over a whole game against greedy bots: the CPU seconds of its decisions.
+
+    .venv/bin/python benchmarks/search_bot.py arlington               # a whole game, seed 1
+    .venv/bin/python benchmarks/search_bot.py skarney-singles --decisions 100
+    .venv/bin/python benchmarks/search_bot.py iceberg --players 2 --seed 3
+
+The search bot (``SearchBot(seed=SEED)``, its default budget) sits in seat 0, greedy bots seeded
+``SEED + seat`` in the others; the game is ``variant.new_game(seed=SEED)``. Only the search bot's decisions
+are timed (``time.process_time``). ``--decisions N`` stops after its N-th decision. The line printed ends
+with a digest of every action played: two versions of rummykit that play the same game print the same
+digest, so their times compare like for like. Needs only rummykit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import time
+
+import rummykit
+from rummykit.bots import GreedyBot, SearchBot
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("variant")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--players", type=int, help="players (default: the variant's own default)")
+    parser.add_argument("--decisions", type=int, help="stop after the search bot's N-th decision")
+    args = parser.parse_args()
+    variant = rummykit.load_variant(args.variant)
+    game = variant.new_game(args.players, seed=args.seed) if args.players else variant.new_game(seed=args.seed)
+    bots = [SearchBot(seed=args.seed)] + [GreedyBot(seed=args.seed + seat) for seat in range(1, game.num_players)]
+    digest = hashlib.sha256()
+    seconds = 0.0
+    decisions = actions = 0
+    while not game.is_over and (args.decisions is None or decisions < args.decisions):
+        seat = game.deal.actor
+        if seat == 0:
+            start = time.process_time()
+            action = bots[0].choose(game)
+            seconds += time.process_time() - start
+            decisions += 1
+        else:
+            action = bots[seat].choose(game)
+        game.apply(action)
+        actions += 1
+        digest.update(str(action).encode())
+    ended = "the game ended" if game.is_over else f"stopped after {decisions} decisions"
+    print(
+        f"{args.variant}, {game.num_players} players, seed {args.seed}: search bot {seconds:.1f} CPU s over "
+        f"{decisions} decisions ({ended}; {actions} actions, {len(game.results)} hands, scores {game.scores}); "
+        f"actions digest {digest.hexdigest()[:12]}"
+    )
+
+
+if __name__ == "__main__":
+    main()
