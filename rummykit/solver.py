@@ -621,12 +621,7 @@ class DeadwoodSolver:
                         if others:
                             need = need_of_others.get(others)
                             if need is None:
-                                need = 0
-                                for s in range(4):
-                                    of_suit = (others >> (_RUNS_BITS * s)) & runs_mask
-                                    if of_suit:
-                                        need += open_need(run_positions[s], s, of_suit)
-                                need_of_others[others] = need
+                                need = need_of_others[others] = _runs_need(open_need, run_positions, others)
                             spare -= need
                             if spare < 0:
                                 continue
@@ -993,13 +988,8 @@ class DeadwoodSolver:
             if others:
                 need = need_of_others.get((i, suit, others))
                 if need is None:
-                    need = need_of_others[i, suit, others] = sum(
-                        open_need(
-                            position if s < suit else positions[i - 1][0], s, (others >> (_RUNS_BITS * s)) & runs_mask
-                        )
-                        for s in range(4)
-                        if s != suit
-                    )
+                    at = [position if s < suit else positions[i - 1][0] for s in range(4)]
+                    need = need_of_others[i, suit, others] = _runs_need(open_need, at, others)
                 spare -= need
             order_key = (i, suit, runs_id, naturals, left)
             moves = ordered.get(order_key)
@@ -1114,6 +1104,17 @@ class _GiveUp(Exception):
 
 def _no_need(position: int, suit: int, runs_id: int) -> int:
     return 0
+
+
+def _runs_need(open_need: Callable[[int, int, int], int], at: list[int], runs: int) -> int:
+    """What the open runs ``runs`` (the runs fields of a state) need in all, each suit's at position ``at[suit]``
+    (see :meth:`DeadwoodSolver._open_runs_need`)."""
+    need = 0
+    for suit in range(4):
+        of_suit = (runs >> (_RUNS_BITS * suit)) & ((1 << _RUNS_BITS) - 1)
+        if of_suit:
+            need += open_need(at[suit], suit, of_suit)
+    return need
 
 
 def _pareto(items: list[tuple[int, int]]) -> list[tuple[int, int]]:
