@@ -22,6 +22,34 @@ import rummykit
 from rummykit.bots import GreedyBot, SearchBot
 
 
+def play(variant_name: str, seed: int, players: int | None = None, decisions: int | None = None) -> str:
+    """Play ``variant_name`` as the module's text says; the line that describes the game and the time."""
+    variant = rummykit.load_variant(variant_name)
+    game = variant.new_game(players, seed=seed) if players else variant.new_game(seed=seed)
+    bots = [SearchBot(seed=seed)] + [GreedyBot(seed=seed + seat) for seat in range(1, game.num_players)]
+    digest = hashlib.sha256()
+    seconds = 0.0
+    made = actions = 0
+    while not game.is_over and (decisions is None or made < decisions):
+        seat = game.deal.actor
+        if seat == 0:
+            start = time.process_time()
+            action = bots[0].choose(game)
+            seconds += time.process_time() - start
+            made += 1
+        else:
+            action = bots[seat].choose(game)
+        game.apply(action)
+        actions += 1
+        digest.update(str(action).encode())
+    ended = "the game ended" if game.is_over else f"stopped after {made} decisions"
+    return (
+        f"{variant_name}, {game.num_players} players, seed {seed}: search bot {seconds:.1f} CPU s over "
+        f"{made} decisions ({ended}; {actions} actions, {len(game.results)} hands, scores {game.scores}); "
+        f"actions digest {digest.hexdigest()[:12]}"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("variant")
@@ -29,30 +57,7 @@ def main() -> None:
     parser.add_argument("--players", type=int, help="players (default: the variant's own default)")
     parser.add_argument("--decisions", type=int, help="stop after the search bot's N-th decision")
     args = parser.parse_args()
-    variant = rummykit.load_variant(args.variant)
-    game = variant.new_game(args.players, seed=args.seed) if args.players else variant.new_game(seed=args.seed)
-    bots = [SearchBot(seed=args.seed)] + [GreedyBot(seed=args.seed + seat) for seat in range(1, game.num_players)]
-    digest = hashlib.sha256()
-    seconds = 0.0
-    decisions = actions = 0
-    while not game.is_over and (args.decisions is None or decisions < args.decisions):
-        seat = game.deal.actor
-        if seat == 0:
-            start = time.process_time()
-            action = bots[0].choose(game)
-            seconds += time.process_time() - start
-            decisions += 1
-        else:
-            action = bots[seat].choose(game)
-        game.apply(action)
-        actions += 1
-        digest.update(str(action).encode())
-    ended = "the game ended" if game.is_over else f"stopped after {decisions} decisions"
-    print(
-        f"{args.variant}, {game.num_players} players, seed {args.seed}: search bot {seconds:.1f} CPU s over "
-        f"{decisions} decisions ({ended}; {actions} actions, {len(game.results)} hands, scores {game.scores}); "
-        f"actions digest {digest.hexdigest()[:12]}"
-    )
+    print(play(args.variant, args.seed, args.players, args.decisions))
 
 
 if __name__ == "__main__":

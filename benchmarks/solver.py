@@ -80,12 +80,13 @@ def timed(search: MeldSearch, cards: list[Card]) -> tuple[float, int]:
 
 def bot_hands(variant_name: str, decisions: int, seed: int) -> list[tuple[list[int], list[int], int]]:
     """The distinct hands (counts, wild faces, jokers) the solver is asked about while a search bot plays
-    ``decisions`` decisions of ``variant_name`` against greedy bots, in the order first asked."""
-    import rummykit
-    from rummykit.bots import GreedyBot, SearchBot
+    ``decisions`` decisions of ``variant_name`` against greedy bots (``benchmarks/search_bot.py``), in the
+    order first asked."""
+    from search_bot import play
 
-    variant = rummykit.load_variant(variant_name)
-    solver = variant.meld_search._solver
+    import rummykit
+
+    solver = rummykit.load_variant(variant_name).meld_search._solver  # the one the game will use
     if solver is None:
         raise SystemExit(f"{variant_name} does not use the solver (no wild cards or duplicates)")
     asked: dict[tuple[bytes, tuple[int, ...], int], None] = {}
@@ -96,13 +97,7 @@ def bot_hands(variant_name: str, decisions: int, seed: int) -> list[tuple[list[i
         return solve(counts, wilds, jokers)
 
     solver.solve = recording  # type: ignore[method-assign]
-    game = variant.new_game(seed=seed)
-    bots = [SearchBot(seed=seed)] + [GreedyBot(seed=seed + seat) for seat in range(1, game.num_players)]
-    made = 0
-    while not game.is_over and made < decisions:
-        seat = game.deal.actor
-        made += seat == 0
-        game.apply(bots[seat].choose(game))
+    play(variant_name, seed, decisions=decisions)
     return [(list(counts), list(wilds), jokers) for counts, wilds, jokers in asked]
 
 
