@@ -97,7 +97,10 @@ def bot_hands(variant_name: str, decisions: int, seed: int) -> list[tuple[list[i
         return solve(counts, wilds, jokers)
 
     solver.solve = recording  # type: ignore[method-assign]
-    play(variant_name, seed, decisions=decisions)
+    try:
+        play(variant_name, seed, decisions=decisions)
+    finally:
+        del solver.solve  # the method again
     return [(list(counts), list(wilds), jokers) for counts, wilds, jokers in asked]
 
 

@@ -429,3 +429,23 @@ def test_decision_weighing_benchmark_runs() -> None:
     row = decisions.weigh(games[0], 3, 4, random.Random(1))
     assert 2 <= row["actions"] <= 4 and row["standard_error"] >= 0
     assert row["lead"] >= 0  # the first choice is among the actions: the best leads it by 0 or more
+
+
+def test_search_bot_benchmark_plays_the_same_game_twice() -> None:
+    """benchmarks/search_bot.py: seeded bots on both sides, so two runs play the same actions (the digest)."""
+    search_bot = benchmark("search_bot")
+    lines = [search_bot.play("fortune", 3, decisions=2) for _ in range(2)]
+    assert "over 2 decisions (stopped after 2 decisions" in lines[0]
+    assert lines[0].split("actions digest")[1] == lines[1].split("actions digest")[1]
+
+
+def test_solver_benchmark_collects_the_hands_a_search_bot_asks_about() -> None:
+    """benchmarks/solver.py --bot-hands: the distinct hands the rollouts gave the solver, in the order first
+    asked, the same on every run (the game is seeded)."""
+    benchmark("search_bot")  # solver.py imports it when it plays
+    solver_benchmark = benchmark("solver")
+    hands = solver_benchmark.bot_hands("fortune", 1, 3)
+    assert hands
+    assert len({(bytes(counts), tuple(wilds), jokers) for counts, wilds, jokers in hands}) == len(hands)
+    assert all(len(counts) == 52 and all(0 <= n <= 2 for n in counts) for counts, _, _ in hands)
+    assert solver_benchmark.bot_hands("fortune", 1, 3) == hands
