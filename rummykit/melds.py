@@ -32,7 +32,9 @@ __all__ = ["MeldRules", "SpecialMeld", "Meld", "Arrangement", "MeldSearch", "Mel
 
 MeldCheck = Callable[["Meld"], bool]
 """A game's own test of a meld the rules allow (Arlington: a 2 stands for QS only in an otherwise natural
-meld). Called with every meld before it is accepted, listed or used by the search; False refuses it."""
+meld). Called with every meld before it is accepted, listed or used by the search; False refuses it. Its
+answer must depend only on the meld's kind and faces (what each card is and stands for), not on which copy
+of a card it holds: the search keeps its answers by faces."""
 
 AceRule = Literal["low", "high", "both"]
 
@@ -273,7 +275,9 @@ class MeldSearch:
     """The natural faces a deck holds (``decks.ranks``, ``decks.suits``); None: all 52. A hand given as
     texts naming another card is not taken on the fast path, so the caller's check refuses it."""
     _by_low: list[tuple[int, ...]] = field(init=False, repr=False)
-    _cache: dict[int, tuple[int, tuple[int, ...]]] = field(init=False, repr=False)
+    _cache: dict[int, int] = field(init=False, repr=False)
+    """The bit search's memo: a mask's least deadwood and its lowest card's choice, packed in one int (see
+    :meth:`_best_inner`). Ints, not tuples: the memo then makes nothing the garbage collector must track."""
     _gcache: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, tuple[tuple[int, ...], ...]]] = field(
         init=False, repr=False
     )
@@ -283,6 +287,11 @@ class MeldSearch:
             raise ValueError("values needs 53 entries, one per face")
         if self.accept is None:
             self.accept = self.rules.accept  # a game sets its test on the rules (rummykit_meld_rules)
+        self._made_by_faces: dict[Hashable, Any] = {}
+        """What :meth:`meld` answered, by the faces given (distinct faces only), the kind asked for and the faces
+        named: False for no meld, else the meld's fields with its cards as places in the cards given. A meld's
+        validity and shape depend on faces alone (and the game's test on them: see :data:`MeldCheck`), so
+        other copies of the same faces make the same meld."""
         looked_at = self.rules.accept_faces
         by_suit = [
             self.accept is None
@@ -293,6 +302,7 @@ class MeldSearch:
         """By suit, whether every run of it is laid where the rules place its wild cards (no game's test refuses it)."""
         self._by_low = self._build_tables()
         self._cache = {}
+        self._choice_bits = max(len(masks) for masks in self._by_low).bit_length()
         self._gcache = {}
         self._slow_bits = 1 << JOKER_FACE
         for face in self.rules.wild_faces:
@@ -490,7 +500,9 @@ class MeldSearch:
         rules (runs of three, ace low, sets of three or four, no excluded rank) unrolled: these are the calls
         a user makes for every hand."""
         best_inner = self._best_inner
+        melds_of = self._melds_of
         cache = self._cache
+        shift = self._choice_bits
         t0, t1, t2, t3 = self._lane_values
         prune = self._prune
         if prune is None or prune[0] != 3 or prune[2] or prune[3] != 3 or prune[4]:
@@ -509,7 +521,7 @@ class MeldSearch:
                 return t0[a] + t1[b] + t2[c] + t3[d]
             loose = mask & ~meldable
             hit = cache.get(meldable)
-            value = hit[0] if hit is not None else best_inner(meldable)[0]
+            value = (hit if hit is not None else best_inner(meldable)) >> shift
             value += t0[loose & 0x1FFF] + t1[(loose >> 13) & 0x1FFF]
             return value + t2[(loose >> 26) & 0x1FFF] + t3[loose >> 39]
 
@@ -524,9 +536,9 @@ class MeldSearch:
                 return (t0[a] + t1[b] + t2[c] + t3[d], ())
             loose = mask & ~meldable
             hit = cache.get(meldable)
-            value, melds = hit if hit is not None else best_inner(meldable)
+            value = (hit if hit is not None else best_inner(meldable)) >> shift
             loose_value = t0[loose & 0x1FFF] + t1[(loose >> 13) & 0x1FFF] + t2[(loose >> 26) & 0x1FFF] + t3[loose >> 39]
-            return (value + loose_value, melds)
+            return (value + loose_value, melds_of(meldable))
 
         return deadwood, best
 
@@ -653,6 +665,34 @@ class MeldSearch:
         card, or one a wild card cannot be there, gives None. The game's own test (:attr:`accept`) has the
         last word.
         """
+        if not isinstance(cards, (list, tuple)):
+            cards = list(cards)
+        faces = [card.face for card in cards]
+        if len(set(faces)) != len(faces):
+            return self._meld_checked(cards, kind, stands_for)  # copies of one face: their order would matter
+        key = (kind, tuple(faces), tuple([-1 if m is None else m.face for m in stands_for]) if stands_for else None)
+        made = self._made_by_faces
+        template = made.get(key)
+        if template is None:
+            found = self._meld_checked(cards, kind, stands_for)
+            if len(made) >= 50_000:
+                made.clear()
+            if found is None:
+                made[key] = False
+                return None
+            where = {face: i for i, face in enumerate(faces)}
+            order = tuple([where[c.face] for c in found.cards])
+            made[key] = (found.kind, order, found.ranks, found.suit, found.wilds, found.represents)
+            return found
+        if template is False:
+            return None
+        meld_kind, order, ranks, suit, wilds, represents = template
+        return Meld(meld_kind, tuple([cards[i] for i in order]), ranks, suit, wilds, represents)
+
+    def _meld_checked(
+        self, cards: Sequence[Card], kind: str | None, stands_for: Sequence[Card | None] | None
+    ) -> Meld | None:
+        """:meth:`meld`, worked out: the rules' check, then the game's own test."""
         found = self._rules_meld(cards, kind, stands_for)
         if found is None or self.accept is None or self.accept(found):
             return found
@@ -1118,15 +1158,16 @@ class MeldSearch:
     def _best_mask(self, mask: int) -> tuple[int, tuple[int, ...]]:
         """Least deadwood of a fast-path hand: cards in no meld are counted at once, the rest searched."""
         if self._prune is None:
-            return self._best_inner(mask)
+            return (self._best_inner(mask) >> self._choice_bits, self._melds_of(mask))
         meldable = self._meldable(mask)
         loose = self._lane_sum(mask & ~meldable)
         if not meldable:
             return (loose, ())
-        value, melds = self._best_inner(meldable)
-        return (value + loose, melds)
+        return ((self._best_inner(meldable) >> self._choice_bits) + loose, self._melds_of(meldable))
 
-    def _best_inner(self, mask: int) -> tuple[int, tuple[int, ...]]:
+    def _best_inner(self, mask: int) -> int:
+        """The least deadwood of ``mask`` shifted left by :attr:`_choice_bits`, or'ed with the choice for its
+        lowest card: 0 loose, ``k`` the ``k``-th meld of :attr:`_by_low` (:meth:`_melds_of` follows the choices)."""
         cache = self._cache
         hit = cache.get(mask)
         if hit is not None:
@@ -1137,21 +1178,40 @@ class MeldSearch:
         cache[mask] = result
         return result
 
-    def _search_mask(self, mask: int) -> tuple[int, tuple[int, ...]]:
+    def _search_mask(self, mask: int) -> int:
         if not mask:
-            return (0, ())
+            return 0
+        shift = self._choice_bits
         low = mask & -mask
         face = low.bit_length() - 1
-        rest_value, rest_melds = self._best_inner(mask ^ low)
-        best = (rest_value + self.values[face], rest_melds)
-        for meld in self._by_low[face]:
+        best = (self._best_inner(mask ^ low) >> shift) + self.values[face]
+        choice = 0
+        for index, meld in enumerate(self._by_low[face]):
             if meld & mask == meld:
-                value, melds = self._best_inner(mask ^ meld)
-                if value < best[0]:
-                    best = (value, (meld,) + melds)
+                value = self._best_inner(mask ^ meld) >> shift
+                if value < best:
+                    best, choice = value, index + 1
                     if value == 0:
                         break
-        return best
+        return best << shift | choice
+
+    def _melds_of(self, mask: int) -> tuple[int, ...]:
+        """The melds of the best arrangement of ``mask`` found by :meth:`_best_inner`, lowest card first."""
+        melds = []
+        cache = self._cache
+        by_low = self._by_low
+        choices = (1 << self._choice_bits) - 1
+        while mask:
+            hit = cache.get(mask)
+            choice = (hit if hit is not None else self._best_inner(mask)) & choices
+            low = mask & -mask
+            if choice:
+                meld = by_low[low.bit_length() - 1][choice - 1]
+                melds.append(meld)
+                mask ^= meld
+            else:
+                mask ^= low
+        return tuple(melds)
 
     def discard_deadwoods(self, cards: Sequence[Card]) -> list[int]:
         """For each card of ``cards``, the least deadwood of the others (the hand after discarding it)."""

@@ -243,3 +243,42 @@ def test_a_wrong_declaration_of_what_the_games_test_looks_at_is_reported_then_no
         warnings.simplefilter("error")
         right._candidate_melds_general(parse("QC QD QH 2C 2D JS KS 9S TS AS"))
     assert right._placed_by_rules == (True, True, True, False)
+
+
+@pytest.mark.parametrize("index", range(len(ORDERED_RULES)))
+def test_melds_kept_by_faces_are_the_melds_the_checks_make(index: int) -> None:
+    # MeldSearch.meld keeps its answers by the faces given: other copies of the same faces (and the same kind
+    # asked for and cards named) must give the meld the checks give them, cards in the same places.
+    rules = ORDERED_RULES[index]
+    search = MeldSearch(rules, VALUE_TABLES[0])
+    wild = [c for c in build_deck(decks=2, jokers=2) if c.face in rules.wild_faces]
+    rng = random.Random(index)
+    made = 0
+    for _ in range(3000):
+        size = rng.randint(2, 6)
+        shape = rng.random()
+        if shape < 0.4:  # a run's cards, some of them wild
+            suit, low = rng.randrange(4), rng.randint(1, 14 - size)
+            cards = [Card(low + i, suit, rng.randrange(2)) for i in range(size)]
+        elif shape < 0.8:  # a rank's cards
+            rank = rng.randint(1, 13)
+            cards = [Card(rank, rng.randrange(4), rng.randrange(2)) for _ in range(size)]
+        else:
+            cards = [Card(rng.randint(1, 13), rng.randrange(4), rng.randrange(2)) for _ in range(size)]
+        if wild and rng.random() < 0.5:
+            cards[rng.randrange(size)] = rng.choice(wild)
+        if len(set(cards)) < len(cards):
+            continue
+        kind = rng.choice((None, None, "set", "run"))
+        named: list[Card | None] | None = None
+        if rng.random() < 0.3:
+            named = [
+                Card(rng.randint(1, 13), rng.randrange(4)) if c.face in rules.wild_faces and rng.random() < 0.5 else None
+                for c in cards
+            ]
+        for copies in (cards, [Card(c.rank, c.suit, 1 - c.copy) for c in cards], cards[::-1]):
+            found = search.meld(copies, kind, named if copies is not cards[::-1] else None)
+            expected = search._meld_checked(copies, kind, named if copies is not cards[::-1] else None)
+            assert found == expected, (copies, kind, named)
+            made += found is not None
+    assert made > 200  # the draws make melds, not only refusals

@@ -774,6 +774,30 @@ def test_cache_limit_keeps_answers_right() -> None:
     assert [search.deadwood(h) for h in reversed(hands)] == first[::-1]
 
 
+@pytest.mark.parametrize(
+    "rules", [MeldRules(), MeldRules(ace="both", set_max=None, run_min=4)], ids=["gin", "ace both"]
+)
+def test_a_memo_cleared_mid_search_gives_the_same_arrangements(rules: MeldRules) -> None:
+    # The bit search keeps each hand's choice for its lowest card, and follows the choices back to the melds:
+    # a memo cleared part-way (cache_limit 5) must give the same melds, and the memo holds plain ints only, so
+    # the garbage collector has nothing of it to track.
+    import gc
+
+    kept = MeldSearch(rules, GIN_VALUES)
+    cleared = MeldSearch(rules, GIN_VALUES, cache_limit=5)
+    rng = random.Random(7)
+    for _ in range(1500):
+        hand = [card_from_face(f) for f in rng.sample(range(52), rng.choice((7, 10, 13, 16)))]
+        expected = kept.arrange(hand)
+        assert cleared.arrange(hand) == expected
+        assert cleared.deadwood(hand) == kept.deadwood(hand) == expected.deadwood_value
+        assert (
+            sum(sum(GIN_VALUES[c.face] for c in m.cards) for m in expected.melds)
+            == sum(GIN_VALUES[c.face] for c in hand) - expected.deadwood_value
+        )
+    assert kept._cache and all(type(v) is int and not gc.is_tracked(v) for v in kept._cache.values())
+
+
 # == quick paths: the same answers as the general checks =====================================
 
 
