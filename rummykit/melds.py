@@ -675,7 +675,7 @@ class MeldSearch:
         template = made.get(key)
         if template is None:
             found = self._meld_checked(cards, kind, stands_for)
-            if len(made) >= 50_000:
+            if len(made) >= 20_000:
                 made.clear()
             if found is None:
                 made[key] = False
