@@ -506,8 +506,7 @@ class MeldSearch:
         t0, t1, t2, t3 = self._lane_values
         prune = self._prune
         if prune is None or prune[0] != 3 or prune[2] or prune[3] != 3 or prune[4]:
-            best_mask = self._best_mask
-            return (lambda mask: best_mask(mask)[0]), best_mask
+            return self._mask_value, self._best_mask
         starts = prune[1]
 
         def deadwood(mask: int) -> int:
@@ -1146,7 +1145,7 @@ class MeldSearch:
             return self._mask_deadwood(mask)
         mask = self._fast_mask([c.face for c in cards])
         if mask is not None:
-            return self._best_mask(mask)[0]
+            return self._mask_value(mask)
         return self._arrange_general(cards).deadwood_value
 
     def _meld_from_faces(self, cards: list[Card]) -> Meld:
@@ -1164,6 +1163,14 @@ class MeldSearch:
         if not meldable:
             return (loose, ())
         return ((self._best_inner(meldable) >> self._choice_bits) + loose, self._melds_of(meldable))
+
+    def _mask_value(self, mask: int) -> int:
+        """:meth:`_best_mask`'s deadwood alone (its melds are not followed back)."""
+        if self._prune is None:
+            return self._best_inner(mask) >> self._choice_bits
+        meldable = self._meldable(mask)
+        loose = self._lane_sum(mask & ~meldable)
+        return (self._best_inner(meldable) >> self._choice_bits) + loose if meldable else loose
 
     def _best_inner(self, mask: int) -> int:
         """The least deadwood of ``mask`` shifted left by :attr:`_choice_bits`, or'ed with the choice for its
