@@ -118,6 +118,7 @@ class DeadwoodSolver:
         # played in several threads at once (the web server) take turns.
         self._lock = threading.Lock()
         self._position_table = self._build_position_table()
+        self._set_faces, self._run_bits = self._natural_meld_tables()
 
     beam_from = 16
     """Hands of this many cards or more get a quick first pass (see :meth:`solve`)."""
@@ -132,6 +133,9 @@ class DeadwoodSolver:
     """States a depth-first try may visit before it gives up."""
     parts = (33, 67)
     """Passes within these percentages of the deadwood to beat come before the exact pass."""
+    skip_meldless = True
+    """Whether a hand without wild cards or jokers whose natural cards make no meld at all is answered at once
+    (everything deadwood, the only arrangement there is) rather than by the programme. Bots ask about many."""
     check_open_runs = True
     """Whether the exact passes and the depth-first tries drop a state whose open runs need more wild cards
     than it has left (:meth:`_open_runs_need`): such a state can never end, so the answer is the same either
@@ -300,11 +304,50 @@ class DeadwoodSolver:
                 hit = self._solved[key] = self._solve(counts, wilds, jokers)
         return hit[0], list(hit[1])
 
+    def _natural_meld_tables(self) -> tuple[list[tuple[int, int, int, int]], list[int]]:
+        """For :meth:`_meldless`: the faces of each rank that may make a set, and each face's run positions
+        (the bits of the positions a run may pass through)."""
+        rules = self.rules
+        set_faces = [
+            (rank - 1, rank + 12, rank + 25, rank + 38)
+            for rank in range(1, 14)
+            if rules.sets and rank not in rules.excluded_ranks
+        ]
+        run_bits = [0] * 52
+        for face in range(52):
+            rank = face % 13 + 1
+            if rules.runs and rank not in rules.excluded_ranks:
+                for position in rules.positions(rank):
+                    if self._allowed(position):
+                        run_bits[face] |= 1 << position
+        return set_faces, run_bits
+
+    def _meldless(self, counts: Sequence[int]) -> bool:
+        """Whether the natural cards ``counts`` make no meld on their own: no rank holds a set's least size,
+        and no suit holds a run's least length at positions in a row."""
+        least = self.rules.set_min
+        for a, b, c, d in self._set_faces:
+            if counts[a] + counts[b] + counts[c] + counts[d] >= least:
+                return False
+        run_bits = self._run_bits
+        for suit in range(0, 52, 13):
+            held = 0
+            for face in range(suit, suit + 13):
+                if counts[face]:
+                    held |= run_bits[face]
+            for _ in range(self._run_min - 1):
+                held &= held >> 1
+            if held:
+                return False
+        return True
+
     def _solve(
         self, counts: Sequence[int], wilds: Sequence[int], jokers: int
     ) -> tuple[int, tuple[tuple[int, ...], ...]]:
         rules = self.rules
         values = self.values
+        if self.skip_meldless and not wilds and not jokers and self._meldless(counts):
+            return sum(map(operator.mul, values[:52], counts[:52])), ()
         if len(self._moves) > 200_000:
             self._moves.clear()
             self._coded.clear()

@@ -158,6 +158,35 @@ def test_dropping_states_whose_open_runs_cannot_end_changes_no_answer(
     assert answers[0] == answers[1]
 
 
+@pytest.mark.parametrize("rules", range(len(RULES)))
+def test_a_hand_of_natural_cards_that_make_no_meld_is_answered_as_the_programme_answers(rules: int) -> None:
+    # A hand with no wild card or joker whose cards make no meld is answered at once: all of it deadwood. The
+    # check must never call a hand meldless that melds (nor the other way round, or no hand would be skipped).
+    rng = random.Random(rules)
+    naturals = [c for c in DECK if not c.is_joker and c.face not in RULES[rules].get("wild_faces", ())]
+    skipped = melded = 0
+    for _ in range(400):
+        hand = rng.sample(naturals, rng.randint(1, 20))
+        answers = []
+        for skip in (True, False):
+            ms = search(**RULES[rules])
+            solver = ms._solver
+            assert solver is not None
+            solver.skip_meldless = skip
+            found = ms._arrange_solver(hand)
+            assert found is not None
+            answers.append((found.deadwood_value, [str(meld) for meld in found.melds]))
+        assert answers[0] == answers[1], hand
+        counts = [0] * 52
+        for card in hand:
+            counts[card.face] += 1
+        meldless = solver._meldless(counts)
+        assert meldless == (not answers[1][1]), hand
+        skipped += meldless
+        melded += not meldless
+    assert skipped > 20 and melded > 20
+
+
 @pytest.mark.parametrize(
     ("hand", "deadwood"),
     [
