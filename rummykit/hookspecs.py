@@ -51,8 +51,10 @@ def rummykit_house_rules() -> dict[str, dict[str, Any]] | None:
 def rummykit_meld_rules(variant: Variant, rules: MeldRules) -> MeldRules | None:
     """Called once when a variant is built: return changed meld rules (special melds, wild cards that
     depend on the deal are handled elsewhere), or ``None`` to keep ``rules``. A game's own meld test goes
-    in ``accept``; when it looks only at wild cards standing for certain cards, name those in
-    ``accept_faces`` too (Arlington: the queen of spades), so that big hands list quickly."""
+    in ``accept``: it is given a meld and answers True or False from the meld's kind and faces (what each
+    card is and stands for), never from which copy of a card it holds, since the search keeps its answers by
+    faces. When it looks only at wild cards standing for certain cards, name those in ``accept_faces`` too
+    (Arlington: the queen of spades), so that big hands list quickly."""
 
 
 @hookspec(firstresult=True)
