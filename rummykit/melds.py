@@ -36,6 +36,9 @@ meld). Called with every meld before it is accepted, listed or used by the searc
 answer must depend only on the meld's kind and faces (what each card is and stands for), not on which copy
 of a card it holds: the search keeps its answers by faces."""
 
+_MELD_MASK = (1 << 52) - 1
+"""The meld a memo entry of the bit search names (see :meth:`MeldSearch._best_inner`)."""
+
 AceRule = Literal["low", "high", "both"]
 
 RUN_ORDER: tuple[int, ...] = tuple(range(1, 14))
@@ -276,7 +279,7 @@ class MeldSearch:
     texts naming another card is not taken on the fast path, so the caller's check refuses it."""
     _by_low: list[tuple[int, ...]] = field(init=False, repr=False)
     _cache: dict[int, int] = field(init=False, repr=False)
-    """The bit search's memo: a mask's least deadwood and its lowest card's choice, packed in one int (see
+    """The bit search's memo: a mask's least deadwood and the meld of its lowest card, packed in one int (see
     :meth:`_best_inner`). Ints, not tuples: the memo then makes nothing the garbage collector must track."""
     _gcache: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[int, tuple[tuple[int, ...], ...]]] = field(
         init=False, repr=False
@@ -302,7 +305,6 @@ class MeldSearch:
         """By suit, whether every run of it is laid where the rules place its wild cards (no game's test refuses it)."""
         self._by_low = self._build_tables()
         self._cache = {}
-        self._choice_bits = max(len(masks) for masks in self._by_low).bit_length()
         self._gcache = {}
         self._slow_bits = 1 << JOKER_FACE
         for face in self.rules.wild_faces:
@@ -502,7 +504,6 @@ class MeldSearch:
         best_inner = self._best_inner
         melds_of = self._melds_of
         cache = self._cache
-        shift = self._choice_bits
         t0, t1, t2, t3 = self._lane_values
         prune = self._prune
         if prune is None or prune[0] != 3 or prune[2] or prune[3] != 3 or prune[4]:
@@ -520,7 +521,7 @@ class MeldSearch:
                 return t0[a] + t1[b] + t2[c] + t3[d]
             loose = mask & ~meldable
             hit = cache.get(meldable)
-            value = (hit if hit is not None else best_inner(meldable)) >> shift
+            value = (hit if hit is not None else best_inner(meldable)) >> 52
             value += t0[loose & 0x1FFF] + t1[(loose >> 13) & 0x1FFF]
             return value + t2[(loose >> 26) & 0x1FFF] + t3[loose >> 39]
 
@@ -535,7 +536,7 @@ class MeldSearch:
                 return (t0[a] + t1[b] + t2[c] + t3[d], ())
             loose = mask & ~meldable
             hit = cache.get(meldable)
-            value = (hit if hit is not None else best_inner(meldable)) >> shift
+            value = (hit if hit is not None else best_inner(meldable)) >> 52
             loose_value = t0[loose & 0x1FFF] + t1[(loose >> 13) & 0x1FFF] + t2[(loose >> 26) & 0x1FFF] + t3[loose >> 39]
             return (value + loose_value, melds_of(meldable))
 
@@ -1157,24 +1158,24 @@ class MeldSearch:
     def _best_mask(self, mask: int) -> tuple[int, tuple[int, ...]]:
         """Least deadwood of a fast-path hand: cards in no meld are counted at once, the rest searched."""
         if self._prune is None:
-            return (self._best_inner(mask) >> self._choice_bits, self._melds_of(mask))
+            return (self._best_inner(mask) >> 52, self._melds_of(mask))
         meldable = self._meldable(mask)
         loose = self._lane_sum(mask & ~meldable)
         if not meldable:
             return (loose, ())
-        return ((self._best_inner(meldable) >> self._choice_bits) + loose, self._melds_of(meldable))
+        return ((self._best_inner(meldable) >> 52) + loose, self._melds_of(meldable))
 
     def _mask_value(self, mask: int) -> int:
         """:meth:`_best_mask`'s deadwood alone (its melds are not followed back)."""
         if self._prune is None:
-            return self._best_inner(mask) >> self._choice_bits
+            return self._best_inner(mask) >> 52
         meldable = self._meldable(mask)
         loose = self._lane_sum(mask & ~meldable)
-        return (self._best_inner(meldable) >> self._choice_bits) + loose if meldable else loose
+        return (self._best_inner(meldable) >> 52) + loose if meldable else loose
 
     def _best_inner(self, mask: int) -> int:
-        """The least deadwood of ``mask`` shifted left by :attr:`_choice_bits`, or'ed with the choice for its
-        lowest card: 0 loose, ``k`` the ``k``-th meld of :attr:`_by_low` (:meth:`_melds_of` follows the choices)."""
+        """The least deadwood of ``mask`` shifted left 52 bits, or'ed with the meld its lowest card goes into
+        (a mask of the tables; 0: the card is left loose). :meth:`_melds_of` follows these melds back."""
         cache = self._cache
         hit = cache.get(mask)
         if hit is not None:
@@ -1188,36 +1189,31 @@ class MeldSearch:
     def _search_mask(self, mask: int) -> int:
         if not mask:
             return 0
-        shift = self._choice_bits
         low = mask & -mask
         face = low.bit_length() - 1
-        best = (self._best_inner(mask ^ low) >> shift) + self.values[face]
+        best = (self._best_inner(mask ^ low) >> 52) + self.values[face]
         choice = 0
-        for index, meld in enumerate(self._by_low[face]):
+        for meld in self._by_low[face]:
             if meld & mask == meld:
-                value = self._best_inner(mask ^ meld) >> shift
+                value = self._best_inner(mask ^ meld) >> 52
                 if value < best:
-                    best, choice = value, index + 1
+                    best, choice = value, meld
                     if value == 0:
                         break
-        return best << shift | choice
+        return best << 52 | choice
 
     def _melds_of(self, mask: int) -> tuple[int, ...]:
         """The melds of the best arrangement of ``mask`` found by :meth:`_best_inner`, lowest card first."""
         melds = []
         cache = self._cache
-        by_low = self._by_low
-        choices = (1 << self._choice_bits) - 1
         while mask:
             hit = cache.get(mask)
-            choice = (hit if hit is not None else self._best_inner(mask)) & choices
-            low = mask & -mask
-            if choice:
-                meld = by_low[low.bit_length() - 1][choice - 1]
+            meld = (hit if hit is not None else self._best_inner(mask)) & _MELD_MASK
+            if meld:
                 melds.append(meld)
                 mask ^= meld
             else:
-                mask ^= low
+                mask ^= mask & -mask
         return tuple(melds)
 
     def discard_deadwoods(self, cards: Sequence[Card]) -> list[int]:
