@@ -273,7 +273,9 @@ def test_melds_kept_by_faces_are_the_melds_the_checks_make(index: int) -> None:
         named: list[Card | None] | None = None
         if rng.random() < 0.3:
             named = [
-                Card(rng.randint(1, 13), rng.randrange(4)) if c.face in rules.wild_faces and rng.random() < 0.5 else None
+                Card(rng.randint(1, 13), rng.randrange(4))
+                if c.face in rules.wild_faces and rng.random() < 0.5
+                else None
                 for c in cards
             ]
         for copies in (cards, [Card(c.rank, c.suit, 1 - c.copy) for c in cards], cards[::-1]):
