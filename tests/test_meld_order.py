@@ -278,9 +278,10 @@ def test_melds_kept_by_faces_are_the_melds_the_checks_make(index: int) -> None:
                 else None
                 for c in cards
             ]
-        for copies in (cards, [Card(c.rank, c.suit, 1 - c.copy) for c in cards], cards[::-1]):
-            found = search.meld(copies, kind, named if copies is not cards[::-1] else None)
-            expected = search._meld_checked(copies, kind, named if copies is not cards[::-1] else None)
-            assert found == expected, (copies, kind, named)
+        other_copies = [Card(c.rank, c.suit, 1 - c.copy) for c in cards]
+        reversed_named = named[::-1] if named else None
+        for hand, meant in ((cards, named), (other_copies, named), (cards[::-1], reversed_named)):
+            found = search.meld(hand, kind, meant)
+            assert found == search._meld_checked(hand, kind, meant), (hand, kind, meant)
             made += found is not None
     assert made > 200  # the draws make melds, not only refusals
