@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import operator
 import warnings
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
@@ -288,6 +289,12 @@ class MeldSearch:
     def __post_init__(self) -> None:
         if len(self.values) != 53:
             raise ValueError("values needs 53 entries, one per face")
+        try:
+            # Whole numbers as Python ints (numpy's included): the search packs them into wider ints.
+            self.values = [operator.index(value) for value in self.values]
+        except TypeError:
+            wrong = next(v for v in self.values if not hasattr(v, "__index__"))
+            raise ValueError(f"values: each deadwood value is a whole number, not {wrong!r}") from None
         if self.accept is None:
             self.accept = self.rules.accept  # a game sets its test on the rules (rummykit_meld_rules)
         self._made_by_faces: dict[Hashable, Any] = {}
@@ -731,7 +738,7 @@ class MeldSearch:
             "looks at, or none (accept_faces None). Until then listings may be out of order; this search now "
             "lists as if none were named.",
             RuntimeWarning,
-            stacklevel=3,
+            stacklevel=4,  # the caller of meld(), through _meld_checked
         )
         self._placed_by_rules = (False, False, False, False)
         self._last_first = None

@@ -463,9 +463,19 @@ def _known_keys(schema: Mapping[str, Any]) -> list[str]:
     return list(schema.get("properties", {}))
 
 
+_WHOLE_NUMBERS = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
+    "integer", lambda checker, instance: isinstance(instance, int) and not isinstance(instance, bool)
+)
+_Validator = jsonschema.validators.extend(  # type: ignore[no-untyped-call]  # jsonschema's stubs leave it untyped
+    jsonschema.Draft202012Validator, type_checker=_WHOLE_NUMBERS
+)
+"""The schema's validator, with ``integer`` meaning a whole number written as one: ``10.0`` is refused
+(JSON Schema itself takes it), so card values, targets and counts are never floats."""
+
+
 def schema_problems(data: Any, schema: Mapping[str, Any], locate: Any, prefix: Path_ = ()) -> list[Problem]:
     """Validate ``data`` against ``schema``; ``locate(path, message)`` turns a finding into a Problem."""
-    validator = jsonschema.Draft202012Validator(schema)
+    validator = _Validator(schema)
     problems = []
     for error in sorted(validator.iter_errors(data), key=lambda e: list(map(str, e.absolute_path))):
         path = prefix + tuple(error.absolute_path)

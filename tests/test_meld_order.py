@@ -285,3 +285,15 @@ def test_melds_kept_by_faces_are_the_melds_the_checks_make(index: int) -> None:
             assert found == search._meld_checked(hand, kind, meant), (hand, kind, meant)
             made += found is not None
     assert made > 200  # the draws make melds, not only refusals
+
+
+def test_a_wrong_declaration_is_reported_at_the_line_that_asked_for_the_meld() -> None:
+    rules = MeldRules(
+        ace="both", wild_faces=frozenset({JOKER_FACE}), accept=no_wild_on_top, accept_faces=frozenset({1})
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        search = MeldSearch(rules, VALUE_TABLES[0])
+    with pytest.warns(RuntimeWarning, match=r"refused 3C 4C JK") as caught:
+        search.meld(parse("3C 4C JK"))
+    assert [w.filename for w in caught] == [__file__]

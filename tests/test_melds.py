@@ -926,3 +926,17 @@ def test_no_lay_off_makes_a_run_hold_the_ace_twice() -> None:
     full = search.extend(low, parse("KD"))
     assert full is not None and len(full.cards) == 13 and full.ranks[-1] - full.ranks[0] == 12  # one ace
     assert search.extend(full, parse("2S")) is None  # only the ace's other place is left for it
+
+
+def test_deadwood_values_are_whole_numbers() -> None:
+    # Values are kept as Python ints, whatever integer type they come as (numpy's wraps when the search packs
+    # them into wider ints); a value that is no whole number is refused, naming it.
+    numpy = pytest.importorskip("numpy")
+    big = [v * 100 for v in GIN_VALUES]
+    hand = parse("7H 7S 7D 8H 9H KC KD")
+    as_ints = MeldSearch(MeldRules(), big)
+    as_numpy = MeldSearch(MeldRules(), numpy.array(big, dtype=numpy.int64))
+    assert as_numpy.deadwood(hand) == as_ints.deadwood(hand) == 3400
+    assert str(as_numpy.arrange(hand)) == str(as_ints.arrange(hand))
+    with pytest.raises(ValueError, match=r"whole number, not 10\.5"):
+        MeldSearch(MeldRules(), [*GIN_VALUES[:11], 10.5, *GIN_VALUES[12:]])

@@ -466,6 +466,25 @@ def test_wrong_type_inside_rules(tmp_path: Path) -> None:
     assert "expected a whole number" in problem.message and "'ten'" in problem.message
 
 
+def test_a_whole_number_written_with_a_decimal_point_is_refused(tmp_path: Path) -> None:
+    # JSON Schema takes 10.0 for an integer; rummykit does not: card values, targets and counts stay ints (the
+    # meld search packs values into wider ints, and scores would print as 10.0).
+    path = write(
+        tmp_path,
+        "decimal.yaml",
+        """
+        name: decimal
+        title: Decimal
+        extends: gin
+        card_values:
+          Q: 10.0
+    """,
+    )
+    problem = only_problem(path)
+    assert (problem.line, problem.path) == (5, "card_values.Q")
+    assert "expected a whole number" in problem.message and "10.0" in problem.message
+
+
 def test_plugin_not_installed(tmp_path: Path) -> None:
     path = write(
         tmp_path,
