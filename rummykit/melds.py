@@ -18,11 +18,13 @@ from __future__ import annotations
 import heapq
 import itertools
 import operator
+import sys
 import warnings
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
+from types import FrameType
 from typing import Any, Literal
 
 from . import meldorder
@@ -289,11 +291,12 @@ class MeldSearch:
     def __post_init__(self) -> None:
         if len(self.values) != 53:
             raise ValueError("values needs 53 entries, one per face")
+        given: Sequence[Any] = self.values  # any integer type, numpy's too (the compiled build checks ints)
         try:
-            # Whole numbers as Python ints (numpy's included): the search packs them into wider ints.
-            self.values = [operator.index(value) for value in self.values]
+            # Whole numbers as Python ints: the search packs them into wider ints.
+            self.values = [operator.index(value) for value in given]
         except TypeError:
-            wrong = next(v for v in self.values if not hasattr(v, "__index__"))
+            wrong = next(v for v in given if not hasattr(v, "__index__"))
             raise ValueError(f"values: each deadwood value is a whole number, not {wrong!r}") from None
         if self.accept is None:
             self.accept = self.rules.accept  # a game sets its test on the rules (rummykit_meld_rules)
@@ -731,6 +734,12 @@ class MeldSearch:
     def _distrust(self, refused: Meld) -> None:
         """The game's test refused a meld its declaration said it accepts: from now on every placement of
         every run is listed, as without a declaration (the listing's order depended on it)."""
+        # Reported at the line that asked for the meld: the first frame outside this module (the compiled
+        # build's functions have no frames of their own).
+        level = 1
+        frame: FrameType | None = sys._getframe(0)
+        while frame is not None and frame.f_globals.get("__name__") == __name__:
+            level, frame = level + 1, frame.f_back
         warnings.warn(
             f"the game's own meld test refused {refused}, though MeldRules.accept_faces "
             f"({' '.join(str(card_from_face(f)) for f in sorted(self.rules.accept_faces or ()))}) says it accepts "
@@ -738,7 +747,7 @@ class MeldSearch:
             "looks at, or none (accept_faces None). Until then listings may be out of order; this search now "
             "lists as if none were named.",
             RuntimeWarning,
-            stacklevel=4,  # the caller of meld(), through _meld_checked
+            stacklevel=level,
         )
         self._placed_by_rules = (False, False, False, False)
         self._last_first = None
