@@ -25,8 +25,8 @@ below free, a card of a rank with too few for a set taking its share of the wild
 Those passes, and the depth-first tries below, also drop every state whose open runs need more wild cards
 than it has left, counting the natural cards above that could fill them: it can never end, so the answer,
 melds included, is the same. Very big hands are then tried depth first for no deadwood, then for the least
-step deadwood can take; what is left gets passes within a third and two thirds of the deadwood to beat,
-then the exact pass.
+step deadwood can take, then for two steps (a try that gives up leaves its bound, and the step, to passes);
+what is left gets passes within a third and two thirds of the deadwood to beat, then the exact pass.
 """
 
 from __future__ import annotations
@@ -127,13 +127,17 @@ class DeadwoodSolver:
     cards) and 1.5 against 3.0 (20: the quick pass is ahead from about 23 cards with many wild cards)."""
     zero_from = 40
     """Hands of this many cards or more, when the quick pass leaves deadwood, are first tried depth first for
-    none at all, then for the least step of deadwood (most hands of 45 cards or more have none; most of 30
-    cards have some, and the try would be lost)."""
+    none at all, then for the least step of deadwood, then for two steps (most hands of 45 cards or more have
+    none; most of 30 cards have some, and the try would be lost). Once a try has ruled out every deadwood
+    below its bound, what it finds within the bound is the least."""
     beam = 48
     beam_penalty = 10
     """States kept per step in the quick pass, and how they are ranked."""
-    try_states = 20_000
-    """States a depth-first try may visit before it gives up."""
+    try_states = 8_000
+    """States a depth-first try may visit before it gives up. A walk that finds what it looks for mostly does
+    so within a few thousand states; one that needs more costs more than the pass that decides in its place
+    (on 45-card hands, deuces wild or jokers too: a walk that found nothing took two to four times the pass's
+    time)."""
     parts = (33, 67)
     """Passes within these percentages of the deadwood to beat come before the exact pass."""
     skip_meldless = True
@@ -387,17 +391,26 @@ class DeadwoodSolver:
         if found is not None and size >= self.zero_from:
             # Big hands nearly always meld everything, or all but a card: looked for depth first, such an
             # arrangement is met long before a pass would have visited every state that could lead to it.
-            # A try that gives up is followed by a pass within the same bound, which decides.
-            for bound in (0, step):
+            # Each try is within what is ruled out so far (none, then the step, then two), so what it finds is
+            # the least. A try that gives up has met a hand with few such arrangements or none, which a pass
+            # decides for less than a walk: a pass within the same bound, and after a try for none, if that
+            # pass finds nothing, a pass within the step rather than another try.
+            for _ in range(3):
                 if found[0][0] <= least:
                     break
+                bound = least
                 tried = self._first_within(counts, wilds, bound)
                 if tried is None:
                     tried = self._best_by_wilds(counts, len(wilds), bound=bound)
+                    if not tried[0] and bound == 0 and found[0][0] > above(bound):
+                        least = bound = above(bound)
+                        tried = self._best_by_wilds(counts, len(wilds), bound=bound)
                 found = better_of(found, *tried)
                 assert found is not None
                 if found[0][0] > bound:
                     least = above(bound)
+                elif tried[0]:
+                    least = found[0][0]
         for part in self.parts:
             # A pass within part of the deadwood to beat costs a fraction of the exact pass (the cost grows
             # fast with the bound); what it finds is the least. The quick pass is sometimes far off.

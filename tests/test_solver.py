@@ -223,6 +223,62 @@ def test_a_try_that_finds_nothing_rules_out_deadwood_up_to_the_next_step() -> No
     assert found.deadwood_value == ms._arrange_exhaustive(hand).deadwood_value == 5
 
 
+class _Passes:
+    """What a solver did, in order: ("try", bound, found: True, False or None for gave up) and ("pass", bound,
+    found) for each pass after the quick one."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch, solver: Any) -> None:
+        self.done: list[tuple[str, int | None, bool | None]] = []
+        first_within, best_by_wilds = solver._first_within, solver._best_by_wilds
+
+        def tried(counts: Any, wilds: Any, bound: int) -> Any:
+            found = first_within(counts, wilds, bound)
+            self.done.append(("try", bound, None if found is None else bool(found[0])))
+            return found
+
+        def passed(counts: Any, budget: int, beam: int | None = None, bound: int | None = None) -> Any:
+            found = best_by_wilds(counts, budget, beam=beam, bound=bound)
+            if beam is None:
+                self.done.append(("pass", bound, bool(found[0])))
+            return found
+
+        monkeypatch.setattr(solver, "_first_within", tried)
+        monkeypatch.setattr(solver, "_best_by_wilds", passed)
+
+
+def test_a_try_that_gives_up_leaves_the_next_step_to_a_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The try for none gives up (3 states); the pass within none finds nothing; the step (5) is decided by a
+    # pass too, not by another try: a hand where a walk gives up seldom has what it looks for.
+    ms = search(FORTUNE_VALUES, **RULES[0])
+    solver = ms._solver
+    assert solver is not None
+    solver.beam_from = solver.zero_from = 1
+    solver.beam = 1
+    solver.try_states = 3
+    passes = _Passes(monkeypatch, solver)
+    hand = parse("JS TH TC TS JK TD AC 2S TH 6D 2H")
+    found = ms.arrange(hand)
+    assert_valid(found, hand, ms)
+    assert found.deadwood_value == ms._arrange_exhaustive(hand).deadwood_value == 5
+    assert passes.done == [("try", 0, None), ("pass", 0, False), ("pass", 5, True)]
+
+
+def test_a_try_within_what_is_ruled_out_finds_the_least(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Tries rule out none and 5; the try within 10 finds an arrangement, which is then the least: no pass
+    # follows to prove it.
+    ms = search(FORTUNE_VALUES, **RULES[0])
+    solver = ms._solver
+    assert solver is not None
+    solver.beam_from = solver.zero_from = 1
+    solver.beam = 1
+    passes = _Passes(monkeypatch, solver)
+    hand = parse("7S KS 3C 6D TS 2C 8S TS TD JK 2C")
+    found = ms.arrange(hand)
+    assert_valid(found, hand, ms)
+    assert found.deadwood_value == ms._arrange_exhaustive(hand).deadwood_value == 10
+    assert passes.done == [("try", 0, False), ("try", 5, False), ("try", 10, True)]
+
+
 @settings(max_examples=200, deadline=None)
 @given(
     rules=ANY_RULES,
