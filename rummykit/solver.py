@@ -25,8 +25,8 @@ below free, a card of a rank with too few for a set taking its share of the wild
 Those passes, and the depth-first tries below, also drop every state whose open runs need more wild cards
 than it has left, counting the natural cards above that could fill them: it can never end, so the answer,
 melds included, is the same. Very big hands are then tried depth first for no deadwood, then for the least
-step deadwood can take, then for two steps (a try that gives up leaves its bound, and the step, to passes);
-what is left gets passes within a third and two thirds of the deadwood to beat, then the exact pass.
+step deadwood can take, and so on, up to three tries (a try that gives up leaves its bound to a pass); what
+is left gets passes within a third and two thirds of the deadwood to beat, then the exact pass.
 """
 
 from __future__ import annotations
@@ -127,9 +127,9 @@ class DeadwoodSolver:
     cards) and 1.5 against 3.0 (20: the quick pass is ahead from about 23 cards with many wild cards)."""
     zero_from = 40
     """Hands of this many cards or more, when the quick pass leaves deadwood, are first tried depth first for
-    none at all, then for the least step of deadwood, then for two steps (most hands of 45 cards or more have
-    none; most of 30 cards have some, and the try would be lost). Once a try has ruled out every deadwood
-    below its bound, what it finds within the bound is the least."""
+    none at all, then for the least step of deadwood, and so on, up to three tries (most hands of 45 cards or
+    more have none; most of 30 cards have some, and the try would be lost). Each try is within what is ruled
+    out so far, so what it finds is the least."""
     beam = 48
     beam_penalty = 10
     """States kept per step in the quick pass, and how they are ranked."""
@@ -391,10 +391,10 @@ class DeadwoodSolver:
         if found is not None and size >= self.zero_from:
             # Big hands nearly always meld everything, or all but a card: looked for depth first, such an
             # arrangement is met long before a pass would have visited every state that could lead to it.
-            # Each try is within what is ruled out so far (none, then the step, then two), so what it finds is
-            # the least. A try that gives up has met a hand with few such arrangements or none, which a pass
-            # decides for less than a walk: a pass within the same bound, and after a try for none, if that
-            # pass finds nothing, a pass within the step rather than another try.
+            # Up to three tries, each within what is ruled out so far (none, then the next step...), so what
+            # it finds is the least. A try that gives up has met a hand with few such arrangements or none,
+            # which a pass decides for less than a walk: a pass within the same bound, and after a try for
+            # none, if that pass finds nothing, a pass within the step rather than another try.
             for _ in range(3):
                 if found[0][0] <= least:
                     break
@@ -409,8 +409,6 @@ class DeadwoodSolver:
                 assert found is not None
                 if found[0][0] > bound:
                     least = above(bound)
-                elif tried[0]:
-                    least = found[0][0]
         for part in self.parts:
             # A pass within part of the deadwood to beat costs a fraction of the exact pass (the cost grows
             # fast with the bound); what it finds is the least. The quick pass is sometimes far off.
