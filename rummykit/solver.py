@@ -138,6 +138,12 @@ class DeadwoodSolver:
     so within a few thousand states; one that needs more costs more than the pass that decides in its place
     (on 45-card hands, deuces wild or jokers too: a walk that found nothing took two to four times the pass's
     time)."""
+    pass_states = 100_000
+    more_try_states = 64_000
+    """When a try has given up, a pass that visits more states than ``pass_states`` gives up in turn, and the
+    try goes on, up to ``more_try_states`` states, before the pass decides. Most passes within a bound small
+    enough for a try need 5,000 to 70,000 states (60 to 150 ms); a few need half a million or more, and a try
+    finds their arrangement within some 30,000."""
     parts = (33, 67)
     """Passes within these percentages of the deadwood to beat come before the exact pass."""
     skip_meldless = True
@@ -399,9 +405,10 @@ class DeadwoodSolver:
                 if found[0][0] <= least:
                     break
                 bound = least
-                tried = self._first_within(counts, wilds, bound)
+                failed: dict[tuple[int, int, int], int] = {}
+                tried = self._first_within(counts, wilds, bound, failed)
                 if tried is None:
-                    tried = self._best_by_wilds(counts, len(wilds), bound=bound)
+                    tried = self._decide_within(counts, wilds, bound, failed)
                     if not tried[0] and bound == 0 and found[0][0] > above(bound):
                         least = bound = above(bound)
                         tried = self._best_by_wilds(counts, len(wilds), bound=bound)
@@ -444,6 +451,20 @@ class DeadwoodSolver:
             melds.extend(_even_groups((JOKER,) * melded, rules.set_max))
             jokers -= melded
         return cost + jokers * values[JOKER], tuple(melds)
+
+    def _decide_within(
+        self, counts: Sequence[int], wilds: Sequence[int], bound: int, failed: dict[tuple[int, int, int], int]
+    ) -> tuple[dict[int, tuple[int, int, int]], list[Step]]:
+        """What a try within ``bound`` that gave up leaves undecided: a pass decides it, unless the pass runs
+        long (past :attr:`pass_states` states); then the try goes on where it stopped, up to
+        :attr:`more_try_states`, before the pass decides whatever it takes. A few hands make a pass visit
+        millions of states where a walk finds their arrangement in tens of thousands."""
+        try:
+            return self._best_by_wilds(counts, len(wilds), bound=bound, cap=self.pass_states)
+        except _GiveUp:
+            pass
+        tried = self._first_within(counts, wilds, bound, failed, self.more_try_states)
+        return tried if tried is not None else self._best_by_wilds(counts, len(wilds), bound=bound)
 
     def _choose(
         self, counts: Sequence[int], wilds: Sequence[int], best: dict[int, tuple[int, int, int]]
@@ -569,10 +590,16 @@ class DeadwoodSolver:
         return [self._set_options(m) for m in range(most + 1)], (max(1, most.bit_length()), max(1, budget.bit_length()))
 
     def _best_by_wilds(
-        self, counts: Sequence[int], budget: int, beam: int | None = None, bound: int | None = None
+        self,
+        counts: Sequence[int],
+        budget: int,
+        beam: int | None = None,
+        bound: int | None = None,
+        cap: int | None = None,
     ) -> tuple[dict[int, tuple[int, int, int]], list[Step]]:
         """For each number of wild cards melded in sets and runs: the most natural value melded, the final
-        state that reaches it and the wild cards that state needs (the rest fill room it left).
+        state that reaches it and the wild cards that state needs (the rest fill room it left). With ``cap``,
+        it gives up (raises :class:`_GiveUp`) once it has visited that many states.
 
         A state is a number (hashing numbers is what makes the programme quick), fields from the lowest
         bits: the naturals sent to the sets of this rank (within a position only), the room for more wild
@@ -737,6 +764,10 @@ class DeadwoodSolver:
                             nxt[nkey] = nval
                             back[nkey] = (prev, move)
                 steps.append((position, suit, back))
+                if cap is not None:
+                    cap -= len(layer)
+                    if cap < 0:
+                        raise _GiveUp
                 run_positions[suit] = position
                 if beam is not None and len(nxt) > beam:
                     lost = {}
@@ -965,14 +996,20 @@ class DeadwoodSolver:
         return hit
 
     def _first_within(
-        self, counts: Sequence[int], wilds: Sequence[int], bound: int
+        self,
+        counts: Sequence[int],
+        wilds: Sequence[int],
+        bound: int,
+        failed: dict[tuple[int, int, int], int] | None = None,
+        limit: int | None = None,
     ) -> tuple[dict[int, tuple[int, int, int]], list[Step]] | None:
         """:meth:`_best_by_wilds` for an arrangement whose deadwood is at most ``bound``: the first one a
         depth-first walk of the programme's states meets (moves leaving out less first, then those using
         fewer wild cards), or nothing. A state that led nowhere is not visited again having left out as much
         or more. Big hands usually meld everything, and this meets such an arrangement long before the
-        programme would have visited every state that leaves nothing out. None if it gives up (after
-        :attr:`try_states` states): a walk that finds nothing costs more than a pass."""
+        programme would have visited every state that leaves nothing out. None if it gives up (after ``limit``
+        states, :attr:`try_states` by default): a walk that finds nothing costs more than a pass. A walk given
+        the ``failed`` states of one within the same bound that gave up goes on where that one stopped."""
         budget = len(wilds)
         values = self.values
         set_options, layout = self._layout(counts, budget)
@@ -996,7 +1033,8 @@ class DeadwoodSolver:
             for suit in range(4)
         )
         coded_moves = self._coded_moves
-        failed: dict[tuple[int, int, int], int] = {}  # states that led nowhere: the least they had left out
+        if failed is None:
+            failed = {}  # states that led nowhere: the least they had left out
         path: list[tuple[int, int, int, tuple[int, object]]] = []
         ends: dict[tuple[int, int, int], bool] = {}
         ordered: dict[tuple[int, ...], list[tuple[int, int, int, int, int, Move, int]]] = {}
@@ -1021,7 +1059,7 @@ class DeadwoodSolver:
                 return at_sets(i, key, lost)
             if failed.get((i, suit, key), bound + 1) <= lost:
                 return None
-            if len(failed) >= limit:
+            if len(failed) >= most:
                 raise _GiveUp
             position, in_span, ctx, keep_back, take_back, here = positions[i]
             worth = values[self._face_at[position][suit]] if in_span else 0
@@ -1094,7 +1132,7 @@ class DeadwoodSolver:
                 path.pop()
             return None
 
-        limit = self.try_states
+        most = self.try_states if limit is None else limit
         try:
             found = at_position(0, 0, 0)
         except _GiveUp:

@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 import rummykit
 from rummykit.cards import JOKER_FACE, Card, build_deck, parse
 from rummykit.melds import Arrangement, Meld, MeldRules, MeldSearch
+from rummykit.solver import _GiveUp
 
 FACE_VALUES: list[int] = [min(face % 13 + 1, 10) for face in range(52)] + [25]
 TWOS = frozenset(suit * 13 + 1 for suit in range(4))
@@ -108,20 +109,25 @@ def test_solver_matches_the_exhaustive_search_on_bigger_hands(rules: int) -> Non
     fortune=st.booleans(),
     try_states=st.sampled_from([3, 20_000]),
     beam=st.sampled_from([1, 48]),
+    pass_states=st.sampled_from([1, 100_000]),
+    more_try_states=st.sampled_from([4, 64_000]),
 )
 def test_every_pass_of_the_solver_matches_the_exhaustive_search(
-    rules: int, picks: list[int], fortune: bool, try_states: int, beam: int
+    rules: int, picks: list[int], fortune: bool, try_states: int, beam: int, pass_states: int, more_try_states: int
 ) -> None:
     # Big hands get the quick pass, the depth-first tries and the passes within part of the deadwood to
     # beat; small ones go straight to the exact pass. With the thresholds at one card, small hands take every
     # pass too. Fortune's values are all multiples of 5 (deadwood goes in steps of 5); a depth-first try
-    # allowed 3 states gives up; a quick pass keeping one state leaves the passes after it more to find.
+    # allowed 3 states gives up; a quick pass keeping one state leaves the passes after it more to find; a
+    # pass allowed one state after a try gave up gives up too, and the try goes on (4 states: gives up again).
     ms = search(FORTUNE_VALUES if fortune else FACE_VALUES, **RULES[rules])
     solver = ms._solver
     assert solver is not None
     solver.beam_from = solver.zero_from = 1
     solver.try_states = try_states
     solver.beam = beam
+    solver.pass_states = pass_states
+    solver.more_try_states = more_try_states
     hand = [DECK[i] for i in picks]
     found = ms._arrange_solver(hand)
     assert found is not None
@@ -224,20 +230,28 @@ def test_a_try_that_finds_nothing_rules_out_deadwood_up_to_the_next_step() -> No
 
 
 class _Passes:
-    """What a solver did, in order: ("try", bound, found: True, False or None for gave up) and ("pass", bound,
-    found) for each pass after the quick one."""
+    """What a solver did, in order: ("try", bound, found) and ("pass", bound, found) for each pass after the
+    quick one; found is True, False, or None for gave up."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch, solver: Any) -> None:
         self.done: list[tuple[str, int | None, bool | None]] = []
+        self.handed: list[int] = []  # per try: the states that led nowhere it was handed (by a try before it)
         first_within, best_by_wilds = solver._first_within, solver._best_by_wilds
 
-        def tried(counts: Any, wilds: Any, bound: int) -> Any:
-            found = first_within(counts, wilds, bound)
+        def tried(counts: Any, wilds: Any, bound: int, failed: Any = None, limit: int | None = None) -> Any:
+            self.handed.append(len(failed or ()))
+            found = first_within(counts, wilds, bound, failed, limit)
             self.done.append(("try", bound, None if found is None else bool(found[0])))
             return found
 
-        def passed(counts: Any, budget: int, beam: int | None = None, bound: int | None = None) -> Any:
-            found = best_by_wilds(counts, budget, beam=beam, bound=bound)
+        def passed(
+            counts: Any, budget: int, beam: int | None = None, bound: int | None = None, cap: int | None = None
+        ) -> Any:
+            try:
+                found = best_by_wilds(counts, budget, beam=beam, bound=bound, cap=cap)
+            except _GiveUp:
+                self.done.append(("pass", bound, None))
+                raise
             if beam is None:
                 self.done.append(("pass", bound, bool(found[0])))
             return found
@@ -261,6 +275,31 @@ def test_a_try_that_gives_up_leaves_the_next_step_to_a_pass(monkeypatch: pytest.
     assert_valid(found, hand, ms)
     assert found.deadwood_value == ms._arrange_exhaustive(hand).deadwood_value == 5
     assert passes.done == [("try", 0, None), ("pass", 0, False), ("pass", 5, True)]
+
+
+def test_a_pass_that_runs_long_after_a_try_gave_up_lets_the_try_go_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The try for none gives up (3 states); the pass deciding in its place gives up in turn (a state allowed);
+    # the try goes on where it stopped and finds the hand's arrangement, which no pass then has to prove.
+    ms = search(FORTUNE_VALUES, **RULES[0])
+    solver = ms._solver
+    assert solver is not None
+    solver.beam_from = solver.zero_from = 1
+    solver.beam = 1
+    solver.try_states = 3
+    solver.pass_states = 1
+    passes = _Passes(monkeypatch, solver)
+    hand = parse("JK JS AS 2D 3S 6D 8D 2S 2S JC")
+    found = ms.arrange(hand)
+    assert_valid(found, hand, ms)
+    assert found.deadwood_value == 0
+    assert passes.done == [("try", 0, None), ("pass", 0, None), ("try", 0, True)]
+    assert passes.handed[0] == 0 < passes.handed[1]  # the second walk starts from what the first found
+    # Not given room enough, the try gives up again and the pass decides after all.
+    solver.more_try_states = 4
+    ms._solver._solved.clear()
+    passes.done.clear()
+    assert ms.arrange(hand).deadwood_value == 0
+    assert passes.done == [("try", 0, None), ("pass", 0, None), ("try", 0, None), ("pass", 0, True)]
 
 
 def test_a_try_within_what_is_ruled_out_finds_the_least(monkeypatch: pytest.MonkeyPatch) -> None:
