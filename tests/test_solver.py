@@ -260,16 +260,23 @@ class _Passes:
         monkeypatch.setattr(solver, "_best_by_wilds", passed)
 
 
-def test_a_try_that_gives_up_leaves_the_next_step_to_a_pass(monkeypatch: pytest.MonkeyPatch) -> None:
-    # The try for none gives up (3 states); the pass within none finds nothing; the step (5) is decided by a
-    # pass too, not by another try: a hand where a walk gives up seldom has what it looks for.
+def _spied(monkeypatch: pytest.MonkeyPatch, **limits: int) -> tuple[MeldSearch, _Passes]:
+    """A search under Fortune's rules and values whose solver takes every pass even on small hands
+    (thresholds at one card, a quick pass keeping one state), with ``limits`` set on it, and its passes."""
     ms = search(FORTUNE_VALUES, **RULES[0])
     solver = ms._solver
     assert solver is not None
     solver.beam_from = solver.zero_from = 1
     solver.beam = 1
-    solver.try_states = 3
-    passes = _Passes(monkeypatch, solver)
+    for name, value in limits.items():
+        setattr(solver, name, value)
+    return ms, _Passes(monkeypatch, solver)
+
+
+def test_a_try_that_gives_up_leaves_the_next_step_to_a_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The try for none gives up (3 states); the pass within none finds nothing; the step (5) is decided by a
+    # pass too, not by another try: a hand where a walk gives up seldom has what it looks for.
+    ms, passes = _spied(monkeypatch, try_states=3)
     hand = parse("JS TH TC TS JK TD AC 2S TH 6D 2H")
     found = ms.arrange(hand)
     assert_valid(found, hand, ms)
@@ -280,14 +287,7 @@ def test_a_try_that_gives_up_leaves_the_next_step_to_a_pass(monkeypatch: pytest.
 def test_a_pass_that_runs_long_after_a_try_gave_up_lets_the_try_go_on(monkeypatch: pytest.MonkeyPatch) -> None:
     # The try for none gives up (3 states); the pass deciding in its place gives up in turn (a state allowed);
     # the try goes on where it stopped and finds the hand's arrangement, which no pass then has to prove.
-    ms = search(FORTUNE_VALUES, **RULES[0])
-    solver = ms._solver
-    assert solver is not None
-    solver.beam_from = solver.zero_from = 1
-    solver.beam = 1
-    solver.try_states = 3
-    solver.pass_states = 1
-    passes = _Passes(monkeypatch, solver)
+    ms, passes = _spied(monkeypatch, try_states=3, pass_states=1)
     hand = parse("JK JS AS 2D 3S 6D 8D 2S 2S JC")
     found = ms.arrange(hand)
     assert_valid(found, hand, ms)
@@ -295,7 +295,8 @@ def test_a_pass_that_runs_long_after_a_try_gave_up_lets_the_try_go_on(monkeypatc
     assert passes.done == [("try", 0, None), ("pass", 0, None), ("try", 0, True)]
     assert passes.handed[0] == 0 < passes.handed[1]  # the second walk starts from what the first found
     # Not given room enough, the try gives up again and the pass decides after all.
-    solver.more_try_states = 4
+    assert ms._solver is not None
+    ms._solver.more_try_states = 4
     ms._solver._solved.clear()
     passes.done.clear()
     assert ms.arrange(hand).deadwood_value == 0
@@ -305,12 +306,7 @@ def test_a_pass_that_runs_long_after_a_try_gave_up_lets_the_try_go_on(monkeypatc
 def test_a_try_within_what_is_ruled_out_finds_the_least(monkeypatch: pytest.MonkeyPatch) -> None:
     # Tries rule out none and 5; the try within 10 finds an arrangement, which is then the least: no pass
     # follows to prove it.
-    ms = search(FORTUNE_VALUES, **RULES[0])
-    solver = ms._solver
-    assert solver is not None
-    solver.beam_from = solver.zero_from = 1
-    solver.beam = 1
-    passes = _Passes(monkeypatch, solver)
+    ms, passes = _spied(monkeypatch)
     hand = parse("7S KS 3C 6D TS 2C 8S TS TD JK 2C")
     found = ms.arrange(hand)
     assert_valid(found, hand, ms)
