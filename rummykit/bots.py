@@ -31,7 +31,7 @@ from .cards import Card
 from .engine import Action, Deal, Game, IllegalAction
 from .melds import Arrangement
 from .search import determinize, expected_deadwood, hand_points, hidden_cards, side_difference
-from .standard import layoff_targets
+from .standard import layoff_targets, meld_action
 
 __all__ = [
     "Bot",
@@ -96,7 +96,7 @@ class GreedyBot:
             useful = (
                 self.rng.random() < self.ACCEPT_ANYWAY
                 or card.face not in {c.face for c in search.arrange(hand + [card]).deadwood}
-                or any(search.extend(deal.table[i].meld, [card]) is not None for i in layoff_targets(deal, deal.actor))
+                or any(search.lays_off(deal.table[i].meld, card) for i in layoff_targets(deal, deal.actor))
             )
             return by_kind["accept" if useful else "decline"][0]
         if not by_kind.keys() <= self.KNOWN_VERBS:
@@ -257,7 +257,8 @@ class GreedyBot:
             # allows them now (a contract may ask for several melds at once: then the longest listed one).
             laid = max(arrangement.melds, key=len)
             try:
-                action = game.resolve(Action("meld", laid.cards))
+                # Named as the listing names it (each wild card's stand-in too), so that it is found there.
+                action = game.resolve(meld_action(search, laid))
                 # What is left is best arranged as the rest of this arrangement: no need to search it again.
                 rest = [c for c in hand if c not in laid.cards]
                 kept = tuple(m for m in arrangement.melds if m is not laid)
@@ -317,7 +318,7 @@ class GreedyBot:
         table = [deal.table[i].meld for i in layoff_targets(deal, deal.actor)]
         dead = 0
         for card in arrangement.deadwood:
-            if not any(search.extend(meld, [card]) is not None for meld in table):
+            if not any(search.lays_off(meld, card) for meld in table):
                 dead += value(card)
         return sum(value(c) for c in cards) - 2 * dead
 

@@ -343,6 +343,10 @@ class MeldSearch:
         """The top rank of a run, and the one below it (K and Q in the usual order)."""
         self._kept: dict[int, tuple[Meld, dict[Hashable, Any]]] = {}
         """Answers about melds, by the meld's id (see :meth:`kept`)."""
+        self._layoff_faces_by_faces: dict[
+            tuple[str, tuple[int, ...], tuple[int, ...], int | None, tuple[int, ...]], frozenset[int]
+        ] = {}
+        """:meth:`layoff_faces` by the meld's faces, ranks and suit (another copy of a meld answers alike)."""
         self._last_general: tuple[tuple[int, ...], list[Meld]] | None = None
         """The general walk's last answer, by the hand's card ids: the engine's capped listing and a caller
         wanting every meld of the same hand (the RL action mask) share one walk."""
@@ -1358,6 +1362,8 @@ class MeldSearch:
         fast = self._candidate_melds_fast(cards)
         if fast is not None:
             return fast[:limit] if limit is not None else fast
+        if self._makes_no_meld(cards):
+            return []
         key = tuple(sorted(c.id for c in cards))
         if limit is not None and self._lazy(cards):
             first_known = self._last_first
@@ -1373,6 +1379,25 @@ class MeldSearch:
             found = self._candidate_melds_general(cards)
             self._last_general = (key, found)
         return found[:limit] if limit is not None else list(found)
+
+    def _makes_no_meld(self, cards: Sequence[Card]) -> bool:
+        """Whether ``cards`` surely make no meld (the solver's quick check, under rules it handles): most of the
+        small hands a turn lists have none, and the general walk takes longer to find that out."""
+        solver = self._solver
+        if solver is None:
+            return False
+        wild_faces = self.rules.wild_faces
+        counts = [0] * 52
+        wilds = jokers = 0
+        for card in cards:
+            face = card.face
+            if face in wild_faces:
+                wilds += 1
+            elif face == JOKER_FACE:
+                jokers += 1
+            else:
+                counts[face] += 1
+        return solver._meldless(counts, wilds, jokers)
 
     def _lazy(self, cards: Sequence[Card], sizes: tuple[int, int, int] | None = None) -> bool:
         """Whether the first melds of ``cards`` are best made lazily: the whole walk costs what it finds, which
@@ -1514,6 +1539,14 @@ class MeldSearch:
         known: frozenset[int] | None = kept.get("layoff_faces")
         if known is not None:
             return known
+        # Another meld of the same faces in the same places takes the same cards (the answers are the faces'):
+        # a search bot's play-outs make the same melds again and again, each a new object.
+        key = (meld.kind, tuple([c.face for c in meld.cards]), meld.ranks, meld.suit, meld.represents)
+        by_faces = self._layoff_faces_by_faces
+        known = by_faces.get(key)
+        if known is not None:
+            kept["layoff_faces"] = known
+            return known
         wild = self.rules.wild_faces
         candidates: Iterable[int]
         if meld.kind == "set" and meld.ranks:
@@ -1537,6 +1570,9 @@ class MeldSearch:
             if self.extend(meld, [card_from_face(face, copy)]) is not None:
                 fits.append(face)
         found = kept["layoff_faces"] = frozenset(fits)
+        if len(by_faces) >= 20_000:
+            by_faces.clear()
+        by_faces[key] = found
         return found
 
     def kept(self, meld: Meld) -> dict[Hashable, Any]:

@@ -101,8 +101,11 @@ def layoff_targets(deal: Deal, seat: int) -> list[int]:
     mode = deal.variant.layoff_mode
     if mode == "none":
         return []
-    game = deal.game
-    return [i for i, tm in enumerate(deal.table) if mode == "any" or game.side_of(tm.owner) == game.side_of(seat)]
+    if mode == "any":
+        return list(range(len(deal.table)))
+    side_of = deal.game.side_of
+    side = side_of(seat)
+    return [i for i, tm in enumerate(deal.table) if side_of(tm.owner) == side]
 
 
 # -- building actions ---------------------------------------------------------------------------------

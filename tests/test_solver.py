@@ -193,6 +193,48 @@ def test_a_hand_of_natural_cards_that_make_no_meld_is_answered_as_the_programme_
     assert skipped > 20 and melded > 20
 
 
+@pytest.mark.parametrize("rules", range(len(RULES)))
+def test_a_hand_with_wild_cards_called_meldless_makes_no_meld(rules: int) -> None:
+    # With wild cards or jokers the check is loose (any wild card may join any meld): a hand it calls meldless
+    # must make no meld, answered as the programme answers, and list none; and it must call small hands so, or
+    # nothing is gained.
+    rng = random.Random(rules)
+    wild = RULES[rules].get("wild_faces", frozenset())
+    jokers = [c for c in DECK if c.is_joker and c.face not in wild]
+    wilds = [c for c in DECK if c.face in wild]
+    naturals = [c for c in DECK if not c.is_joker and c.face not in wild]
+    skipped = 0
+    for _ in range(300):
+        hand = rng.sample(naturals, rng.randint(0, 8)) + rng.sample(wilds, min(len(wilds), rng.randint(0, 2)))
+        hand += rng.sample(jokers, min(len(jokers), rng.randint(0, 2)))
+        if not hand:
+            continue
+        answers = []
+        for skip in (True, False):
+            ms = search(**RULES[rules])
+            solver = ms._solver
+            assert solver is not None
+            solver.skip_meldless = skip
+            found = ms._arrange_solver(hand)
+            assert found is not None
+            answers.append((found.deadwood_value, [str(meld) for meld in found.melds]))
+        assert answers[0] == answers[1], hand
+        counts = [0] * 52
+        for card in hand:
+            if card.face < 52 and card.face not in wild:
+                counts[card.face] += 1
+        held_wilds = sum(c.face in wild for c in hand)
+        held_jokers = sum(c.is_joker and c.face not in wild for c in hand)
+        meldless = solver._meldless(counts, held_wilds, held_jokers)
+        assert ms._makes_no_meld(hand) == meldless
+        if meldless:
+            skipped += 1
+            assert not answers[1][1], hand
+            assert answers[1][0] == sum(ms.values[c.face] for c in hand)
+            assert ms._candidate_melds_general(hand) == [] == ms.candidate_melds(hand), hand
+    assert skipped > 20
+
+
 @pytest.mark.parametrize(
     ("hand", "deadwood"),
     [
