@@ -9,9 +9,11 @@ first 8 hex digits of the SHA-256 of each step's listed actions. Random bots rea
 the greedy bot melds and lays off at once, so the table fills. Re-record only for a deliberate change of
 what a built-in game does, and say so in the commit.
 
-Re-recorded once since: when the solver stopped giving hands of 16 to 19 cards a quick pass first (faster
-there), the greedy bot's best arrangement chose other melds of the same deadwood in two greedy games
-(Arlington at 7 players, Skarney Singles at 2); every other game is as first recorded.
+Re-recorded twice since, each time for the same reason in two greedy games: when the solver stopped giving
+hands of 16 to 19 cards a quick pass first (faster there), the greedy bot's best arrangement chose other
+melds of the same deadwood (Arlington at 7 players, Skarney Singles at 2); and again when hands with few wild
+cards stopped getting it (no wild card up to 47 cards, one up to 33, two up to 24: Fortune at 5 players,
+Arlington at 4). Every other game is as first recorded.
 """
 
 from __future__ import annotations
