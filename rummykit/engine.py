@@ -235,6 +235,18 @@ _DEAL_FLAT: dict[str, Callable[[Any, dict[int, Any]], Any]] = {
 """The deal's fields of cards, card ids and actions, and how each is copied."""
 
 
+_GAME_FLAT: dict[str, Callable[[Any, dict[int, Any]], Any]] = {
+    "names": _flat,
+    "scores": _flat,
+    "bonuses": _flat,
+    "results": _flat,
+    "_actions": _flat_each,
+    "_automatic": _flat_each,
+}
+"""The game's fields of names, numbers, finished hands' results, actions and action indexes (a search bot's
+copy walked the current hand's actions one by one), and how each is copied."""
+
+
 class Deal:
     """One hand (deal) in progress: who holds what, the piles, the table, whose turn and what phase.
 
@@ -438,7 +450,7 @@ class Deal:
         """How many cards the deal holds, wherever they are (cheap: lengths only)."""
         count = sum(map(len, self.hands)) + len(self.stock) + len(self.discard) + len(self.set_aside)
         if self.table:
-            count += sum(len(tm.meld.cards) for tm in self.table)
+            count += sum([len(tm.meld.cards) for tm in self.table])
         if self.zones:
             for zone in self.zones.values():
                 count += sum(map(len, zone.cards))
@@ -876,6 +888,9 @@ class Game:
         for finished in (*self._actions[:-1], *self._automatic[:-1], *self.results):
             memo[id(finished)] = finished
         return copy.deepcopy(self, memo)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Game:
+        return _copy_fields(self, memo, _GAME_FLAT)
 
     def observation(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` can see now, as plain data: its own hand, never another's hidden cards. ``None`` is an
