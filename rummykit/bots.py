@@ -268,7 +268,16 @@ class GreedyBot:
                 if "meld" in by_kind:
                     return max(by_kind["meld"], key=lambda a: (len(a.cards), sum(value(c) for c in a.cards)))
         if "layoff" in by_kind:
-            return max(by_kind["layoff"], key=lambda a: value(a.cards[0]))
+            laid_off = max(by_kind["layoff"], key=lambda a: value(a.cards[0]))
+            card = laid_off.cards[0]
+            if any(c.id == card.id for c in arrangement.deadwood):
+                # The rest is best arranged as this arrangement less the card: were there a better one, it
+                # would be better with the card as deadwood too. No need to search it again.
+                rest = [c for c in hand if c.id != card.id]
+                dead = tuple(c for c in arrangement.deadwood if c.id != card.id)
+                worth = search.values[card.face]
+                self._remember(game, rest, Arrangement(arrangement.melds, dead, arrangement.deadwood_value - worth))
+            return laid_off
         discards = by_kind.get("discard", [])
         if discards:
             # The dearest card, but a wild card last: it may make a meld next turn.

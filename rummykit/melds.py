@@ -1059,6 +1059,8 @@ class MeldSearch:
         fast = self._candidate_melds_fast(cards)
         if fast is not None:
             return self._holding(card, fast, limit)
+        if self._makes_no_meld(cards):
+            return []
         if limit is not None and self._lazy(cards, _LAZY_POOL_FROM):
             try:
                 return self._holding(card, self._ordered_melds(cards, card.face), limit)

@@ -299,6 +299,38 @@ def test_outs_bot_keeps_the_hand_more_cards_improve() -> None:
     assert str(OutsBot(1).choose(game)) == "discard KC"
 
 
+@pytest.mark.parametrize("name", ["arlington", "skarney-singles", "500-rum"])
+def test_what_greedy_remembers_after_laying_cards_is_a_best_arrangement(name: str) -> None:
+    """After laying a meld or laying off a card its arrangement left as deadwood, greedy keeps the rest of that
+    arrangement for the hand that is left rather than searching it again: it must be an arrangement of exactly
+    those cards with the least deadwood the search finds."""
+    variant = rummykit.load_variant(name)
+    search = variant.meld_search
+    checked = Counter[str]()
+    for seed in range(4):
+        game = variant.new_game(seed=seed)
+        bot = GreedyBot(seed)
+        for _ in range(400):
+            if game.is_over:
+                break
+            before = dict(bot._arranged)
+            action = bot.choose(game)
+            seat = game.deal.actor
+            game.apply(action)
+            for key, arrangement in bot._arranged.items():
+                if key in before or game.is_over or game.deal.actor != seat:
+                    continue
+                hand = game.deal.hands[seat]
+                if tuple(sorted(c.id for c in hand)) != key[1]:
+                    continue
+                laid = [*arrangement.melded, *arrangement.deadwood]
+                assert sorted(c.id for c in laid) == sorted(c.id for c in hand)
+                assert arrangement.deadwood_value == sum(search.values[c.face] for c in arrangement.deadwood)
+                assert arrangement.deadwood_value == search.deadwood(hand), (name, seed, action)
+                checked[action.kind] += 1
+    assert checked["meld"] > 5 and checked["layoff"] > 5, checked
+
+
 @pytest.mark.parametrize("name", VARIANTS)
 def test_outs_bot_only_legal_actions(name: str) -> None:
     plays_only_legal_actions(name, 4, OutsBot, 60)
