@@ -252,9 +252,10 @@ class GreedyBot:
                 if tuple(sorted(c.face for c in action.cards)) in wanted:
                     return action
             return max(actions, key=lambda a: (sum(value(c) for c in a.cards), -len(a.cards)))
-        if arrangement.melds:
+        if arrangement.melds and "meld" in by_kind:
             # The best arrangement's melds, named even when the capped listing leaves them out, if the game
             # allows them now (a contract may ask for several melds at once: then the longest listed one).
+            # None listed, none is allowed: the listing caps melds, it lists some whenever a meld is allowed.
             laid = max(arrangement.melds, key=len)
             try:
                 # Named as the listing names it (each wild card's stand-in too), so that it is found there.
