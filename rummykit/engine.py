@@ -193,6 +193,8 @@ def _flat_each(value: Any, memo: dict[int, Any]) -> Any:
 
 
 _FLAT_TYPES = (list, set, dict)
+_SHARED = frozenset({int, str, bool, float, type(None), Card})
+"""Types whose values a copy shares (immutable): most of a deal's and a game's fields hold them."""
 
 
 def _copy_fields(value: _T, memo: dict[int, Any], flat: Mapping[str, Callable[[Any, dict[int, Any]], Any]]) -> _T:
@@ -205,6 +207,8 @@ def _copy_fields(value: _T, memo: dict[int, Any], flat: Mapping[str, Callable[[A
     memo[id(value)] = new
     fields = new.__dict__
     for name, held in fields.items():
+        if type(held) in _SHARED:
+            continue  # immutable: the shallow copy's value is the copy
         how = flat.get(name)
         if (
             how is not None

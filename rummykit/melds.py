@@ -347,6 +347,8 @@ class MeldSearch:
             tuple[str, tuple[int, ...], tuple[int, ...], int | None, tuple[int, ...]], frozenset[int]
         ] = {}
         """:meth:`layoff_faces` by the meld's faces, ranks and suit (another copy of a meld answers alike)."""
+        self._layoff_faces_by_id: dict[int, tuple[Meld, frozenset[int]]] = {}
+        """:meth:`layoff_faces` by the meld's id, the meld kept beside its answer (as :meth:`kept` keeps it)."""
         self._last_general: tuple[tuple[int, ...], list[Meld]] | None = None
         """The general walk's last answer, by the hand's card ids: the engine's capped listing and a caller
         wanting every meld of the same hand (the RL action mask) share one walk."""
@@ -1537,17 +1539,19 @@ class MeldSearch:
 
     def layoff_faces(self, meld: Meld) -> frozenset[int]:
         """The faces (0..52) of the cards that are not wild and that :meth:`extend` lays off alone on ``meld``."""
-        kept = self.kept(meld)
-        known: frozenset[int] | None = kept.get("layoff_faces")
-        if known is not None:
-            return known
+        by_id = self._layoff_faces_by_id  # asked for every table meld at every listing: one look-up
+        entry = by_id.get(id(meld))
+        if entry is not None and entry[0] is meld:
+            return entry[1]
+        if len(by_id) > 4096:
+            by_id.clear()
         # Another meld of the same faces in the same places takes the same cards (the answers are the faces'):
         # a search bot's play-outs make the same melds again and again, each a new object.
         key = (meld.kind, tuple([c.face for c in meld.cards]), meld.ranks, meld.suit, meld.represents)
         by_faces = self._layoff_faces_by_faces
         known = by_faces.get(key)
         if known is not None:
-            kept["layoff_faces"] = known
+            by_id[id(meld)] = (meld, known)  # the meld is kept with its answer: its id is not reused
             return known
         wild = self.rules.wild_faces
         candidates: Iterable[int]
@@ -1571,7 +1575,8 @@ class MeldSearch:
             copy = 1 + max((c.copy for c in meld.cards if c.face == face), default=-1)
             if self.extend(meld, [card_from_face(face, copy)]) is not None:
                 fits.append(face)
-        found = kept["layoff_faces"] = frozenset(fits)
+        found = frozenset(fits)
+        by_id[id(meld)] = (meld, found)
         if len(by_faces) >= 20_000:
             by_faces.clear()
         by_faces[key] = found
