@@ -103,7 +103,7 @@ def layoff_targets(deal: Deal, seat: int) -> list[int]:
         return []
     if mode == "any":
         return list(range(len(deal.table)))
-    side_of = deal.game.side_of
+    side_of = deal.variant.side_of  # what Game.side_of asks, without a call between: once per table meld
     side = side_of(seat)
     return [i for i, tm in enumerate(deal.table) if side_of(tm.owner) == side]
 
