@@ -164,6 +164,25 @@ def test_dropping_states_whose_open_runs_cannot_end_changes_no_answer(
     assert answers[0] == answers[1]
 
 
+Answers = list[tuple[int, list[str]]]
+"""Least deadwood and melds, per way of answering."""
+
+
+def _with_and_without_the_meldless_check(rules: int, hand: list[Card]) -> tuple[MeldSearch, Answers]:
+    """The solver's answer for ``hand`` (least deadwood and melds) with the meldless check and without, which
+    must agree; and the search that answered without it."""
+    answers = []
+    for skip in (True, False):
+        ms = search(**RULES[rules])
+        assert ms._solver is not None
+        ms._solver.skip_meldless = skip
+        found = ms._arrange_solver(hand)
+        assert found is not None
+        answers.append((found.deadwood_value, [str(meld) for meld in found.melds]))
+    assert answers[0] == answers[1], hand
+    return ms, answers
+
+
 @pytest.mark.parametrize("rules", range(len(RULES)))
 def test_a_hand_of_natural_cards_that_make_no_meld_is_answered_as_the_programme_answers(rules: int) -> None:
     # A hand with no wild card or joker whose cards make no meld is answered at once: all of it deadwood. The
@@ -173,20 +192,12 @@ def test_a_hand_of_natural_cards_that_make_no_meld_is_answered_as_the_programme_
     skipped = melded = 0
     for _ in range(400):
         hand = rng.sample(naturals, rng.randint(1, 20))
-        answers = []
-        for skip in (True, False):
-            ms = search(**RULES[rules])
-            solver = ms._solver
-            assert solver is not None
-            solver.skip_meldless = skip
-            found = ms._arrange_solver(hand)
-            assert found is not None
-            answers.append((found.deadwood_value, [str(meld) for meld in found.melds]))
-        assert answers[0] == answers[1], hand
+        ms, answers = _with_and_without_the_meldless_check(rules, hand)
+        assert ms._solver is not None
         counts = [0] * 52
         for card in hand:
             counts[card.face] += 1
-        meldless = solver._meldless(counts)
+        meldless = ms._solver._meldless(counts)
         assert meldless == (not answers[1][1]), hand
         skipped += meldless
         melded += not meldless
@@ -209,23 +220,15 @@ def test_a_hand_with_wild_cards_called_meldless_makes_no_meld(rules: int) -> Non
         hand += rng.sample(jokers, min(len(jokers), rng.randint(0, 2)))
         if not hand:
             continue
-        answers = []
-        for skip in (True, False):
-            ms = search(**RULES[rules])
-            solver = ms._solver
-            assert solver is not None
-            solver.skip_meldless = skip
-            found = ms._arrange_solver(hand)
-            assert found is not None
-            answers.append((found.deadwood_value, [str(meld) for meld in found.melds]))
-        assert answers[0] == answers[1], hand
+        ms, answers = _with_and_without_the_meldless_check(rules, hand)
+        assert ms._solver is not None
         counts = [0] * 52
         for card in hand:
             if card.face < 52 and card.face not in wild:
                 counts[card.face] += 1
         held_wilds = sum(c.face in wild for c in hand)
         held_jokers = sum(c.is_joker and c.face not in wild for c in hand)
-        meldless = solver._meldless(counts, held_wilds, held_jokers)
+        meldless = ms._solver._meldless(counts, held_wilds, held_jokers)
         assert ms._makes_no_meld(hand) == meldless
         if meldless:
             skipped += 1
