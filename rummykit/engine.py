@@ -243,12 +243,12 @@ _GAME_FLAT: dict[str, Callable[[Any, dict[int, Any]], Any]] = {
     "names": _flat,
     "scores": _flat,
     "bonuses": _flat,
-    "results": _flat,
     "_actions": _flat_each,
     "_automatic": _flat_each,
 }
-"""The game's fields of names, numbers, finished hands' results, actions and action indexes (a search bot's
-copy walked the current hand's actions one by one), and how each is copied."""
+"""The game's fields of names, numbers, bonuses, actions and action indexes (a search bot's copy walked the
+current hand's actions one by one), and how each is copied. The hands' results (their details may be dicts)
+are deep-copied, except by :meth:`Game.clone`, which shares the finished hands'."""
 
 
 class Deal:

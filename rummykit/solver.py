@@ -120,10 +120,11 @@ class DeadwoodSolver:
         self._position_table = self._build_position_table()
         self._set_faces, self._run_bits = self._natural_meld_tables()
 
-    beam_from: tuple[int, ...] = (48, 34, 25, 20)
-    """Hands of at least ``beam_from[w]`` cards with ``w`` wild cards (the last entry for more) get a quick first
-    pass (see :meth:`solve`). Below, the exact pass alone is quicker, the more so the fewer wild cards: it
-    visits more states with each wild card, the quick pass about as many. Means of 60 seeded random hands
+    beam_from: int | tuple[int, ...] = (48, 34, 25, 20)
+    """Hands of at least ``beam_from[w]`` cards with ``w`` wild cards (the last entry for more; one number: for
+    any number of wild cards) get a quick first pass (see :meth:`solve`). Below, the exact pass alone is
+    quicker, the more so the fewer wild cards: it visits more states with each wild card, the quick pass
+    about as many. Means of 60 seeded random hands
     (Arlington's rules), with the quick pass and without: no wild card, 20 cards 1.26 and 0.30 ms, 40 cards
     5.1 and 2.1, 46 cards 7.4 and 4.4, 50 cards 8.3 and 10.1; one wild card, 32 cards 5.5 and 4.3, 36 cards
     9.1 and 10.4; two, 24 cards 4.9 and 4.3, 28 cards 7.2 and 8.2; three, 20 cards 4.1 and 4.6."""
@@ -412,7 +413,8 @@ class DeadwoodSolver:
         least = 0  # the deadwood is known to be at least this
         found: Found | None = None
         size = sum(counts) + len(wilds)
-        if size >= self.beam_from[min(len(wilds), len(self.beam_from) - 1)]:
+        beam_from = self.beam_from
+        if size >= (beam_from if isinstance(beam_from, int) else beam_from[min(len(wilds), len(beam_from) - 1)]):
             # A quick pass that keeps only the most promising states gives a deadwood to beat; no deadwood at
             # all cannot be beaten (big hands with a few wild cards usually get there).
             found = better(found, beam=self.beam)

@@ -116,6 +116,27 @@ def test_clone_after_finished_hands(name: str) -> None:
     assert game.history == twin.history and game.results == twin.results
 
 
+def test_a_deep_copy_shares_no_finished_hand_and_its_lists_are_its_own() -> None:
+    """``copy.deepcopy`` of a game copies the finished hands' results (their details are dicts), where
+    ``clone`` shares them; the game's own lists (names, scores, actions) are new lists either way."""
+    from rummykit.bots import GreedyBot
+
+    game = rummykit.load_variant("gin").new_game(seed=4)
+    bots = [GreedyBot(seat) for seat in range(game.num_players)]
+    while not game.results:
+        game.apply(bots[game.deal.actor].choose(game))
+    copied, twin = copy.deepcopy(game), game.clone()
+    assert copied.results == game.results and copied.results[0] is not game.results[0]
+    assert twin.results[0] is game.results[0]
+    for other in (copied, twin):
+        for field in ("names", "scores", "bonuses", "results", "_actions", "_automatic"):
+            assert getattr(other, field) is not getattr(game, field), field
+        assert other._actions[-1] is not game._actions[-1]
+        other.scores[0] += 1
+        other._actions[-1].append(other._actions[0][0])
+    assert game.scores != copied.scores and len(game._actions[-1]) + 1 == len(twin._actions[-1])
+
+
 def test_a_clone_shares_no_mutable_part_and_keeps_what_is_shared_shared() -> None:
     """The clone's lists, sets and dicts of cards are new objects (changing them leaves the game as it was), a
     list reached twice (here a plugin's state pointing at a hand) is still one list in the clone, and a subclass

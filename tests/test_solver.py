@@ -123,7 +123,7 @@ def test_every_pass_of_the_solver_matches_the_exhaustive_search(
     ms = search(FORTUNE_VALUES if fortune else FACE_VALUES, **RULES[rules])
     solver = ms._solver
     assert solver is not None
-    solver.beam_from, solver.zero_from = (1,), 1
+    solver.beam_from = solver.zero_from = 1
     solver.try_states = try_states
     solver.beam = beam
     solver.pass_states = pass_states
@@ -156,7 +156,7 @@ def test_dropping_states_whose_open_runs_cannot_end_changes_no_answer(
         assert solver is not None
         solver.check_open_runs = check
         if every_pass:
-            solver.beam_from, solver.zero_from = (1,), 1
+            solver.beam_from = solver.zero_from = 1
             solver.beam = 4
         found = ms._arrange_solver(hand)
         assert found is not None
@@ -266,7 +266,7 @@ def test_a_try_that_finds_nothing_rules_out_deadwood_up_to_the_next_step() -> No
     ms = search(FORTUNE_VALUES, **RULES[0])
     solver = ms._solver
     assert solver is not None
-    solver.beam_from, solver.zero_from = (1,), 1
+    solver.beam_from = solver.zero_from = 1
     solver.beam = 1
     hand = parse("7H 8D TC 2D 2S 2H 7D JK")
     found = ms.arrange(hand)
@@ -311,7 +311,7 @@ def _spied(monkeypatch: pytest.MonkeyPatch, **limits: int) -> tuple[MeldSearch, 
     ms = search(FORTUNE_VALUES, **RULES[0])
     solver = ms._solver
     assert solver is not None
-    solver.beam_from, solver.zero_from = (1,), 1
+    solver.beam_from = solver.zero_from = 1
     solver.beam = 1
     for name, value in limits.items():
         setattr(solver, name, value)
