@@ -266,8 +266,7 @@ class GreedyBot:
                 self._remember(game, rest, Arrangement(kept, arrangement.deadwood, arrangement.deadwood_value))
                 return action
             except IllegalAction:
-                if "meld" in by_kind:
-                    return max(by_kind["meld"], key=lambda a: (len(a.cards), sum(value(c) for c in a.cards)))
+                return max(by_kind["meld"], key=lambda a: (len(a.cards), sum(value(c) for c in a.cards)))
         if "layoff" in by_kind:
             laid_off = max(by_kind["layoff"], key=lambda a: value(a.cards[0]))
             card = laid_off.cards[0]

@@ -347,8 +347,6 @@ class MeldSearch:
             tuple[str, tuple[int, ...], tuple[int, ...], int | None, tuple[int, ...]], frozenset[int]
         ] = {}
         """:meth:`layoff_faces` by the meld's faces, ranks and suit (another copy of a meld answers alike)."""
-        self._layoff_faces_by_id: dict[int, tuple[Meld, frozenset[int]]] = {}
-        """:meth:`layoff_faces` by the meld's id, the meld kept beside its answer (as :meth:`kept` keeps it)."""
         self._last_general: tuple[tuple[int, ...], list[Meld]] | None = None
         """The general walk's last answer, by the hand's card ids: the engine's capped listing and a caller
         wanting every meld of the same hand (the RL action mask) share one walk."""
@@ -1387,21 +1385,28 @@ class MeldSearch:
     def _makes_no_meld(self, cards: Sequence[Card]) -> bool:
         """Whether ``cards`` surely make no meld (the solver's quick check, under rules it handles): most of the
         small hands a turn lists have none, and the general walk takes longer to find that out."""
-        solver = self._solver
-        if solver is None:
+        if self._solver is None:
             return False
+        counts, wilds, jokers = self._solver_input(cards)
+        return self._solver._meldless(counts, len(wilds), jokers)
+
+    def _solver_input(self, cards: Sequence[Card]) -> tuple[list[int], list[int], int]:
+        """``cards`` as the solver takes a hand: natural cards counted by face, the wild cards' faces (sorted),
+        and the jokers that are not wild."""
         wild_faces = self.rules.wild_faces
         counts = [0] * 52
-        wilds = jokers = 0
+        wilds: list[int] = []
+        jokers = 0
         for card in cards:
             face = card.face
             if face in wild_faces:
-                wilds += 1
+                wilds.append(face)
             elif face == JOKER_FACE:
                 jokers += 1
             else:
                 counts[face] += 1
-        return solver._meldless(counts, wilds, jokers)
+        wilds.sort()
+        return counts, wilds, jokers
 
     def _lazy(self, cards: Sequence[Card], sizes: tuple[int, int, int] | None = None) -> bool:
         """Whether the first melds of ``cards`` are best made lazily: the whole walk costs what it finds, which
@@ -1539,19 +1544,17 @@ class MeldSearch:
 
     def layoff_faces(self, meld: Meld) -> frozenset[int]:
         """The faces (0..52) of the cards that are not wild and that :meth:`extend` lays off alone on ``meld``."""
-        by_id = self._layoff_faces_by_id  # asked for every table meld at every listing: one look-up
-        entry = by_id.get(id(meld))
-        if entry is not None and entry[0] is meld:
-            return entry[1]
-        if len(by_id) > 4096:
-            by_id.clear()
+        kept = self.kept(meld)
+        known: frozenset[int] | None = kept.get("layoff_faces")
+        if known is not None:
+            return known
         # Another meld of the same faces in the same places takes the same cards (the answers are the faces'):
         # a search bot's play-outs make the same melds again and again, each a new object.
         key = (meld.kind, tuple([c.face for c in meld.cards]), meld.ranks, meld.suit, meld.represents)
         by_faces = self._layoff_faces_by_faces
         known = by_faces.get(key)
         if known is not None:
-            by_id[id(meld)] = (meld, known)  # the meld is kept with its answer: its id is not reused
+            kept["layoff_faces"] = known
             return known
         wild = self.rules.wild_faces
         candidates: Iterable[int]
@@ -1575,8 +1578,7 @@ class MeldSearch:
             copy = 1 + max((c.copy for c in meld.cards if c.face == face), default=-1)
             if self.extend(meld, [card_from_face(face, copy)]) is not None:
                 fits.append(face)
-        found = frozenset(fits)
-        by_id[id(meld)] = (meld, found)
+        found = kept["layoff_faces"] = frozenset(fits)
         if len(by_faces) >= 20_000:
             by_faces.clear()
         by_faces[key] = found
@@ -1674,18 +1676,7 @@ class MeldSearch:
         """The solver's arrangement (see :mod:`rummykit.solver`), or None when the game's own meld test
         refuses one of its melds (the exhaustive search, which asks the test of every meld, then decides)."""
         assert self._solver is not None
-        wild_faces = self.rules.wild_faces
-        counts = [0] * 52
-        wilds: list[int] = []
-        jokers = 0
-        for card in cards:
-            if card.face in wild_faces:
-                wilds.append(card.face)
-            elif card.face == JOKER_FACE:
-                jokers += 1
-            else:
-                counts[card.face] += 1
-        value, groups = self._solver.solve(counts, sorted(wilds), jokers)
+        value, groups = self._solver.solve(*self._solver_input(cards))
         chosen_groups, dead = _cards_for(groups, cards)
         built = []
         for chosen in chosen_groups:
