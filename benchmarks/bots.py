@@ -63,10 +63,14 @@ PAIRINGS = {
     "outs-greedy": ("outs", "greedy"),
     "greedy-random": ("greedy", "random"),
 }
-SEARCH_VERSION = 2
+SEARCH_VERSION = 3
 """Which search bot an entry measured, saved with every entry of the search bot (``search_version``):
-1 (entries without the field) settled every decision on its 24 samples; 2 settles close calls on more."""
-SEARCH_VERSIONS = {1: "the search bot before close calls were settled on more samples (commit d0eba3c and earlier)"}
+1 (entries without the field) settled every decision on its 24 samples; 2 settles close calls on more;
+3 stops sampling candidates far behind and close calls once settled (``stop_early``)."""
+SEARCH_VERSIONS = {
+    1: "the search bot before close calls were settled on more samples (commit d0eba3c and earlier)",
+    2: "the search bot before it stopped sampling early (commit e3c84d6 and earlier; `stop_early=False` plays so)",
+}
 """What the table's legend says of an earlier search bot, whose entries are marked ``(v1)``..."""
 
 
@@ -420,14 +424,14 @@ def table(results: dict[str, Any]) -> str:
     for name in VARIANTS:
         for pairing in PAIRINGS:
             key = f"{name}/{pairing}"
-            entry = results.get(key)
-            if entry is None and pairing == "outs-greedy":
+            # an earlier search bot's entries kept beside the current one's (``KEY@vN``), then the current one
+            shown = with_earlier(results, key)
+            if not shown and pairing == "outs-greedy":
                 continue  # optional: shown where it was run
-            if entry is None:
+            if not shown:
                 lines.append(f"| {name} | {pairing.replace('-', ' vs ')} | not run | | | | |")
                 continue
-            # an earlier search bot's entry kept beside the current one's (``KEY@vN``), then the current one
-            for e in (results[k] for k in with_earlier(results, key)):
+            for e in (results[k] for k in shown):
                 low, high = e["interval"]
                 timing = timing_cell(e)
                 if timing != "-" and e.get("timed_games", e["games"]) < e["games"]:

@@ -7,9 +7,10 @@
 
 The search bot (``SearchBot(seed=SEED)``, its default budget) sits in seat 0, greedy bots seeded
 ``SEED + seat`` in the others; the game is ``variant.new_game(seed=SEED)``. Only the search bot's decisions
-are timed (``time.process_time``). ``--decisions N`` stops after its N-th decision. The line printed ends
-with a digest of every action played: two versions of rummykit that play the same game print the same
-digest, so their times compare like for like. Needs only rummykit.
+are timed (``time.process_time``). ``--decisions N`` stops after its N-th decision; ``--whole-budget`` has the
+bot sample every decision's whole budget (``stop_early=False``, the search bot before it stopped early). The
+line printed ends with a digest of every action played: two versions of rummykit that play the same game
+print the same digest, so their times compare like for like. Needs only rummykit.
 """
 
 from __future__ import annotations
@@ -22,11 +23,14 @@ import rummykit
 from rummykit.bots import GreedyBot, SearchBot
 
 
-def play(variant_name: str, seed: int, players: int | None = None, decisions: int | None = None) -> str:
+def play(
+    variant_name: str, seed: int, players: int | None = None, decisions: int | None = None, stop_early: bool = True
+) -> str:
     """Play ``variant_name`` as the module's text says; the line that describes the game and the time."""
     variant = rummykit.load_variant(variant_name)
     game = variant.new_game(players, seed=seed) if players else variant.new_game(seed=seed)
-    bots = [SearchBot(seed=seed)] + [GreedyBot(seed=seed + seat) for seat in range(1, game.num_players)]
+    bots: list[SearchBot | GreedyBot] = [SearchBot(seed=seed, stop_early=stop_early)]
+    bots += [GreedyBot(seed=seed + seat) for seat in range(1, game.num_players)]
     digest = hashlib.sha256()
     seconds = 0.0
     made = actions = 0
@@ -56,8 +60,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--players", type=int, help="players (default: the variant's own default)")
     parser.add_argument("--decisions", type=int, help="stop after the search bot's N-th decision")
+    parser.add_argument(
+        "--whole-budget", action="store_true", help="sample every decision's whole budget (stop_early=False)"
+    )
     args = parser.parse_args()
-    print(play(args.variant, args.seed, args.players, args.decisions))
+    print(play(args.variant, args.seed, args.players, args.decisions, not args.whole_budget))
 
 
 if __name__ == "__main__":

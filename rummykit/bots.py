@@ -415,6 +415,12 @@ class SearchBot:
     and a close call's extra samples stop once it has gone, between two rollouts, after one whole sample at
     least (so a decision may run over by the time its first sample takes). The moves are the seed's until a
     decision is cut short; from there the bot's random draws, and so its later moves, differ.
+
+    ``stop_early`` (the default) spends no samples on what they can no longer change: from :attr:`CHECK_FROM`
+    samples on, every :attr:`CHECK_EVERY`, a candidate behind the first choice by more than :attr:`DROP`
+    standard errors is played out no more (sampling stops when none is left beside the first choice), and a
+    close call stops, every :attr:`SETTLE_EVERY` extra samples, once the leader is behind the first choice or
+    ahead by more than :attr:`SETTLED` standard errors. ``stop_early=False`` samples the whole budget.
     """
 
     ITERATIONS = 24
@@ -426,6 +432,18 @@ class SearchBot:
     """How many standard errors ahead of the first choice make another candidate a close call."""
     CONFIRM = 3
     """A close call's extra samples, in budgets (``iterations``): the leader and the first choice alone."""
+    CHECK_FROM = 8
+    """Samples after which ``stop_early`` first looks for candidates to drop."""
+    CHECK_EVERY = 4
+    """Samples between two such looks."""
+    DROP = 1.5
+    """How many standard errors behind the first choice drop a candidate (``stop_early``): one that far behind
+    after 8 samples was almost never chosen after 24."""
+    SETTLE_EVERY = 12
+    """A close call's extra samples between two looks at whether it is settled (``stop_early``)."""
+    SETTLED = 3.0
+    """How many standard errors ahead of the first choice settle a close call for the leader (``stop_early``);
+    a leader behind the first choice settles it for the first choice."""
 
     def __init__(
         self,
@@ -436,11 +454,15 @@ class SearchBot:
         rollout_moves: int | None = None,
         confirm: int | None = None,
         max_seconds: float | None = None,
+        stop_early: bool = True,
     ):
         self.rng = random.Random(seed)
         self.iterations = _count("iterations", iterations, self.ITERATIONS)
         self.seconds = _seconds("seconds", seconds)
         self.max_seconds = _seconds("max_seconds", max_seconds)
+        if not isinstance(stop_early, bool):
+            raise ValueError(f"stop_early is True (the default) or False, not {stop_early!r}")
+        self.stop_early = stop_early
         self.candidates = _count("candidates", candidates, self.CANDIDATES)
         self.rollout_moves = _count("rollout_moves", rollout_moves, self.ROLLOUT_MOVES)
         self.confirm = self.CONFIRM if confirm is None else _count("confirm", confirm, self.CONFIRM, least=0)
@@ -462,17 +484,26 @@ class SearchBot:
         budget = self.seconds  # sample for this long instead of a count of samples
         limits = [t for t in (budget, self.max_seconds) if t is not None]
         stop = time.perf_counter() + min(limits) if limits else None
-        for done in range(self.iterations if budget is None else 1 << 30):
-            if done and stop is not None and time.perf_counter() > stop:
+        which = list(range(len(candidates)))
+        for done in range(1, (self.iterations if budget is None else 1 << 30) + 1):
+            if done > 1 and stop is not None and time.perf_counter() > stop:
                 break
-            self._sample(game, seat, candidates, range(len(candidates)), values, stop if done else None)
+            self._sample(game, seat, candidates, which, values, stop if done > 1 else None)
+            if self.stop_early and done >= self.CHECK_FROM and (done - self.CHECK_FROM) % self.CHECK_EVERY == 0:
+                which = [i for i in which if i == 0 or _paired(values[i], values[0])[1] >= -self.DROP]
+                if len(which) == 1:  # only the first choice is left: nothing to compare it with
+                    break
         leader = self.leader(values)
         if budget is None and leader:
             # A close call: the leader and the first choice alone, on more samples, settle it.
-            for _ in range(self.confirm * self.iterations):
+            for done in range(1, self.confirm * self.iterations + 1):
                 if stop is not None and time.perf_counter() > stop:
                     break
                 self._sample(game, seat, candidates, (0, leader), values, stop)
+                if self.stop_early and done % self.SETTLE_EVERY == 0:
+                    lead = _paired(values[leader], values[0])[1]
+                    if lead < 0 or lead > self.SETTLED:
+                        break
         return candidates[self.pick(values)]
 
     def _sample(
@@ -486,7 +517,8 @@ class SearchBot:
     ) -> None:
         """One sampled position: a rollout of each candidate in ``which`` on it, appended to its values; past
         ``stop`` (a ``time.perf_counter`` time) no further candidate is played out. A sample cut short
-        leaves the candidates after it one value short, and comparisons use the samples both sides have."""
+        leaves the candidates after it one value short, a dropped candidate has no values from there on, and
+        comparisons use the samples both sides have."""
         world = determinize(game, seat, self.rng)
         for k, i in enumerate(which):
             if k and stop is not None and time.perf_counter() > stop:

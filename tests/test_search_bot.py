@@ -398,8 +398,8 @@ def test_a_close_call_is_settled_on_more_samples() -> None:
         """Rollouts scored by a script: the first choice 0, the second 1 and -0.6 in turn (0.2 ahead, 1.2
         standard errors over 24 samples, 2.4 over 96), the third -1."""
 
-        def __init__(self, confirm: int) -> None:
-            super().__init__(1, iterations=24, candidates=3, confirm=confirm)
+        def __init__(self, confirm: int, stop_early: bool = False) -> None:
+            super().__init__(1, iterations=24, candidates=3, confirm=confirm, stop_early=stop_early)
             self.order: list[Action] = []
             self.calls: Counter[int] = Counter()
 
@@ -418,6 +418,68 @@ def test_a_close_call_is_settled_on_more_samples() -> None:
     unconfirmed = Scripted(0)
     assert unconfirmed.choose(game) == unconfirmed.order[0]
     assert unconfirmed.calls == {0: 24, 1: 24, 2: 24}
+    # Stopping early: the third, far behind, is dropped after 8 samples; the close call is never settled
+    # before its end (the leader 1.5 to 2.4 standard errors ahead at each look), so it runs whole.
+    early = Scripted(3, stop_early=True)
+    assert early.choose(game) == early.order[1]
+    assert early.calls == {0: 96, 1: 96, 2: 8}
+
+
+def test_stopping_early_drops_candidates_far_behind_and_settles_close_calls() -> None:
+    """``stop_early``: a candidate more than DROP standard errors behind the first choice at a look (after 8
+    samples, then every 4) is played out no more, and sampling ends when only the first choice is left; a
+    close call ends at a look (every 12 extra samples) once the leader is behind the first choice or more
+    than SETTLED standard errors ahead. The same bot without it samples everything."""
+    game = next(g for g in positions("gin", 4, 200) if len(candidates_of(g, 3)) == 3)
+
+    class Scripted(SearchBot):
+        """Rollouts scored by ``scores[i](n)``: candidate ``i`` (in the order first played) on its n-th call."""
+
+        def __init__(self, scores: list[Callable[[int], float]], stop_early: bool = True) -> None:
+            super().__init__(1, iterations=24, candidates=3, stop_early=stop_early)
+            self.scores = scores
+            self.order: list[Action] = []
+            self.calls: Counter[int] = Counter()
+
+        def rollout(self, sim: Game, action: Action, seat: int) -> float:
+            if action not in self.order:
+                self.order.append(action)
+            i = self.order.index(action)
+            self.calls[i] += 1
+            return self.scores[i](self.calls[i])
+
+    def level(n: int) -> float:
+        return 0.0
+
+    def behind(n: int) -> float:  # 0.75 a sample behind, give or take 0.5: about -4 standard errors at 8
+        return -0.25 if n % 2 else -1.25
+
+    def slightly_behind(n: int) -> float:  # 0.1 behind, give or take 1: -0.26 standard errors at 8, -0.48 at 24
+        return 0.9 if n % 2 else -1.1
+
+    kept = Scripted([level, level, behind])
+    assert kept.choose(game) == kept.order[0]
+    assert kept.calls == {0: 24, 1: 24, 2: 8}
+    gone = Scripted([level, behind, behind])
+    assert gone.choose(game) == gone.order[0]
+    assert gone.calls == {0: 8, 1: 8, 2: 8}
+    close = Scripted([level, slightly_behind, level])
+    assert close.choose(game) == close.order[0] and close.calls == {0: 24, 1: 24, 2: 24}
+    whole = Scripted([level, behind, behind], stop_early=False)
+    assert whole.choose(game) == whole.order[0] and whole.calls == {0: 24, 1: 24, 2: 24}
+
+    def pulls_ahead(n: int) -> float:  # a close call (1.2 standard errors at 24), then 1.0 every time
+        return 1.0 if n > 24 or n % 2 else -0.6
+
+    def falls_back(n: int) -> float:  # a close call, then -1.0 every time: behind at the first look
+        return -1.0 if n > 24 else 1.0 if n % 2 else -0.6
+
+    ahead = Scripted([level, pulls_ahead, behind])
+    assert ahead.choose(game) == ahead.order[1]
+    assert ahead.calls[1] == 36  # 3.7 standard errors ahead at the first look
+    back = Scripted([level, falls_back, behind])
+    assert back.choose(game) == back.order[0]
+    assert back.calls[1] == 36 and back.calls[0] == 36
 
 
 def candidates_of(game: Game, limit: int) -> list[Action]:
@@ -434,21 +496,26 @@ def test_strength_table_marks_an_earlier_search_bots_entries(tmp_path: Path, mon
     games = {"games": 10, "wins": 7, "rate": 0.7, "interval": [0.4, 0.9], "even": 0.5, "median_move_seconds": None}
     results = {
         "gin/search-greedy@v1": {"variant": "gin", "pairing": "search-greedy", "seed": 0, **games},
-        "gin/search-greedy": {"variant": "gin", "pairing": "search-greedy", "seed": 0, "search_version": 2, **games},
+        "gin/search-greedy": {"variant": "gin", "pairing": "search-greedy", "seed": 0, "search_version": 3, **games},
         "gin/greedy-random": {"variant": "gin", "pairing": "greedy-random", "seed": 0, **games},
         "iceberg/search-greedy": {"variant": "iceberg", "pairing": "search-greedy", "seed": 0, **games},
-    }
+        "fortune/search-greedy@v2": {"variant": "fortune", "pairing": "search-greedy", "seed": 0, "search_version": 2,
+                                     **games},
+    }  # fmt: skip
     text = strength.table(results)
     rows = [line for line in text.splitlines() if line.startswith("| gin | ")]
     assert [r.split(" | ")[1] for r in rows] == ["search vs greedy (v1)", "search vs greedy", "greedy vs random"]
     assert "| iceberg | search vs greedy (v1) | 10 |" in text
     assert "(v1): the search bot before close calls were settled on more samples" in text
+    # Only an earlier bot's entry: shown, marked, and not called "not run".
+    assert "| fortune | search vs greedy (v2) | 10 |" in text and "| fortune | search vs greedy | not run" not in text
+    assert "(v2): the search bot before it stopped sampling early" in text
     saved = tmp_path / "results.json"
     saved.write_text(json.dumps(results), encoding="utf-8")
     monkeypatch.setattr(strength, "RESULTS", saved)
     assert strength.saved_entry("gin/search-greedy", 0) == results["gin/search-greedy"]
     assert strength.saved_entry("gin/search-greedy", 1) is None  # another seed: started afresh
-    with pytest.raises(SystemExit, match="played by search bot 1, not 2"):
+    with pytest.raises(SystemExit, match="played by search bot 1, not 3"):
         strength.saved_entry("iceberg/search-greedy", 0)
     assert "(v1)" not in strength.table({k: v for k, v in results.items() if "@" not in k and "iceberg" not in k})
 
