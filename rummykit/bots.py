@@ -479,8 +479,13 @@ class SearchBot:
         candidates = candidate_actions(game, actions, first, self.candidates)
         if len(candidates) == 1:
             return candidates[0]
-        seat = game.deal.actor
         values: list[list[float]] = [[] for _ in candidates]
+        return candidates[self.weigh(game, candidates, values)]
+
+    def weigh(self, game: Game, candidates: list[Action], values: list[list[float]]) -> int:
+        """Which of ``candidates`` (the first choice first) to play, from rollouts of the sampled positions
+        (appended to ``values``, one list per candidate, each in the order of the samples)."""
+        seat = game.deal.actor
         budget = self.seconds  # sample for this long instead of a count of samples
         limits = [t for t in (budget, self.max_seconds) if t is not None]
         stop = time.perf_counter() + min(limits) if limits else None
@@ -504,7 +509,7 @@ class SearchBot:
                     lead = _paired(values[leader], values[0])[1]
                     if lead < 0 or lead > self.SETTLED:
                         break
-        return candidates[self.pick(values)]
+        return self.pick(values)
 
     def _sample(
         self,

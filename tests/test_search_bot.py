@@ -377,6 +377,11 @@ def test_search_bot_refuses_a_budget_that_is_no_budget(options: dict[str, object
         SearchBot(1, **options)  # type: ignore[arg-type]
 
 
+def test_search_bot_refuses_a_stop_early_that_is_not_true_or_false() -> None:
+    with pytest.raises(ValueError, match="^stop_early is True \\(the default\\) or False, not 'no'"):
+        SearchBot(1, stop_early="no")  # type: ignore[arg-type]
+
+
 def test_make_bot_takes_options_and_any_case() -> None:
     bot = make_bot("Search", 1, iterations=4, candidates=2)
     assert isinstance(bot, SearchBot) and (bot.iterations, bot.candidates) == (4, 2)
@@ -518,6 +523,20 @@ def test_strength_table_marks_an_earlier_search_bots_entries(tmp_path: Path, mon
     with pytest.raises(SystemExit, match="played by search bot 1, not 3"):
         strength.saved_entry("iceberg/search-greedy", 0)
     assert "(v1)" not in strength.table({k: v for k, v in results.items() if "@" not in k and "iceberg" not in k})
+
+
+def test_stop_early_benchmark_replays_the_bots_own_weighing() -> None:
+    """benchmarks/stop_early.py: the whole budget replayed on its own record chooses as it did, rollout for
+    rollout (so the record lines up with the samples); stopping early plays no more of them."""
+    stop_early = benchmark("stop_early")
+    bot, actions = stop_early.record_game("gin", 2, 4)
+    assert len(actions) >= 4 and bot.decisions
+    whole = stop_early.replay("gin", bot, stop_early=False)
+    assert whole["same"] == whole["decisions"] == len(bot.decisions)
+    assert whole["rollouts"] == whole["whole_rollouts"] > 0
+    early = stop_early.replay("gin", bot)
+    assert early["same"] + early["other"] + early["unknown"] == early["decisions"]
+    assert early["rollouts"] <= early["whole_rollouts"]
 
 
 def test_decision_weighing_benchmark_runs() -> None:
