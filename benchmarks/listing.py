@@ -68,9 +68,10 @@ def forget(game: rummykit.Game) -> None:
         from rummykit.plugins import skarney
     except ImportError:  # pragma: no cover - a checkout without the plugins package
         return
-    made = getattr(skarney, "_MADE", None)
-    if made is not None:
-        made.clear()
+    for name in ("_KEPT", "_MADE"):  # the first is newer than some checkouts
+        made = getattr(skarney, name, None)
+        if made is not None:
+            made.clear()
 
 
 def time_listing(name: str, layout: dict[str, object]) -> tuple[float, float, int]:

@@ -37,10 +37,9 @@ other side has melded at all). See ``docs/skarney.md``.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeAlias
 
 from rummykit import hookimpl
 from rummykit.actions import Action, ActionWords, PositionWords
@@ -244,36 +243,51 @@ def rummykit_offer_order(deal: Deal, seat: int, card: Card) -> list[int] | None:
 # -- what is legal ---------------------------------------------------------------------------------------
 
 
+_Made: TypeAlias = "dict[tuple[object, ...], Meld | None]"
+
+
+@dataclass
+class _Kept:
+    """What a meld search has made for the contracts so far: melds by kind, the face a wild card stands for and
+    the cards' ids; a rank's sets and a suit's runs by the cards they may hold; each meld's cards counted by
+    face (:func:`_need`) and its action (:func:`_contract_action`), by the meld's id."""
+
+    search: MeldSearch
+    made: _Made = field(default_factory=dict)
+    groups: dict[tuple[object, ...], list[Meld]] = field(default_factory=dict)
+    needs: dict[int, tuple[Meld, int]] = field(default_factory=dict)
+    actions: dict[int, tuple[Meld, Action]] = field(default_factory=dict)
+
+
+_KEPT: dict[int, _Kept] = {}
+"""By meld search (its id; the search is kept, so the id is not reused). A hand changes a card or two a
+turn, and its contracts are listed every turn until it opens."""
+
+
+def _kept_by(search: MeldSearch) -> _Kept:
+    kept = _KEPT.get(id(search))
+    if kept is None or kept.search is not search:
+        kept = _KEPT[id(search)] = _Kept(search)
+    return kept
+
+
 def three_card_melds(search: MeldSearch, hand: Sequence[Card], size: int = 3) -> list[Meld]:
     """Every set and every run of exactly ``size`` cards (default three) that ``hand`` can make with at most
     one wild card, once per combination of faces (the first copies of each face). Built rank by rank and
-    suit by suit, so the cost grows with the hand, not with its subsets."""
+    suit by suit, so the cost grows with the hand, not with its subsets; a rank's sets and a suit's runs are
+    kept by the cards they may hold (a hand changes a card or two a turn, so most are found again)."""
     by_face: dict[int, list[Card]] = {}
     for card in sorted(hand):
         by_face.setdefault(card.face, []).append(card)
     wild_faces = search.rules.wild_faces
     wilds = [cards[0] for face, cards in sorted(by_face.items()) if face in wild_faces]
+    wild_ids = tuple([c.id for c in wilds])
+    kept = _kept_by(search)
+    groups = kept.groups
+    if len(groups) >= 20_000:
+        groups.clear()
     found: list[Meld] = []
-    seen: set[tuple[int, ...]] = set()
-
-    made = _made_by(search)
-
-    def add(cards: list[Card], kind: str, meant: list[Card | None] | None = None) -> None:
-        stands_for = (meant[-1].face,) if meant and meant[-1] else ()
-        key = tuple(sorted(c.face for c in cards)) + stands_for
-        if key in seen:
-            return
-        seen.add(key)
-        by_cards = (kind, *stands_for, *(c.id for c in cards))
-        if by_cards in made:
-            meld = made[by_cards]
-        else:
-            if len(made) >= 20_000:
-                made.clear()
-            meld = made[by_cards] = search.meld(cards, kind=kind, stands_for=meant)
-        if meld is not None:
-            found.append(meld)
-
+    key: tuple[object, ...]
     rules = search.rules
     if rules.sets:
         by_rank: dict[int, list[Card]] = {}
@@ -281,11 +295,11 @@ def three_card_melds(search: MeldSearch, hand: Sequence[Card], size: int = 3) ->
             if face not in wild_faces and face != JOKER_FACE:
                 by_rank.setdefault(cards[0].rank, []).extend(cards)
         for cards in by_rank.values():
-            for combo in _face_combinations(cards, size):
-                add(combo, "set")
-            for combo in _face_combinations(cards, size - 1):
-                for wild in wilds:
-                    add([*combo, wild], "set")
+            key = ("set", size, tuple([c.id for c in cards]), wild_ids)
+            melds = groups.get(key)
+            if melds is None:
+                melds = groups[key] = _rank_sets(search, kept.made, cards, wilds, size)
+            found.extend(melds)
     if rules.runs:
         low, high = rules.run_span
         for suit in range(4):
@@ -294,31 +308,72 @@ def three_card_melds(search: MeldSearch, hand: Sequence[Card], size: int = 3) ->
                 face = suit * 13 + (0 if pos == 14 else pos - 1)
                 if face in by_face and face not in wild_faces:
                     at[pos] = by_face[face][0]
-            for start in range(low, high - size + 2):
-                window = range(start, start + size)
-                missing = [p for p in window if p not in at]
-                if not missing:
-                    add([at[p] for p in window], "run")
-                elif len(missing) == 1 and wilds:
-                    gap = missing[0]
-                    meant_face = suit * 13 + (0 if gap == 14 else gap - 1)
-                    for wild in wilds:
-                        cards = [at[p] for p in window if p != gap] + [wild]
-                        add(cards, "run", [None] * (size - 1) + [card_from_face(meant_face)])
+            key = ("run", size, suit, tuple([(pos, c.id) for pos, c in at.items()]), wild_ids)
+            melds = groups.get(key)
+            if melds is None:
+                melds = groups[key] = _suit_runs(search, kept.made, suit, at, wilds, size)
+            found.extend(melds)
     return found
 
 
-_MADE: dict[int, tuple[MeldSearch, dict[tuple[object, ...], Meld | None]]] = {}
-"""By meld search (its id; the search is kept, so the id is not reused): the contract melds made so far, by
-kind, the face a wild card stands for and the cards' ids. A hand changes a card or two a turn, and its
-contracts are listed every turn until it opens."""
+def _rank_sets(search: MeldSearch, made: _Made, cards: list[Card], wilds: list[Card], size: int) -> list[Meld]:
+    """The sets of ``size`` of :func:`three_card_melds` from ``cards`` (one rank's, sorted) and ``wilds``."""
+    found: list[Meld] = []
+    seen: set[tuple[int, ...]] = set()
+    for combo in _face_combinations(cards, size):
+        _add(search, made, found, seen, combo, "set")
+    for combo in _face_combinations(cards, size - 1):
+        for wild in wilds:
+            _add(search, made, found, seen, [*combo, wild], "set")
+    return found
 
 
-def _made_by(search: MeldSearch) -> dict[tuple[object, ...], Meld | None]:
-    entry = _MADE.get(id(search))
-    if entry is None or entry[0] is not search:
-        entry = _MADE[id(search)] = (search, {})
-    return entry[1]
+def _suit_runs(
+    search: MeldSearch, made: _Made, suit: int, at: dict[int, Card], wilds: list[Card], size: int
+) -> list[Meld]:
+    """The runs of ``size`` of :func:`three_card_melds` in ``suit``, whose natural cards by position are ``at``."""
+    found: list[Meld] = []
+    seen: set[tuple[int, ...]] = set()
+    low, high = search.rules.run_span
+    for start in range(low, high - size + 2):
+        window = range(start, start + size)
+        missing = [p for p in window if p not in at]
+        if not missing:
+            _add(search, made, found, seen, [at[p] for p in window], "run")
+        elif len(missing) == 1 and wilds:
+            gap = missing[0]
+            meant_face = suit * 13 + (0 if gap == 14 else gap - 1)
+            for wild in wilds:
+                cards = [at[p] for p in window if p != gap] + [wild]
+                _add(search, made, found, seen, cards, "run", [None] * (size - 1) + [card_from_face(meant_face)])
+    return found
+
+
+def _add(
+    search: MeldSearch,
+    made: _Made,
+    found: list[Meld],
+    seen: set[tuple[int, ...]],
+    cards: list[Card],
+    kind: str,
+    meant: list[Card | None] | None = None,
+) -> None:
+    """``cards`` as a meld of ``kind`` (a wild card standing for the last of ``meant``), added to ``found``
+    once per combination of faces, when it is one."""
+    stands_for = (meant[-1].face,) if meant and meant[-1] else ()
+    key = tuple(sorted(c.face for c in cards)) + stands_for
+    if key in seen:
+        return
+    seen.add(key)
+    by_cards = (kind, *stands_for, *(c.id for c in cards))
+    if by_cards in made:
+        meld = made[by_cards]
+    else:
+        if len(made) >= 20_000:
+            made.clear()
+        meld = made[by_cards] = search.meld(cards, kind=kind, stands_for=meant)
+    if meld is not None:
+        found.append(meld)
 
 
 def _face_combinations(cards: list[Card], size: int) -> Iterator[list[Card]]:
@@ -350,25 +405,46 @@ def contracts(deal: Deal, seat: int, limit: int = CONTRACT_LIMIT) -> list[Action
     if len(hand) < count * size:
         return []
     melds = three_card_melds(search, hand, size)
-    have = [0] * (JOKER_FACE + 1)
+    have = _GUARDS  # each face's count held, in its own byte, above it the byte's guard bit
     for card in hand:
-        have[card.face] += 1
+        have += 1 << (8 * card.face)
     result: list[list[Meld]] = []
+    kept = _kept_by(search)
     for kind in ("set", "run"):
         options = [m for m in melds if m.kind == kind]
-        _choose(options, count, have, result, limit)
-    return [_contract_action(search, hand, chosen) for chosen in result]
+        _choose(options, [_need(kept, m) for m in options], count, have, result, limit)
+    by_face: dict[int, list[Card]] = {}  # the hand's cards by face, in the hand's order
+    for card in hand:
+        by_face.setdefault(card.face, []).append(card)
+    return [_contract_action(search, by_face, chosen) for chosen in result]
 
 
-def _choose(options: list[Meld], count: int, have: list[int], result: list[list[Meld]], limit: int) -> None:
+_GUARDS = sum(128 << (8 * face) for face in range(JOKER_FACE + 1))
+"""A hand's and a meld's cards are counted face by face, one byte a face (far more than any hand holds of a
+face): below each byte's top bit, the guard. Counts ``used`` fit the hand ``have`` (guards included) when
+no byte of ``have - used`` borrowed its guard: one subtraction checks every face."""
+
+
+def _need(kept: _Kept, meld: Meld) -> int:
+    """How many cards of each face ``meld`` holds, a byte a face (kept per meld: contract melds are made once)."""
+    known = kept.needs.get(id(meld))
+    if known is not None and known[0] is meld:
+        return known[1]
+    if len(kept.needs) >= 20_000:
+        kept.needs.clear()
+    need = sum(1 << (8 * c.face) for c in meld.cards)
+    kept.needs[id(meld)] = (meld, need)  # the meld is kept with it, so its id is not reused meanwhile
+    return need
+
+
+def _choose(options: list[Meld], needs: list[int], count: int, have: int, result: list[list[Meld]], limit: int) -> None:
     """Depth-first: add to ``result`` the choices of ``count`` melds of ``options`` whose cards the hand holds
-    (``have``, a count per face), until ``limit`` are found or ``CONTRACT_STEPS`` melds have been tried."""
-    needs = [tuple(Counter(c.face for c in meld.cards).items()) for meld in options]
-    used = [0] * len(have)
+    (``have`` and ``needs``, counts by face as in :data:`_GUARDS`), until ``limit`` are found or
+    ``CONTRACT_STEPS`` melds have been tried."""
     chosen: list[Meld] = []
     budget = CONTRACT_STEPS
 
-    def walk(start: int) -> None:
+    def walk(start: int, used: int) -> None:
         nonlocal budget
         if len(chosen) == count:
             result.append(list(chosen))
@@ -377,36 +453,38 @@ def _choose(options: list[Meld], count: int, have: list[int], result: list[list[
             if len(result) >= limit or budget <= 0:
                 return
             budget -= 1
-            need = needs[i]
-            fits = True
-            for f, n in need:  # a loop, not any(): this is the search's inner step
-                if used[f] + n > have[f]:
-                    fits = False
-                    break
-            if not fits:
+            after = used + needs[i]
+            if (have - after) & _GUARDS != _GUARDS:  # some face more than the hand holds
                 continue
             chosen.append(options[i])
-            for f, n in need:
-                used[f] += n
-            walk(i + 1)
+            walk(i + 1, after)
             chosen.pop()
-            for f, n in need:
-                used[f] -= n
 
-    walk(0)
+    walk(0, 0)
 
 
-def _contract_action(search: MeldSearch, hand: Sequence[Card], melds: Sequence[Meld]) -> Action:
-    """The ``meld A B C | D E F | ...`` action laying ``melds``, each naming distinct physical cards of ``hand``."""
-    free = list(hand)
+def _contract_action(search: MeldSearch, by_face: dict[int, list[Card]], melds: Sequence[Meld]) -> Action:
+    """The ``meld A B C | D E F | ...`` action laying ``melds``, each naming distinct physical cards of the hand
+    (``by_face``, its cards by face in its order): a card two melds name goes to the first, the second takes
+    the next copy of its face."""
+    kept = _kept_by(search)
+    taken: set[int] = set()
     cards: list[Card] = []
     meant: list[Card | None] = []
     for meld in melds:
-        laid = meld_action(search, meld)
+        known = kept.actions.get(id(meld))
+        if known is not None and known[0] is meld:
+            laid = known[1]
+        else:
+            if len(kept.actions) >= 20_000:
+                kept.actions.clear()
+            laid = meld_action(search, meld)
+            kept.actions[id(meld)] = (meld, laid)  # the meld is kept with it, so its id is not reused meanwhile
         for i, card in enumerate(laid.cards):
-            copy = card if card in free else next(c for c in free if c.face == card.face)
-            free.remove(copy)
-            cards.append(copy)
+            if card.id in taken:
+                card = next(c for c in by_face[card.face] if c.id not in taken)
+            taken.add(card.id)
+            cards.append(card)
             meant.append(laid.stands_for[i] if laid.stands_for else None)
     return Action(
         "meld", tuple(cards), groups=tuple(len(m.cards) for m in melds), stands_for=tuple(meant) if any(meant) else ()

@@ -735,8 +735,9 @@ def test_greedy_offers_its_lowest_unmelded_card() -> None:
 
 @pytest.mark.parametrize("name", ["skarney", "skarney-singles"])
 def test_contracts_kept_from_turn_to_turn_are_those_found_afresh(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The melds of contracts are kept by their cards from turn to turn (a hand changes a card or two): over
-    random games, the contracts listed are those found with nothing kept."""
+    """The melds of contracts, a rank's sets and a suit's runs are kept by their cards from turn to turn (a hand
+    changes a card or two), and each meld's counts and action by the meld: over random games, the contracts
+    listed are those found with nothing kept."""
     from rummykit.plugins import skarney
 
     class Forgetful(dict[Any, Any]):
@@ -753,7 +754,11 @@ def test_contracts_kept_from_turn_to_turn_are_those_found_afresh(name: str, monk
             if deal.phase == "play" and deal.actor == deal.current:
                 kept = skarney.contracts(deal, deal.current)
                 with monkeypatch.context() as patch:
-                    patch.setattr(skarney, "_made_by", lambda search: Forgetful())
+                    patch.setattr(
+                        skarney,
+                        "_kept_by",
+                        lambda search: skarney._Kept(search, Forgetful(), Forgetful(), Forgetful(), Forgetful()),
+                    )
                     assert skarney.contracts(deal, deal.current) == kept
                 checked += bool(kept)
             game.apply(bot.choose(game))
