@@ -763,3 +763,24 @@ def test_contracts_kept_from_turn_to_turn_are_those_found_afresh(name: str, monk
                 checked += bool(kept)
             game.apply(bot.choose(game))
     assert checked > 5
+
+
+def test_contracts_benchmark_times_the_listing_and_puts_it_back() -> None:
+    """benchmarks/contracts.py: the same seeded play gives the same digest of the contracts listed, and the
+    plugin's ``contracts`` is its own again afterwards."""
+    import importlib
+    import sys
+    from pathlib import Path
+
+    from rummykit.plugins import skarney
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+    try:
+        contracts = importlib.import_module("contracts")
+    finally:
+        sys.path.pop(0)
+    listed = skarney.contracts
+    first, again = (contracts.measure("skarney-singles", 400) for _ in range(2))
+    assert skarney.contracts is listed
+    assert "contracts listed" in first and first.split("digest ")[1] == again.split("digest ")[1]
+    assert first.split("listed ")[1].split(" times")[0] != "0"
