@@ -409,7 +409,7 @@ def timing_cell(entry: dict[str, Any]) -> str:
 def with_earlier(results: dict[str, Any], key: str) -> list[str]:
     """``key``'s entries to show: an earlier search bot's kept beside it (``KEY@v1``...) first, then ``key``'s
     own (where there is one)."""
-    earlier = sorted(k for k in results if k.startswith(key + "@v"))
+    earlier = sorted((k for k in results if k.startswith(key + "@v")), key=lambda k: int(k.rsplit("@v", 1)[1]))
     return earlier + ([key] if key in results else [])
 
 

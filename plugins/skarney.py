@@ -267,6 +267,8 @@ turn, and its contracts are listed every turn until it opens."""
 def _kept_by(search: MeldSearch) -> _Kept:
     kept = _KEPT.get(id(search))
     if kept is None or kept.search is not search:
+        if len(_KEPT) >= 8:  # a process that builds many variants keeps the latest few searches' melds only
+            _KEPT.clear()
         kept = _KEPT[id(search)] = _Kept(search)
     return kept
 
@@ -420,9 +422,10 @@ def contracts(deal: Deal, seat: int, limit: int = CONTRACT_LIMIT) -> list[Action
 
 
 _GUARDS = sum(128 << (8 * face) for face in range(JOKER_FACE + 1))
-"""A hand's and a meld's cards are counted face by face, one byte a face (far more than any hand holds of a
-face): below each byte's top bit, the guard. Counts ``used`` fit the hand ``have`` (guards included) when
-no byte of ``have - used`` borrowed its guard: one subtraction checks every face."""
+"""A hand's and a meld's cards are counted face by face, one byte a face (a hand holds a face at most 8 times:
+4 decks, 8 jokers, the rulesets' limits; a count up to 127 fits): below each byte's top bit, the guard.
+Counts ``used`` fit the hand ``have`` (guards included) when no byte of ``have - used`` borrowed its guard:
+one subtraction checks every face."""
 
 
 def _need(kept: _Kept, meld: Meld) -> int:

@@ -416,11 +416,13 @@ class SearchBot:
     least (so a decision may run over by the time its first sample takes). The moves are the seed's until a
     decision is cut short; from there the bot's random draws, and so its later moves, differ.
 
-    ``stop_early`` (the default) spends no samples on what they can no longer change: from :attr:`CHECK_FROM`
-    samples on, every :attr:`CHECK_EVERY`, a candidate behind the first choice by more than :attr:`DROP`
-    standard errors is played out no more (sampling stops when none is left beside the first choice), and a
-    close call stops, every :attr:`SETTLE_EVERY` extra samples, once the leader is behind the first choice or
-    ahead by more than :attr:`SETTLED` standard errors. ``stop_early=False`` samples the whole budget.
+    ``stop_early`` (the default) spends no samples where more would hardly change the choice: from
+    :attr:`CHECK_FROM` samples on, every :attr:`CHECK_EVERY` (with ``seconds``, past ``iterations`` samples
+    only at twice, four times... ``iterations``), a candidate behind the first choice by more than
+    :attr:`DROP` standard errors is played out no more (sampling stops when none is left beside the first
+    choice, with ``seconds`` too), and a close call stops, every :attr:`SETTLE_EVERY` extra samples, once the
+    leader is behind the first choice or ahead by more than :attr:`SETTLED` standard errors.
+    ``stop_early=False`` samples the whole budget.
     """
 
     ITERATIONS = 24
@@ -494,7 +496,7 @@ class SearchBot:
             if done > 1 and stop is not None and time.perf_counter() > stop:
                 break
             self._sample(game, seat, candidates, which, values, stop if done > 1 else None)
-            if self.stop_early and done >= self.CHECK_FROM and (done - self.CHECK_FROM) % self.CHECK_EVERY == 0:
+            if self.stop_early and self._look(done):
                 which = [i for i in which if i == 0 or _paired(values[i], values[0])[1] >= -self.DROP]
                 if len(which) == 1:  # only the first choice is left: nothing to compare it with
                     break
@@ -510,6 +512,17 @@ class SearchBot:
                     if lead < 0 or lead > self.SETTLED:
                         break
         return self.pick(values)
+
+    def _look(self, done: int) -> bool:
+        """Whether to look for candidates to drop after ``done`` samples: from :attr:`CHECK_FROM` on, every
+        :attr:`CHECK_EVERY` within the budget's ``iterations``; past them (a ``seconds`` budget) at each
+        doubling, so that the looks, each over every sample so far, cost little beside the samples."""
+        if done < self.CHECK_FROM:
+            return False
+        if done <= self.iterations:
+            return (done - self.CHECK_FROM) % self.CHECK_EVERY == 0
+        times, left = divmod(done, self.iterations)
+        return left == 0 and times & (times - 1) == 0
 
     def _sample(
         self,

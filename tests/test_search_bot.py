@@ -217,7 +217,7 @@ def test_max_seconds_caps_a_decision_and_changes_nothing_below_the_cap(monkeypat
     while len(game.legal_actions()) < 3:
         game.apply(GreedyBot(1).choose(game))
     for cap, samples in ((0.5, 1), (1.5, 2), (None, 24)):
-        bot = SearchBot(1, max_seconds=cap, confirm=0)
+        bot = SearchBot(1, max_seconds=cap, confirm=0, stop_early=False)
         taken: list[object] = []
         sample = bot._sample
 
@@ -375,6 +375,14 @@ def test_search_bot_refuses_a_budget_that_is_no_budget(options: dict[str, object
     name = next(iter(options))
     with pytest.raises(ValueError, match=f"^{name} is None"):
         SearchBot(1, **options)  # type: ignore[arg-type]
+
+
+def test_stopping_early_looks_every_four_samples_then_at_each_doubling() -> None:
+    """Within the budget's 24 samples the bot looks for candidates to drop from 8 on, every 4; past them (a
+    ``seconds`` budget) at 48, 96, 192...: the looks go over every sample so far, so they thin out."""
+    bot = SearchBot(1)
+    assert [n for n in range(1, 400) if bot._look(n)] == [8, 12, 16, 20, 24, 48, 96, 192, 384]
+    assert [n for n in range(1, 100) if SearchBot(1, iterations=10)._look(n)] == [8, 20, 40, 80]
 
 
 def test_search_bot_refuses_a_stop_early_that_is_not_true_or_false() -> None:
