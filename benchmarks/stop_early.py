@@ -9,7 +9,8 @@ plays a game against greedy bots seeded ``SEED + seat``, as ``benchmarks/search_
 rollout of every decision is recorded. The bot with ``stop_early`` then weighs the same candidates on the
 same rollouts, read from the record (``SearchBot.weigh``, the bot's own code): its choice is compared with
 the whole budget's and its rollouts are counted. Where it sends a close call to another leader than the
-whole budget did, the rollouts it would need were never played: that decision counts as unknown.
+whole budget did, the rollouts it would need were never played: that decision counts as unknown (and its
+rollouts as far as the record goes).
 
 ``--time`` also times both bots' decisions on the positions of each game: the recorded game is played
 again in two processes side by side, one per bot, each timing its own bot's decisions (CPU time). Their
