@@ -401,39 +401,45 @@ def test_make_bot_takes_options_and_any_case() -> None:
         make_bot("clever")
 
 
+class ScriptedBot(SearchBot):
+    """A search bot (24 samples, 3 candidates) whose rollouts are scored by ``scores[i](n)``: candidate ``i`` (in
+    the order first played out) on its n-th rollout."""
+
+    def __init__(self, scores: list[Callable[[int], float]], confirm: int = 3, stop_early: bool = True) -> None:
+        super().__init__(1, iterations=24, candidates=3, confirm=confirm, stop_early=stop_early)
+        self.scores = scores
+        self.order: list[Action] = []
+        self.calls: Counter[int] = Counter()
+
+    def rollout(self, sim: Game, action: Action, seat: int) -> float:
+        if action not in self.order:
+            self.order.append(action)
+        i = self.order.index(action)
+        self.calls[i] += 1
+        return self.scores[i](self.calls[i])
+
+
 def test_a_close_call_is_settled_on_more_samples() -> None:
     """An alternative ahead of the first choice by between PROMISING and MARGIN standard errors is sampled
     ``confirm`` x ``iterations`` times more, with the first choice alone; the margin then decides on all
     the samples. Without the confirmation the first choice stays."""
     game = next(g for g in positions("gin", 4, 200) if len(candidates_of(g, 3)) == 3)
+    # The first choice scores 0, the second 1 and -0.6 in turn (0.2 ahead, 1.2 standard errors over 24
+    # samples, 2.4 over 96), the third -1.
+    scores: list[Callable[[int], float]] = [lambda n: 0.0, lambda n: 1.0 if n % 2 else -0.6, lambda n: -1.0]
 
-    class Scripted(SearchBot):
-        """Rollouts scored by a script: the first choice 0, the second 1 and -0.6 in turn (0.2 ahead, 1.2
-        standard errors over 24 samples, 2.4 over 96), the third -1."""
+    def scripted(confirm: int, stop_early: bool = False) -> ScriptedBot:
+        return ScriptedBot(scores, confirm=confirm, stop_early=stop_early)
 
-        def __init__(self, confirm: int, stop_early: bool = False) -> None:
-            super().__init__(1, iterations=24, candidates=3, confirm=confirm, stop_early=stop_early)
-            self.order: list[Action] = []
-            self.calls: Counter[int] = Counter()
-
-        def rollout(self, sim: Game, action: Action, seat: int) -> float:
-            if action not in self.order:
-                self.order.append(action)
-            i = self.order.index(action)
-            self.calls[i] += 1
-            if i == 1:
-                return 1.0 if self.calls[i] % 2 else -0.6
-            return 0.0 if i == 0 else -1.0
-
-    confirmed = Scripted(3)
+    confirmed = scripted(3)
     assert confirmed.choose(game) == confirmed.order[1]
     assert confirmed.calls == {0: 96, 1: 96, 2: 24}
-    unconfirmed = Scripted(0)
+    unconfirmed = scripted(0)
     assert unconfirmed.choose(game) == unconfirmed.order[0]
     assert unconfirmed.calls == {0: 24, 1: 24, 2: 24}
     # Stopping early: the third, far behind, is dropped after 8 samples; the close call is never settled
     # before its end (the leader 1.5 to 2.4 standard errors ahead at each look), so it runs whole.
-    early = Scripted(3, stop_early=True)
+    early = scripted(3, stop_early=True)
     assert early.choose(game) == early.order[1]
     assert early.calls == {0: 96, 1: 96, 2: 8}
 
@@ -445,22 +451,6 @@ def test_stopping_early_drops_candidates_far_behind_and_settles_close_calls() ->
     than SETTLED standard errors ahead. The same bot without it samples everything."""
     game = next(g for g in positions("gin", 4, 200) if len(candidates_of(g, 3)) == 3)
 
-    class Scripted(SearchBot):
-        """Rollouts scored by ``scores[i](n)``: candidate ``i`` (in the order first played) on its n-th call."""
-
-        def __init__(self, scores: list[Callable[[int], float]], stop_early: bool = True) -> None:
-            super().__init__(1, iterations=24, candidates=3, stop_early=stop_early)
-            self.scores = scores
-            self.order: list[Action] = []
-            self.calls: Counter[int] = Counter()
-
-        def rollout(self, sim: Game, action: Action, seat: int) -> float:
-            if action not in self.order:
-                self.order.append(action)
-            i = self.order.index(action)
-            self.calls[i] += 1
-            return self.scores[i](self.calls[i])
-
     def level(n: int) -> float:
         return 0.0
 
@@ -470,15 +460,15 @@ def test_stopping_early_drops_candidates_far_behind_and_settles_close_calls() ->
     def slightly_behind(n: int) -> float:  # 0.1 behind, give or take 1: -0.26 standard errors at 8, -0.48 at 24
         return 0.9 if n % 2 else -1.1
 
-    kept = Scripted([level, level, behind])
+    kept = ScriptedBot([level, level, behind])
     assert kept.choose(game) == kept.order[0]
     assert kept.calls == {0: 24, 1: 24, 2: 8}
-    gone = Scripted([level, behind, behind])
+    gone = ScriptedBot([level, behind, behind])
     assert gone.choose(game) == gone.order[0]
     assert gone.calls == {0: 8, 1: 8, 2: 8}
-    close = Scripted([level, slightly_behind, level])
+    close = ScriptedBot([level, slightly_behind, level])
     assert close.choose(game) == close.order[0] and close.calls == {0: 24, 1: 24, 2: 24}
-    whole = Scripted([level, behind, behind], stop_early=False)
+    whole = ScriptedBot([level, behind, behind], stop_early=False)
     assert whole.choose(game) == whole.order[0] and whole.calls == {0: 24, 1: 24, 2: 24}
 
     def pulls_ahead(n: int) -> float:  # a close call (1.2 standard errors at 24), then 1.0 every time
@@ -487,10 +477,10 @@ def test_stopping_early_drops_candidates_far_behind_and_settles_close_calls() ->
     def falls_back(n: int) -> float:  # a close call, then -1.0 every time: behind at the first look
         return -1.0 if n > 24 else 1.0 if n % 2 else -0.6
 
-    ahead = Scripted([level, pulls_ahead, behind])
+    ahead = ScriptedBot([level, pulls_ahead, behind])
     assert ahead.choose(game) == ahead.order[1]
     assert ahead.calls[1] == 36  # 3.7 standard errors ahead at the first look
-    back = Scripted([level, falls_back, behind])
+    back = ScriptedBot([level, falls_back, behind])
     assert back.choose(game) == back.order[0]
     assert back.calls[1] == 36 and back.calls[0] == 36
 
