@@ -248,15 +248,13 @@ _Made: TypeAlias = "dict[tuple[object, ...], Meld | None]"
 
 @dataclass
 class _Kept:
-    """What a meld search has made for the contracts so far: melds by kind, the face a wild card stands for and
-    the cards' ids; a rank's sets and a suit's runs by the cards they may hold; each meld's cards counted by
-    face (:func:`_need`) and its action (:func:`_contract_action`), by the meld's id."""
+    """What a meld search has made for the contracts so far, by cards: melds by kind, the face a wild card
+    stands for and the cards' ids; a rank's sets and a suit's runs by the cards they may hold. (What is
+    found of one meld is kept with it, in :meth:`MeldSearch.kept <rummykit.melds.MeldSearch.kept>`.)"""
 
     search: MeldSearch
     made: _Made = field(default_factory=dict)
     groups: dict[tuple[object, ...], list[Meld]] = field(default_factory=dict)
-    needs: dict[int, tuple[Meld, int]] = field(default_factory=dict)
-    actions: dict[int, tuple[Meld, Action]] = field(default_factory=dict)
 
 
 _KEPT: dict[int, _Kept] = {}
@@ -408,16 +406,14 @@ def contracts(deal: Deal, seat: int, limit: int = CONTRACT_LIMIT) -> list[Action
         return []
     melds = three_card_melds(search, hand, size)
     have = _GUARDS  # each face's count held, in its own byte, above it the byte's guard bit
-    for card in hand:
-        have += 1 << (8 * card.face)
-    result: list[list[Meld]] = []
-    kept = _kept_by(search)
-    for kind in ("set", "run"):
-        options = [m for m in melds if m.kind == kind]
-        _choose(options, [_need(kept, m) for m in options], count, have, result, limit)
     by_face: dict[int, list[Card]] = {}  # the hand's cards by face, in the hand's order
     for card in hand:
+        have += 1 << (8 * card.face)
         by_face.setdefault(card.face, []).append(card)
+    result: list[list[Meld]] = []
+    for kind in ("set", "run"):
+        options = [m for m in melds if m.kind == kind]
+        _choose(options, [_need(search, m) for m in options], count, have, result, limit)
     return [_contract_action(search, by_face, chosen) for chosen in result]
 
 
@@ -428,15 +424,13 @@ Counts ``used`` fit the hand ``have`` (guards included) when no byte of ``have -
 one subtraction checks every face."""
 
 
-def _need(kept: _Kept, meld: Meld) -> int:
-    """How many cards of each face ``meld`` holds, a byte a face (kept per meld: contract melds are made once)."""
-    known = kept.needs.get(id(meld))
-    if known is not None and known[0] is meld:
-        return known[1]
-    if len(kept.needs) >= 20_000:
-        kept.needs.clear()
-    need = sum(1 << (8 * c.face) for c in meld.cards)
-    kept.needs[id(meld)] = (meld, need)  # the meld is kept with it, so its id is not reused meanwhile
+def _need(search: MeldSearch, meld: Meld) -> int:
+    """How many cards of each face ``meld`` holds, a byte a face (kept with the meld: contract melds are made
+    once)."""
+    kept = search.kept(meld)
+    need: int | None = kept.get("contract need")
+    if need is None:
+        need = kept["contract need"] = sum(1 << (8 * c.face) for c in meld.cards)
     return need
 
 
@@ -470,19 +464,14 @@ def _contract_action(search: MeldSearch, by_face: dict[int, list[Card]], melds: 
     """The ``meld A B C | D E F | ...`` action laying ``melds``, each naming distinct physical cards of the hand
     (``by_face``, its cards by face in its order): a card two melds name goes to the first, the second takes
     the next copy of its face."""
-    kept = _kept_by(search)
     taken: set[int] = set()
     cards: list[Card] = []
     meant: list[Card | None] = []
     for meld in melds:
-        known = kept.actions.get(id(meld))
-        if known is not None and known[0] is meld:
-            laid = known[1]
-        else:
-            if len(kept.actions) >= 20_000:
-                kept.actions.clear()
-            laid = meld_action(search, meld)
-            kept.actions[id(meld)] = (meld, laid)  # the meld is kept with it, so its id is not reused meanwhile
+        kept = search.kept(meld)
+        laid: Action | None = kept.get("contract action")
+        if laid is None:
+            laid = kept["contract action"] = meld_action(search, meld)
         for i, card in enumerate(laid.cards):
             if card.id in taken:
                 card = next(c for c in by_face[card.face] if c.id not in taken)
