@@ -409,7 +409,8 @@ class SearchBot:
     rollouts beat it clearly (:attr:`MARGIN`). A close call (another candidate ahead by between
     :attr:`PROMISING` and :attr:`MARGIN` standard errors) is settled on ``confirm`` budgets more samples
     of that candidate and the first choice alone (not with ``seconds``; ``confirm=0``: never). A rollout
-    stops after ``rollout_moves`` moves and is then scored by :func:`~rummykit.search.hand_points`.
+    ends with its hand, or stops after ``rollout_moves`` moves and is then scored by
+    :func:`~rummykit.search.hand_points`.
 
     ``max_seconds`` caps a decision's time on top of the budget, for a person waiting on the bot: sampling
     and a close call's extra samples stop once it has gone, between two rollouts, after one whole sample at
@@ -558,6 +559,7 @@ class SearchBot:
         """``action`` played in ``sim``, the hand played out by greedy bots: the score difference for ``seat``'s
         side (:func:`~rummykit.search.hand_points` if the rollout stops first)."""
         hands = len(sim.results)
+        sim.max_hands = min(sim.max_hands, hands + 1)  # the play-out ends with this hand: no next one dealt
         sim.apply(action)
         bot = self.rollout_bot
         for _ in range(self.rollout_moves):

@@ -22,7 +22,7 @@ import rummykit
 from rummykit.bots import Bot, GreedyBot, OutsBot, SearchBot, candidate_actions, make_bot
 from rummykit.cards import card_from_face
 from rummykit.engine import Action, Game
-from rummykit.search import determinize, expected_deadwood, hidden_cards
+from rummykit.search import determinize, expected_deadwood, hidden_cards, side_difference
 
 VARIANTS = [info.name for info in rummykit.list_variants() if info.package == "rummykit"]
 
@@ -565,3 +565,33 @@ def test_solver_benchmark_collects_the_hands_a_search_bot_asks_about() -> None:
     assert len({(bytes(counts), tuple(wilds), jokers) for counts, wilds, jokers in hands}) == len(hands)
     assert all(len(counts) == 52 and all(0 <= n <= 2 for n in counts) for counts, _, _ in hands)
     assert solver_benchmark.bot_hands("fortune", 1, 3) == hands
+
+
+@pytest.mark.parametrize("name", ["iceberg", "gin"])
+def test_a_rollout_plays_out_its_hand_and_deals_no_other(name: str) -> None:
+    """A rollout ends with its hand (its copy of the game is over, no next hand dealt), and scores it as playing
+    the game on would: the same hand result, from the same moves."""
+    variant = rummykit.load_variant(name)
+    for seed in range(3):
+        game = variant.new_game(seed=seed)
+        seat = game.deal.actor
+        action = game.legal_actions()[0]
+        bot = SearchBot(seed=seed)
+        state = bot.rollout_bot.rng.getstate()
+        sim = game.clone()
+        value = bot.rollout(sim, action, seat)
+        assert sim.is_over and len(sim.results) == 1 and sim.deal.result is not None  # not dealt again
+        # The same moves in a copy that goes on to the next hand.
+        bot.rollout_bot.rng.setstate(state)
+        bot.rollout_bot._arranged.clear()
+        other = game.clone()
+        other.apply(action)
+        moves = 1
+        while not other.results and moves < bot.rollout_moves + 1:
+            other.apply(bot.rollout_bot.choose(other))
+            moves += 1
+        assert other.results, "the hand did not end within the rollout's moves"
+        assert not other.is_over and other.deal.number == 2  # playing on deals the next hand
+        assert other.results[0].scores == sim.results[0].scores
+        assert value == pytest.approx(side_difference(other, other.results[0].scores, seat))
+
