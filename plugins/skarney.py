@@ -38,7 +38,7 @@ other side has melded at all). See ``docs/skarney.md``.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeAlias
 
 from rummykit import hookimpl
@@ -120,14 +120,22 @@ def _rules(deal: Deal) -> SkarneyRules:
     return rules_as(deal.variant, SkarneyRules)
 
 
-@dataclass
+@dataclass(frozen=True)
 class Offer:
-    """One offer of the deal: who offered which card, who was asked, who took it."""
+    """One offer of the deal: who offered which card, who was asked, who took it. Immutable: an answer replaces
+    the entry, so that a copy of the deal shares its offers (a search bot copies it for every sample, and a
+    hand makes a hundred offers or more)."""
 
     offerer: int
     card: Card
-    asked: list[int] = field(default_factory=list)
+    asked: tuple[int, ...] = ()
     taken_by: int | None = None
+
+    def __copy__(self) -> Offer:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Offer:
+        return self
 
 
 @dataclass
@@ -690,9 +698,8 @@ def rummykit_action_applied(deal: Deal, seat: int, action: Action) -> None:
         state.offers.append(Offer(seat, action.cards[0]))
     elif kind in ("accept", "decline") and state.offers:
         entry = state.offers[-1]
-        entry.asked.append(seat)
-        if kind == "accept":
-            entry.taken_by = seat
+        taker = seat if kind == "accept" else entry.taken_by
+        state.offers[-1] = replace(entry, asked=entry.asked + (seat,), taken_by=taker)
 
 
 @hookimpl
