@@ -175,6 +175,16 @@ class _MovedToState:
         setattr(deal._moved_state(self.name), self.name, value)
 
 
+def _copy_random(rng: random.Random) -> random.Random:
+    """A copy of ``rng`` in the same state. ``copy.copy`` seeds a new generator before setting its state, a
+    sixth of a Gin game's clone; a subclass is left to ``copy.copy`` (its ``__reduce__`` may differ)."""
+    if type(rng) is not random.Random:
+        return copy.copy(rng)
+    copied = random.Random.__new__(random.Random)
+    copied.setstate(rng.getstate())
+    return copied
+
+
 def _flat(value: Any, memo: dict[int, Any]) -> Any:
     """A copy of a list, set or dict holding only immutable values (cards, card ids, actions, tuples of
     them), made whole; the one copy of it when it was reached before (as deepcopy keeps shared values)."""
@@ -884,7 +894,7 @@ class Game:
         # What never changes is shared rather than walked: the random generator's state (a shallow copy
         # sets it whole, where a deep one copies its 625 numbers one by one), the deal's starting state, and
         # the finished hands' actions, automatic moves and results.
-        memo[id(self.rng)] = copy.copy(self.rng)
+        memo[id(self.rng)] = _copy_random(self.rng)
         memo[id(self.deck)] = self.deck  # the game's cards, never changed (dealing copies them): shared
         start = self.deal._start
         if start is not None:

@@ -200,3 +200,21 @@ def test_a_meld_subclass_pickles_and_copies_as_itself() -> None:
     TaggedMeld.__qualname__ = "TaggedMeld"
     back = pickle.loads(pickle.dumps(tagged))
     assert type(back) is TaggedMeld and back == tagged and back.tag == "x"
+
+
+def test_a_clone_copies_the_random_generator_and_a_subclass_of_it() -> None:
+    """The copy's generator is in the same state and independent (it deals the same next hands); a subclass of
+    ``random.Random`` stays one."""
+
+    class Counted(random.Random):
+        pass
+
+    game = rummykit.load_variant("gin").new_game(seed=4)
+    twin = game.clone()
+    assert type(twin.rng) is random.Random and twin.rng is not game.rng
+    assert twin.rng.getstate() == game.rng.getstate()
+    assert [twin.rng.random() for _ in range(3)] == [game.rng.random() for _ in range(3)]
+    game.rng = Counted(9)
+    other = game.clone()
+    assert type(other.rng) is Counted and other.rng is not game.rng
+    assert other.rng.random() == game.rng.random()
