@@ -202,6 +202,14 @@ def _flat_each(value: Any, memo: dict[int, Any]) -> Any:
     return found
 
 
+def _flat_values(value: Any, memo: dict[int, Any]) -> Any:
+    """A copy of a dict whose values are such lists, sets or dicts (``deal.seen``: card id -> seats)."""
+    found = memo.get(id(value))
+    if found is None:
+        found = memo[id(value)] = {key: _flat(held, memo) for key, held in value.items()}
+    return found
+
+
 _FLAT_TYPES = (list, set, dict)
 _SHARED = frozenset({int, str, bool, float, type(None), Card})
 """Types whose values a copy shares (immutable): most of a deal's and a game's fields hold them."""
@@ -223,7 +231,7 @@ def _copy_fields(value: _T, memo: dict[int, Any], flat: Mapping[str, Callable[[A
         if (
             how is not None
             and type(held) in _FLAT_TYPES
-            and (how is _flat or all(type(v) in _FLAT_TYPES for v in held))
+            and (how is _flat or all(type(v) in _FLAT_TYPES for v in (held.values() if how is _flat_values else held)))
         ):
             fields[name] = how(held, memo)
         else:
@@ -245,6 +253,7 @@ _DEAL_FLAT: dict[str, Callable[[Any, dict[int, Any]], Any]] = {
     "_legal": _flat,
     "hands": _flat_each,
     "known": _flat_each,
+    "seen": _flat_values,
 }
 """The deal's fields of cards, card ids and actions, and how each is copied."""
 
@@ -265,8 +274,9 @@ class Deal:
     """One hand (deal) in progress: who holds what, the piles, the table, whose turn and what phase.
 
     Its lists and sets of cards, card ids and actions (``hands``, ``stock``, ``discard``, ``set_aside``,
-    ``face_down``, ``known``, ``log``) hold nothing else: a copy of the game (:meth:`Game.clone`) copies
-    them whole, sharing the cards and actions, which are immutable. Keep other values in :attr:`state`."""
+    ``face_down``, ``known``, ``log``, and ``seen``'s sets of seats) hold nothing else: a copy of the game
+    (:meth:`Game.clone`) copies them whole, sharing the cards and actions, which are immutable. Keep other
+    values in :attr:`state`."""
 
     rebuilds = _MovedToState()
     """Deprecated: how many times this deal's stock was made again from the pile, now mechanic ``refill``'s

@@ -180,6 +180,9 @@ def test_a_clone_shares_no_mutable_part_and_keeps_what_is_shared_shared() -> Non
     other.table[0].credits[999] = 0
     other.zones[zone.name].cards[seat].clear()
     other.stock.clear()
+    assert deal.seen, "no card passed face down is seen by its passer alone"
+    for seats in other.seen.values():
+        seats.add(99)  # each card's seats are a set of the clone's own
     assert state(game) == before
 
 
