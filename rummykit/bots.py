@@ -409,8 +409,8 @@ class SearchBot:
     rollouts beat it clearly (:attr:`MARGIN`). A close call (another candidate ahead by between
     :attr:`PROMISING` and :attr:`MARGIN` standard errors) is settled on ``confirm`` budgets more samples
     of that candidate and the first choice alone (not with ``seconds``; ``confirm=0``: never). A rollout
-    ends with its hand, or stops after ``rollout_moves`` moves and is then scored by
-    :func:`~rummykit.search.hand_points`.
+    ends with its hand, or stops after ``rollout_moves`` moves (by default the game's own,
+    :meth:`moves_for`) and is then scored by :func:`~rummykit.search.hand_points`.
 
     ``max_seconds`` caps a decision's time on top of the budget, for a person waiting on the bot: sampling
     and a close call's extra samples stop once it has gone, between two rollouts, after one whole sample at
@@ -467,7 +467,10 @@ class SearchBot:
             raise ValueError(f"stop_early is True (the default) or False, not {stop_early!r}")
         self.stop_early = stop_early
         self.candidates = _count("candidates", candidates, self.CANDIDATES)
-        self.rollout_moves = _count("rollout_moves", rollout_moves, self.ROLLOUT_MOVES)
+        self.rollout_moves: int | None = (
+            None if rollout_moves is None else _count("rollout_moves", rollout_moves, self.ROLLOUT_MOVES)
+        )
+        """The longest rollout as given; None: the game's own (:meth:`moves_for`)."""
         self.confirm = self.CONFIRM if confirm is None else _count("confirm", confirm, self.CONFIRM, least=0)
         self.greedy = OutsBot(self.rng.getrandbits(64))
         self.rollout_bot = GreedyBot(self.rng.getrandbits(64))
@@ -555,14 +558,23 @@ class SearchBot:
         on the same samples, if by more than :attr:`MARGIN` standard errors; else the first choice."""
         return _ahead(values, lambda t: t > self.MARGIN)
 
+    def moves_for(self, game: Game) -> int:
+        """The longest rollout in ``game``: the bot's ``rollout_moves`` if given, else the game's own
+        (its ruleset's ``bots.search.rollout_moves``), else :attr:`ROLLOUT_MOVES`."""
+        if self.rollout_moves is not None:
+            return self.rollout_moves
+        own = game.variant.ruleset.get("bots", {}).get("search", {}).get("rollout_moves")
+        return self.ROLLOUT_MOVES if own is None else int(own)
+
     def rollout(self, sim: Game, action: Action, seat: int) -> float:
         """``action`` played in ``sim``, the hand played out by greedy bots: the score difference for ``seat``'s
         side (:func:`~rummykit.search.hand_points` if the rollout stops first)."""
         hands = len(sim.results)
+        moves = self.moves_for(sim)
         sim.max_hands = min(sim.max_hands, hands + 1)  # the play-out ends with this hand: no next one dealt
         sim.apply(action)
         bot = self.rollout_bot
-        for _ in range(self.rollout_moves):
+        for _ in range(moves):
             if len(sim.results) > hands:
                 break
             sim.apply(bot.choose(sim))

@@ -796,3 +796,37 @@ def test_every_shipped_ruleset_validates() -> None:
         assert (variant.min_players, variant.max_players) == (info.min_players, info.max_players)
         for alias in info.aliases:
             assert rummykit.load_variant(alias).name == info.name
+
+
+def test_the_search_bots_defaults_are_checked(tmp_path: Path) -> None:
+    """``bots.search.rollout_moves`` is a whole number of moves from 1; a misspelt or unknown key is named."""
+    for value in ("0", "many", "2.5"):
+        path = write(
+            tmp_path,
+            "bots.yaml",
+            f"""
+            name: bots
+            title: Bots
+            extends: gin
+            bots:
+              search: {{rollout_moves: {value}}}
+        """,
+        )
+        problem = only_problem(path)
+        assert (problem.line, problem.path) == (5, "bots.search.rollout_moves"), problem
+    path = write(
+        tmp_path,
+        "bots.yaml",
+        """
+        name: bots
+        title: Bots
+        extends: gin
+        bots:
+          search:
+            rollout_move: 20
+    """,
+    )
+    problem = only_problem(path)
+    assert problem.path == "bots.search.rollout_move" and "rollout_moves" in problem.message
+    with pytest.raises(RulesetError):
+        rummykit.load_variant("gin", options={"bots": {"greedy": {"rollout_moves": 20}}})

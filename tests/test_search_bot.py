@@ -587,7 +587,7 @@ def test_a_rollout_plays_out_its_hand_and_deals_no_other(name: str) -> None:
         other = game.clone()
         other.apply(action)
         moves = 1
-        while not other.results and moves < bot.rollout_moves + 1:
+        while not other.results and moves < bot.moves_for(game) + 1:
             other.apply(bot.rollout_bot.choose(other))
             moves += 1
         assert other.results, "the hand did not end within the rollout's moves"
@@ -595,3 +595,52 @@ def test_a_rollout_plays_out_its_hand_and_deals_no_other(name: str) -> None:
         assert other.results[0].scores == sim.results[0].scores
         assert value == pytest.approx(side_difference(other, other.results[0].scores, seat))
 
+
+def test_a_games_own_rollout_length_is_the_default(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``bots.search.rollout_moves`` in the ruleset sets how far a rollout goes, unless the bot is given its own."""
+    variant = rummykit.load_variant("skarney-singles", options={"bots": {"search": {"rollout_moves": 3}}})
+    game = variant.new_game(seed=2)
+    assert SearchBot(1).moves_for(game) == 3
+    assert SearchBot(1, rollout_moves=7).moves_for(game) == 7
+    assert SearchBot(1).moves_for(rummykit.load_variant("gin").new_game(seed=1)) == SearchBot.ROLLOUT_MOVES
+    bot = SearchBot(1)
+    moves = []
+    choose = bot.rollout_bot.choose
+    monkeypatch.setattr(bot.rollout_bot, "choose", lambda sim: moves.append(1) or choose(sim))
+    bot.rollout(game.clone(), game.legal_actions()[0], game.deal.actor)
+    assert len(moves) == 3  # the hand goes on: three moves, then the position is scored
+
+
+def test_rollout_length_benchmark_compares_two_bots_and_goes_on_from_what_it_saved(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """benchmarks/rollout_moves.py: agreement rows per decision with a choice (the same bot with another seed
+    among them), paired deals with both seat orders, each saved as it is made and not played again."""
+    rollout_moves = benchmark("rollout_moves")
+    monkeypatch.setattr(rollout_moves, "SAVED", tmp_path)
+    monkeypatch.setattr(SearchBot, "ITERATIONS", 2)
+    monkeypatch.setattr(SearchBot, "CANDIDATES", 2)
+    path = rollout_moves.agree("gin", 6, [6, 3], 3, 1)
+    rows = rollout_moves.saved(path)
+    assert [r["decision"] for r in rows] == [1, 2, 3]
+    chosen = [r for r in rows if not r.get("forced")]
+    assert chosen and all({"first", "moves 6", "moves 3", "seconds 6", "seconds 3"} <= r.keys() for r in chosen)
+    assert "the first choice alone" in rollout_moves.agree_summary(path)
+    rollout_moves.agree("gin", 6, [6, 3], 3, 1)  # nothing left to do: the rows stay as they were
+    assert rollout_moves.saved(path) == rows
+    # Rows saved before the first choice was: it is found again on the way through, the rest kept.
+    path.write_text("".join(json.dumps({k: v for k, v in r.items() if k != "first"}) + "\n" for r in rows))
+    rollout_moves.agree("gin", 6, [6, 3], 3, 1)
+    assert rollout_moves.saved(path) == rows
+    monkeypatch.setattr(rollout_moves, "DEAL_HANDS", 1)
+    path = rollout_moves.deals("gin", 3, 6, 1, 1)
+    (deal,) = rollout_moves.saved(path)
+    assert len(deal["plays"]) == 2 and deal["difference"] == pytest.approx(sum(deal["plays"]) / 2)
+    assert deal["cpu"]["3"] and deal["cpu"]["6"]
+    assert "1 deals" in rollout_moves.deals_summary(path)
+    path = rollout_moves.against_greedy("gin", [3, 6], 2, 0, 1)
+    rows = rollout_moves.saved(path)
+    assert sorted((r["deal"], r["moves"]) for r in rows) == [(0, 3), (0, 6), (1, 3), (1, 6)]
+    assert all(len(r["plays"]) == 2 and r["cpu"] for r in rows)
+    assert "on the same 2 deals" in rollout_moves.greedy_summary(path)
+    assert rollout_moves.saved(rollout_moves.against_greedy("gin", [3, 6], 2, 0, 1)) == rows  # nothing left to play
