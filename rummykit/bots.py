@@ -568,7 +568,8 @@ class SearchBot:
 
     def rollout(self, sim: Game, action: Action, seat: int) -> float:
         """``action`` played in ``sim``, the hand played out by greedy bots: the score difference for ``seat``'s
-        side (:func:`~rummykit.search.hand_points` if the rollout stops first)."""
+        side (:func:`~rummykit.search.hand_points` if the rollout stops first). ``sim`` is a copy to play out:
+        it ends with this hand (its ``max_hands`` is set so that no next hand is dealt)."""
         hands = len(sim.results)
         moves = self.moves_for(sim)
         sim.max_hands = min(sim.max_hands, hands + 1)  # the play-out ends with this hand: no next one dealt
