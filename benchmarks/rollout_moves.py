@@ -23,7 +23,7 @@ and each bot's CPU time per decision.
 
 ``greedy``: paired deals of the search bot against greedy bots, as ``benchmarks/bots.py --deals`` plays them
 (the same deals and bot seeds; seed 0 by default), once per ``--moves`` value: each length's points a hand
-over greedy, and on the same deals its difference from the first length's. ``--jobs N``: N processes.
+over greedy, and on the same deals its difference from the shortest length's. ``--jobs N``: N processes.
 
 All write one JSON line per decision or deal to ``benchmarks/.rollout_moves/`` (ignored by git), and a run
 goes on from what is there: stop it any time and start it again with the same arguments. ``show`` prints
@@ -151,8 +151,10 @@ def play_deal(variant_name: str, first: int, second: int, index: int, seed: int)
             action = bots[seat].choose(game)
             cpu[horizons[seat]].append(time.process_time() - start)
             game.apply(action)
-        mine = horizons.index(first)
-        plays.append(side_difference(game, game.scores, mine))
+        # Seat 0's side against the average of the others, for the first bot: with more than two sides, one
+        # bot holds every side but seat 0's in one of the two plays.
+        opening_points = side_difference(game, game.scores, 0)
+        plays.append(opening_points if order == 0 else -opening_points)
     return {"deal": index, "difference": sum(plays) / len(plays), "plays": plays, "cpu": cpu}
 
 
@@ -201,7 +203,7 @@ def _against_greedy(task: tuple[str, int, int, int]) -> dict[str, Any]:
 
 def against_greedy(variant_name: str, moves: list[int], count: int, seed: int, jobs: int) -> Path:
     """Paired deals of the search bot against greedy, once per rollout length, deal by deal (in ``jobs``
-    processes); the file of their rows."""
+    processes); the file of their rows. The summary compares each length with the shortest."""
     path = SAVED / f"greedy-{variant_name}-seed{seed}.jsonl"
     done = {(r["deal"], r["moves"]) for r in saved(path)}
     tasks = [(variant_name, h, i, seed) for i in range(count) for h in moves if (i, h) not in done]
@@ -288,8 +290,10 @@ def main(argv: list[str] | None = None) -> int:
         seed = 0 if args.seed is None else args.seed
         print(greedy_summary(against_greedy(args.variant, args.moves, args.deals, seed, args.jobs)))
     else:
-        for path in sorted(SAVED.glob(f"*-{args.variant}-seed*.jsonl")):
-            kind = path.name.split("-")[0]
+        for path in sorted(SAVED.glob("*.jsonl")):
+            kind, _, rest = path.name.partition("-")
+            if rest.rsplit("-seed", 1)[0] != args.variant:  # "gin" is not "oklahoma-gin"
+                continue
             print({"agree": agree_summary, "greedy": greedy_summary}.get(kind, deals_summary)(path))
     return 0
 

@@ -468,7 +468,14 @@ class SearchBot:
         self.stop_early = stop_early
         self.candidates = _count("candidates", candidates, self.CANDIDATES)
         self.rollout_moves: int | None = (
-            None if rollout_moves is None else _count("rollout_moves", rollout_moves, self.ROLLOUT_MOVES)
+            None
+            if rollout_moves is None
+            else _count(
+                "rollout_moves",
+                rollout_moves,
+                self.ROLLOUT_MOVES,
+                default_text=f"the game's own, else {self.ROLLOUT_MOVES}",
+            )
         )
         """The longest rollout as given; None: the game's own (:meth:`moves_for`)."""
         self.confirm = self.CONFIRM if confirm is None else _count("confirm", confirm, self.CONFIRM, least=0)
@@ -584,14 +591,14 @@ class SearchBot:
         return hand_points(sim, seat)
 
 
-def _count(name: str, value: int | None, default: int, least: int = 1) -> int:
-    """A budget option: ``default`` for None, else a whole number of at least ``least`` (ValueError otherwise)."""
+def _count(name: str, value: int | None, default: int, least: int = 1, default_text: str | None = None) -> int:
+    """A budget option: ``default`` for None, else a whole number of at least ``least`` (ValueError otherwise,
+    naming the default as ``default_text`` says, if given)."""
     if value is None:
         return default
     if isinstance(value, bool) or not isinstance(value, int) or value < least:
-        raise ValueError(
-            f"{name} is None (the default, {default}) or a whole number of at least {least}, not {value!r}"
-        )
+        shown = default if default_text is None else default_text
+        raise ValueError(f"{name} is None (the default, {shown}) or a whole number of at least {least}, not {value!r}")
     return value
 
 

@@ -213,8 +213,10 @@ def test_a_clone_copies_the_random_generator_and_a_subclass_of_it() -> None:
         pass
 
     game = rummykit.load_variant("gin").new_game(seed=4)
+    game.rng.gauss(0, 1)  # gauss draws two numbers and keeps one for its next call: the copy keeps it too
     twin = game.clone()
     assert type(twin.rng) is random.Random and twin.rng is not game.rng
+    assert twin.rng.gauss(0, 1) == game.rng.gauss(0, 1)
     assert twin.rng.getstate() == game.rng.getstate()
     assert [twin.rng.random() for _ in range(3)] == [game.rng.random() for _ in range(3)]
     game.rng = Counted(9)

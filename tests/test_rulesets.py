@@ -800,7 +800,7 @@ def test_every_shipped_ruleset_validates() -> None:
 
 def test_the_search_bots_defaults_are_checked(tmp_path: Path) -> None:
     """``bots.search.rollout_moves`` is a whole number of moves from 1; a misspelt or unknown key is named."""
-    for value in ("0", "many", "2.5"):
+    for value in ("0", "many", "2.5", "10001"):
         path = write(
             tmp_path,
             "bots.yaml",
@@ -830,3 +830,24 @@ def test_the_search_bots_defaults_are_checked(tmp_path: Path) -> None:
     assert problem.path == "bots.search.rollout_move" and "rollout_moves" in problem.message
     with pytest.raises(RulesetError):
         rummykit.load_variant("gin", options={"bots": {"greedy": {"rollout_moves": 20}}})
+
+
+def test_a_house_rule_may_set_how_the_search_bot_plays(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "quick.yaml",
+        """
+        name: quick
+        title: Quick
+        extends: gin
+        house_rules:
+          quick-bots:
+            summary: shorter rollouts for the search bot
+            set: {bots: {search: {rollout_moves: 5}}}
+    """,
+    )
+    assert problems_of(path) == []
+    from rummykit.bots import SearchBot
+
+    assert SearchBot(1).moves_for(rummykit.load_variant(str(path), ["quick-bots"]).new_game(seed=1)) == 5
+    assert SearchBot(1).moves_for(rummykit.load_variant(str(path)).new_game(seed=1)) == SearchBot.ROLLOUT_MOVES
