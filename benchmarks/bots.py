@@ -150,12 +150,15 @@ DEAL_HANDS = 4
 tables at its second hand; a hand may end without a score)."""
 
 
-def play_deal(variant_name: str, pairing: str, index: int, seed: int) -> dict[str, Any]:
+def play_deal(
+    variant_name: str, pairing: str, index: int, seed: int, first_options: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """Deal ``index`` played once per side that has a seat in the hand (the dealer sits out in Three-handed
     Gin), the first bot on that side, the second bot in every other seat: the first bot's side's points less
     the other sides' average (:func:`~rummykit.search.side_difference`), averaged over the plays. Every
     play starts from the same cards, dealer and seat order, so what the deal gives cancels out. A play
-    stops at the end of the first hand that changed a score (at most :data:`DEAL_HANDS` hands)."""
+    stops at the end of the first hand that changed a score (at most :data:`DEAL_HANDS` hands).
+    ``first_options`` are the first bot's options (:func:`~rummykit.bots.make_bot`), if any."""
     variant = rummykit.load_variant(variant_name)
     deal_seed = derive_seed(seed, variant_name, "deal", index)
     first, second = PAIRINGS[pairing]
@@ -168,7 +171,9 @@ def play_deal(variant_name: str, pairing: str, index: int, seed: int) -> dict[st
         game = variant.new_game(seed=deal_seed, max_hands=DEAL_HANDS)
         n = game.num_players
         bots: list[Bot] = [
-            make_bot(first if game.side_of(s) == side else second, derive_seed(deal_seed, "bot", side, s))
+            make_bot(first, derive_seed(deal_seed, "bot", side, s), **(first_options or {}))
+            if game.side_of(s) == side
+            else make_bot(second, derive_seed(deal_seed, "bot", side, s))
             for s in range(n)
         ]
         play_timed(game, bots, times, cpu_times, until_scored=True)

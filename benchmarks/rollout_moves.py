@@ -49,11 +49,11 @@ from rummykit.search import side_difference
 from rummykit.simulate import derive_seed
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bots import mean_interval  # noqa: E402 - the strength table's interval, from beside this file
+from bots import DEAL_HANDS, mean_interval  # noqa: E402 - the strength table's, from beside this file
+from bots import play_deal as play_strength_deal  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 SAVED = HERE / ".rollout_moves"
-DEAL_HANDS = 4
 
 
 def saved(path: Path) -> list[dict[str, Any]]:
@@ -172,29 +172,9 @@ def deals(variant_name: str, first: int, second: int, count: int, seed: int) -> 
 def against_greedy_deal(variant_name: str, horizon: int, index: int, seed: int) -> dict[str, Any]:
     """Deal ``index`` as ``benchmarks/bots.py --deals`` plays it for search against greedy (the same deal and
     bot seeds), the search bot's rollouts ``horizon`` moves long: its side's points less the others' a hand."""
-    variant = rummykit.load_variant(variant_name)
-    deal_seed = derive_seed(seed, variant_name, "deal", index)
-    plays: list[float] = []
-    cpu: list[float] = []
-    probe = variant.new_game(seed=deal_seed, max_hands=DEAL_HANDS)
-    for side in sorted({probe.side_of(s) for s in probe.deal.seats}):
-        game = variant.new_game(seed=deal_seed, max_hands=DEAL_HANDS)
-        bots: list[Bot] = [
-            SearchBot(derive_seed(deal_seed, "bot", side, s), rollout_moves=horizon)
-            if game.side_of(s) == side
-            else GreedyBot(derive_seed(deal_seed, "bot", side, s))
-            for s in range(game.num_players)
-        ]
-        while not game.is_over and not any(game.scores):
-            seat = game.deal.actor
-            start = time.process_time()
-            action = bots[seat].choose(game)
-            if isinstance(bots[seat], SearchBot):
-                cpu.append(time.process_time() - start)
-            game.apply(action)
-        mine = next(s for s in range(game.num_players) if game.side_of(s) == side)
-        plays.append(side_difference(game, game.scores, mine))
-    return {"deal": index, "moves": horizon, "difference": sum(plays) / len(plays), "plays": plays, "cpu": cpu}
+    row = play_strength_deal(variant_name, "search-greedy", index, seed, {"rollout_moves": horizon})
+    cpu = row["cpu_times"]
+    return {"deal": index, "moves": horizon, "difference": row["difference"], "plays": row["plays"], "cpu": cpu}
 
 
 def _against_greedy(task: tuple[str, int, int, int]) -> dict[str, Any]:
