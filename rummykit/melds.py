@@ -31,6 +31,9 @@ from . import meldorder
 from .cards import JOKER_FACE, Card, card_from_face
 from .solver import DeadwoodSolver
 
+_ORDER = operator.attrgetter("order")
+"""Sorts cards as ``sorted(cards)`` does (by face, then copy), without a Python comparison per pair."""
+
 __all__ = ["MeldRules", "SpecialMeld", "Meld", "Arrangement", "MeldSearch", "MeldCheck", "check_copies"]
 
 MeldCheck = Callable[["Meld"], bool]
@@ -794,7 +797,8 @@ class MeldSearch:
             if (kind is None or kind == special.name) and tuple(sorted(c.face for c in cards)) in special.options:
                 if named:
                     return None
-                return Meld(special.name, tuple(sorted(cards)), tuple(c.rank for c in sorted(cards)))
+                ordered = tuple(sorted(cards, key=_ORDER))
+                return Meld(special.name, ordered, tuple(c.rank for c in ordered))
         wild = [c for c in cards if c.face in rules.wild_faces]
         natural = [c for c in cards if c.face not in rules.wild_faces]
         if not natural:
@@ -806,7 +810,7 @@ class MeldSearch:
                 and len({c.rank for c in wild}) == 1
                 and self._set_size_ok(len(wild))
             ):
-                return Meld("wild-set", tuple(sorted(wild)), tuple(c.rank for c in wild), None, 0)
+                return Meld("wild-set", tuple(sorted(wild, key=_ORDER)), tuple(c.rank for c in wild), None, 0)
             return None
         if rules.max_wilds is not None and len(wild) > rules.max_wilds:
             return None
@@ -833,7 +837,7 @@ class MeldSearch:
         if any(c.rank != rank for c in natural) or not self._set_size_ok(len(natural) + len(wild)):
             return None
         suits = [c.suit for c in natural]
-        wild = sorted(wild)
+        wild = sorted(wild, key=_ORDER)
         for card in wild:
             face = named.get(card.id)
             if face is not None:
@@ -846,8 +850,8 @@ class MeldSearch:
                 suits.append(missing[0] if missing else 0)
         if self.rules.set_distinct_suits and len(set(suits)) != len(suits):
             return None
-        ordered = tuple(sorted(natural)) + tuple(wild)
-        represents = tuple(c.face for c in sorted(natural))
+        ordered = tuple(sorted(natural, key=_ORDER)) + tuple(wild)
+        represents = tuple(c.face for c in sorted(natural, key=_ORDER))
         represents += tuple(_face(rank, s) for s in suits[len(natural) :])
         return Meld("set", ordered, tuple(rank for _ in ordered), None, len(wild), represents)
 
@@ -864,7 +868,7 @@ class MeldSearch:
         if size < rules.run_min or (rules.run_max is not None and size > rules.run_max):
             return None
         fixed = [c for c in wild if c.id in named]
-        free = sorted(c for c in wild if c.id not in named)
+        free = sorted([c for c in wild if c.id not in named], key=_ORDER)
         if any(named[c.id] == JOKER_FACE or named[c.id] // 13 != suit for c in fixed):
             return None
         aces = [c for c in natural if c.rank == 1] + [c for c in fixed if named[c.id] % 13 == 0]
@@ -1002,7 +1006,7 @@ class MeldSearch:
                 return None
             if rules.set_distinct_suits and any(c.suit == card.suit for c in meld.cards):
                 return None
-            ordered = tuple(sorted(meld.cards + (card,)))
+            ordered = tuple(sorted(meld.cards + (card,), key=_ORDER))
             return Meld("set", ordered, (card.rank,) * size, None, 0, tuple(c.face for c in ordered))
         if not rules.runs or (rules.run_max is not None and size > rules.run_max):
             return None
@@ -1157,7 +1161,7 @@ class MeldSearch:
             used = 0
             for m in melds:
                 used |= m
-            dead = tuple(sorted(c for c in cards if not (used >> c.face) & 1))
+            dead = tuple(sorted([c for c in cards if not (used >> c.face) & 1], key=_ORDER))
             return Arrangement(built, dead, value)
         return self._arrange_general(cards)
 
@@ -1444,7 +1448,7 @@ class MeldSearch:
         so a meld is given out as soon as the layouts pass its faces: everything smaller has been made.
         """
         by_face: dict[int, list[Card]] = {}
-        for card in sorted(cards):
+        for card in sorted(cards, key=_ORDER):
             by_face.setdefault(card.face, []).append(card)
         wild = self.rules.wild_faces
         specials = [option for special in self.rules.specials for option in special.options]
@@ -1491,7 +1495,7 @@ class MeldSearch:
             found = self._candidate_melds_fast(naturals)
             if found is None:
                 return None
-            jokers = sorted(c for c in cards if c.face == JOKER_FACE)
+            jokers = sorted([c for c in cards if c.face == JOKER_FACE], key=_ORDER)
             found += self._joker_melds(jokers)
             found.sort(key=lambda m: (-len(m.cards), [c.face for c in m.cards]))
             return found
@@ -1604,7 +1608,7 @@ class MeldSearch:
         its rank or suit up to it (a meld holds its lowest natural card and faces above it only), so the
         answer holds every meld with that face and some others."""
         by_face: dict[int, list[Card]] = {}
-        for card in sorted(cards):
+        for card in sorted(cards, key=_ORDER):
             by_face.setdefault(card.face, []).append(card)
         wild_faces = self.rules.wild_faces
         naturals = tuple(sorted(f for f, cs in by_face.items() for _ in cs if f not in wild_faces))
@@ -1916,7 +1920,7 @@ def check_copies(cards: Sequence[Card], decks: int, jokers: int, where: str) -> 
 def _cards_for(groups: Iterable[Sequence[int]], cards: Sequence[Card]) -> tuple[list[list[Card]], tuple[Card, ...]]:
     """The cards of ``cards`` that make up each group of faces (each card used once), and the rest, sorted."""
     by_face: dict[int, list[Card]] = {}
-    for card in sorted(cards):
+    for card in sorted(cards, key=_ORDER):
         by_face.setdefault(card.face, []).append(card)
     taken: Counter[int] = Counter()
     chosen_groups = []
@@ -1926,7 +1930,7 @@ def _cards_for(groups: Iterable[Sequence[int]], cards: Sequence[Card]) -> tuple[
             chosen.append(by_face[face][taken[face]])
             taken[face] += 1
         chosen_groups.append(chosen)
-    dead = tuple(sorted(card for face, group in by_face.items() for card in group[taken[face] :]))
+    dead = tuple(sorted([card for face, group in by_face.items() for card in group[taken[face] :]], key=_ORDER))
     return chosen_groups, dead
 
 

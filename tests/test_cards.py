@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import copy
+import operator
 import pickle
+import random
 
 import pytest
 
@@ -204,6 +206,16 @@ def test_card_from_face() -> None:
 def test_ordering_is_by_face_then_copy() -> None:
     cards = [Card(0, 4), Card(7, 2, 1), Card(7, 2), Card(1, 3), Card(13, 0)]
     assert sorted(cards) == [Card(13, 0), Card(7, 2), Card(7, 2, 1), Card(1, 3), Card(0, 4)]
+
+
+def test_order_key_sorts_as_comparison_does() -> None:
+    """``order`` (the meld search's sort key) orders cards by face, then copy, as ``<`` does."""
+    deck = build_deck(3, 4)
+    random.Random(5).shuffle(deck)
+    by_key = sorted(deck, key=operator.attrgetter("order"))
+    assert by_key == sorted(deck) == sorted(deck, key=lambda c: (c.face, c.copy))
+    assert len({c.order for c in deck}) == len(deck)
+    assert Card(13, 3, 1).order < Card(0, 4).order  # a second king of spades before the first joker
 
 
 # -- decks -------------------------------------------------------------------------------------------

@@ -209,7 +209,8 @@ LEGALITY: dict[str, standard.Legality] = {
 
 @hookimpl(tryfirst=True)
 def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
-    if standard.DRAW_DISCARD in actions and take_now(deal) is None:
+    # take_now first: it is cheap, and after the draw the list is long (every meld, lay-off and discard).
+    if take_now(deal) is None and standard.DRAW_DISCARD in actions:
         standard.replace_kind(actions, "draw discard", pile_takes(deal))
 
 
