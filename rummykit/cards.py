@@ -38,6 +38,10 @@ _SUIT_SYMBOLS: Final = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
 _TOKEN = re.compile(r"^(10|[2-9TJQKA])([CDHS])$")
 
 
+_COPIES: Final = 1 << 32
+"""More copies of one card than any deck holds: ``order`` keeps the copy below the face."""
+
+
 class CardError(ValueError):
     """Text that is not a card in rummykit notation."""
 
@@ -75,15 +79,15 @@ class Card:
             face = suit * 13 + rank - 1
         else:
             raise CardError(f"no card has rank {rank} and suit {suit}")
-        if copy < 0:
-            raise CardError(f"a card copy is 0 or more, not {copy}")
+        if not 0 <= copy < _COPIES:
+            raise CardError(f"a card copy is 0 to {_COPIES - 1:,}, not {copy}")
         card = object.__new__(cls)
         object.__setattr__(card, "rank", rank)
         object.__setattr__(card, "suit", suit)
         object.__setattr__(card, "copy", copy)
         object.__setattr__(card, "face", face)
         object.__setattr__(card, "id", copy * 53 + face)
-        object.__setattr__(card, "order", (face << 32) + copy)
+        object.__setattr__(card, "order", face * _COPIES + copy)
         cls._cache[key] = card
         return card
 

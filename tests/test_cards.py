@@ -216,6 +216,9 @@ def test_order_key_sorts_as_comparison_does() -> None:
     assert by_key == sorted(deck) == sorted(deck, key=lambda c: (c.face, c.copy))
     assert len({c.order for c in deck}) == len(deck)
     assert Card(13, 3, 1).order < Card(0, 4).order  # a second king of spades before the first joker
+    for bad_copy in (-1, 2**32):
+        with pytest.raises(CardError, match="a card copy is 0 to 4,294,967,295"):
+            Card(7, 2, bad_copy)
 
 
 # -- decks -------------------------------------------------------------------------------------------
