@@ -605,7 +605,7 @@ def test_a_games_own_rollout_length_is_the_default(monkeypatch: pytest.MonkeyPat
     assert SearchBot(1).moves_for(rummykit.load_variant("gin").new_game(seed=1)) == SearchBot.ROLLOUT_MOVES
     assert SearchBot(1).moves_for(rummykit.load_variant("skarney-singles").new_game(seed=1)) == 20  # its ruleset's
     assert SearchBot(1).moves_for(rummykit.load_variant("arlington").new_game(seed=1)) == 20
-    for name in ("skarney", "iceberg"):  # measured: shorter rollouts did not pay there
+    for name in ("skarney", "iceberg", "fortune"):  # measured: shorter rollouts did not pay there
         assert SearchBot(1).moves_for(rummykit.load_variant(name).new_game(seed=1)) == SearchBot.ROLLOUT_MOVES
     bot = SearchBot(1)
     moves = []
