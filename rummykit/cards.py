@@ -64,7 +64,7 @@ class Card:
     """Dense unique number: ``copy * 53 + face``."""
     order: int
     """The card's place in sorted order (by face, then copy): ``sorted(cards, key=attrgetter("order"))`` sorts
-    as ``sorted(cards)`` does, without a Python comparison per pair."""
+    as ``sorted(cards)`` does, without a Python call per comparison."""
 
     def __new__(cls, rank: int, suit: int, copy: int = 0) -> Card:
         key = (rank, suit, copy)

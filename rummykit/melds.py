@@ -32,7 +32,7 @@ from .cards import JOKER_FACE, Card, card_from_face
 from .solver import DeadwoodSolver
 
 _ORDER = operator.attrgetter("order")
-"""Sorts cards as ``sorted(cards)`` does (by face, then copy), without a Python comparison per pair."""
+"""Sorts cards as ``sorted(cards)`` does (by face, then copy), without a Python call per comparison."""
 
 __all__ = ["MeldRules", "SpecialMeld", "Meld", "Arrangement", "MeldSearch", "MeldCheck", "check_copies"]
 
