@@ -850,8 +850,9 @@ class MeldSearch:
                 suits.append(missing[0] if missing else 0)
         if self.rules.set_distinct_suits and len(set(suits)) != len(suits):
             return None
-        ordered = tuple(sorted(natural, key=_ORDER)) + tuple(wild)
-        represents = tuple(c.face for c in sorted(natural, key=_ORDER))
+        natural = sorted(natural, key=_ORDER)
+        ordered = tuple(natural) + tuple(wild)
+        represents = tuple(c.face for c in natural)
         represents += tuple(_face(rank, s) for s in suits[len(natural) :])
         return Meld("set", ordered, tuple(rank for _ in ordered), None, len(wild), represents)
 
@@ -1447,9 +1448,7 @@ class MeldSearch:
         meld's faces as laid are themselves one of its layouts, reached no later than any layout after them,
         so a meld is given out as soon as the layouts pass its faces: everything smaller has been made.
         """
-        by_face: dict[int, list[Card]] = {}
-        for card in sorted(cards, key=_ORDER):
-            by_face.setdefault(card.face, []).append(card)
+        by_face = _sorted_by_face(cards)
         wild = self.rules.wild_faces
         specials = [option for special in self.rules.specials for option in special.options]
         holding = meldorder.Holding(self.rules, [c.face for c in cards], required, specials, self._placed_by_rules)
@@ -1607,9 +1606,7 @@ class MeldSearch:
         natural face (no special melds): only the lowest cards whose melds may hold it are walked, those of
         its rank or suit up to it (a meld holds its lowest natural card and faces above it only), so the
         answer holds every meld with that face and some others."""
-        by_face: dict[int, list[Card]] = {}
-        for card in sorted(cards, key=_ORDER):
-            by_face.setdefault(card.face, []).append(card)
+        by_face = _sorted_by_face(cards)
         wild_faces = self.rules.wild_faces
         naturals = tuple(sorted(f for f, cs in by_face.items() for _ in cs if f not in wild_faces))
         wilds = tuple(sorted(f for f, cs in by_face.items() for _ in cs if f in wild_faces))
@@ -1917,11 +1914,17 @@ def check_copies(cards: Sequence[Card], decks: int, jokers: int, where: str) -> 
         seen.add(card.id)
 
 
-def _cards_for(groups: Iterable[Sequence[int]], cards: Sequence[Card]) -> tuple[list[list[Card]], tuple[Card, ...]]:
-    """The cards of ``cards`` that make up each group of faces (each card used once), and the rest, sorted."""
+def _sorted_by_face(cards: Iterable[Card]) -> dict[int, list[Card]]:
+    """``cards`` by face, faces in ascending order and each face's copies in ascending order."""
     by_face: dict[int, list[Card]] = {}
     for card in sorted(cards, key=_ORDER):
         by_face.setdefault(card.face, []).append(card)
+    return by_face
+
+
+def _cards_for(groups: Iterable[Sequence[int]], cards: Sequence[Card]) -> tuple[list[list[Card]], tuple[Card, ...]]:
+    """The cards of ``cards`` that make up each group of faces (each card used once), and the rest, sorted."""
+    by_face = _sorted_by_face(cards)
     taken: Counter[int] = Counter()
     chosen_groups = []
     for faces in groups:
