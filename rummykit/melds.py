@@ -357,6 +357,12 @@ class MeldSearch:
         """The lazy walk's last answer, by the hand's card ids and the limit (see :meth:`_first_melds`)."""
         self._made: dict[tuple[int, ...], Meld | None] = {}
         """Melds made by the walks, by their cards' ids (see :meth:`_realise`)."""
+        self._copied: dict[tuple[Card, ...], Meld] = {}
+        """Melds of hands of several decks, by their cards (see :meth:`_candidate_melds_copies`)."""
+        self._repeated: dict[tuple[int, tuple[int, ...]], list[tuple[tuple[int, tuple[int, ...]], Meld]]] = {}
+        """Sets holding a face twice, by rank and copies held (see :meth:`_repeated_sets`)."""
+        self._repeated_set_made: dict[tuple[int, tuple[int, ...]], tuple[tuple[int, tuple[int, ...]], Meld] | None] = {}
+        """Each such set, by rank and copies of each suit's card (see :meth:`_repeated_set`)."""
         self._choices: dict[tuple[tuple[int, ...], int], list[tuple[int, ...]]] = {}
         """The walk's choices of wild cards, by the hand's wild cards and their number (:meth:`_wild_choices`)."""
         self._by_low_melds: dict[tuple[object, ...], list[Meld]] = {}
@@ -1479,12 +1485,16 @@ class MeldSearch:
                 yield heapq.heappop(pending)[1]
 
     def _candidate_melds_fast(self, cards: Sequence[Card]) -> list[Meld] | None:
-        """:meth:`candidate_melds` for a hand without wild cards, jokers or duplicates, from the meld tables
+        """:meth:`candidate_melds` for a hand without wild cards or jokers that are wild, from the meld tables
         (every meld of the rules, the game's own test applied once): the melds within the hand's meldable
-        cards, in the general search's order. None when the hand or the rules need the general search."""
+        cards, in the general search's order (two copies of a card: :meth:`_candidate_melds_copies`). None
+        when the hand or the rules need the general search."""
         mask = self.hand_mask(cards)  # first copies only: the tables' own melds will do
         first_copies = mask is not None
         if mask is None:
+            copies = self._candidate_melds_copies(cards)  # another deck's copies, or two of a card
+            if copies is not None:
+                return copies
             mask = self._fast_mask([c.face for c in cards])
         if mask is None:
             if JOKER_FACE in self.rules.wild_faces or not any(c.face == JOKER_FACE for c in cards):
@@ -1515,6 +1525,99 @@ class MeldSearch:
             return [entry[1] for entry in entries]
         by_face = {c.face: c for c in cards}  # another deck's copies: the same melds, of the hand's cards
         return [self._meld_from_faces([by_face[c.face] for c in entry[1].cards]) for entry in entries]
+
+    def _candidate_melds_copies(self, cards: Sequence[Card]) -> list[Meld] | None:
+        """:meth:`candidate_melds` for a hand of several decks without wild cards or jokers: the melds of
+        distinct faces from the meld tables and the sets holding two copies of a card (by the copies of each
+        rank held), each made of the lowest copies held, as the general walk makes them. None for hands and
+        rules the general walk handles (special melds may repeat a face; the largest hands are listed lazily)."""
+        if self.rules.specials or len(cards) >= _LAZY_FROM:
+            return None
+        by_face: dict[int, list[Card]] = {}
+        present = 0
+        repeated = []
+        slow = self._slow_bits
+        for card in cards:
+            face = card.face
+            held = by_face.get(face)
+            if held is None:
+                bit = 1 << face
+                if bit & slow:
+                    return None  # a wild card or a joker
+                by_face[face] = [card]
+                present |= bit
+            else:
+                held.append(card)
+                if len(held) == 2:
+                    repeated.append(face)
+        for face in repeated:
+            by_face[face].sort(key=_ORDER)  # each face's copies, lowest first
+        copied = self._copied
+        entries: list[tuple[tuple[int, tuple[int, ...]], Meld]] = []
+        meldable = present if self._prune is None else self._meldable(present)
+        by_low = self._by_low
+        rest = meldable
+        while rest:
+            low = rest & -rest
+            for meld_mask in by_low[low.bit_length() - 1]:
+                if meld_mask & meldable == meld_mask:
+                    entries.append(self._table_meld(meld_mask))
+            rest ^= low
+        if repeated and self.rules.sets and not self.rules.set_distinct_suits:
+            done = 0
+            for face in repeated:
+                index = face % 13
+                if done >> index & 1:
+                    continue
+                done |= 1 << index
+                counts = tuple([len(by_face.get(f, ())) for f in range(index, 52, 13)])
+                entries += self._repeated_sets(index, counts)
+        found = []
+        for _place, template in sorted(entries, key=_first):
+            # The template holds the first copies (a set's second copy of a face after its first): the hand's
+            # lowest copies of each face take their places, in the same order.
+            laid = tuple([by_face[c.face][c.copy] for c in template.cards])
+            if laid == template.cards:
+                found.append(template)
+                continue
+            meld = copied.get(laid)
+            if meld is None:
+                if len(copied) >= 20_000:
+                    copied.clear()
+                meld = copied[laid] = Meld(
+                    template.kind, laid, template.ranks, template.suit, template.wilds, template.represents
+                )
+            found.append(meld)
+        return found
+
+    def _repeated_sets(self, index: int, held: tuple[int, ...]) -> list[tuple[tuple[int, tuple[int, ...]], Meld]]:
+        """The sets of the rank at ``index`` (0 for aces) holding a face more than once, made of the first
+        copies, with their places in the listing's order, for ``held`` copies of each suit's card (kept)."""
+        key = (index, held)
+        found = self._repeated.get(key)
+        if found is None:
+            found = []
+            if index + 1 not in self.rules.excluded_ranks:
+                for pick in itertools.product(*[range(n + 1) for n in held]):
+                    if max(pick) < 2 or not self._set_size_ok(sum(pick)):
+                        continue  # a set without a repeated face is one of the tables'
+                    entry = self._repeated_set(index, pick)
+                    if entry is not None:
+                        found.append(entry)
+            self._repeated[key] = found
+        return found
+
+    def _repeated_set(self, index: int, pick: tuple[int, ...]) -> tuple[tuple[int, tuple[int, ...]], Meld] | None:
+        """The set of ``pick`` copies of each suit's card of the rank at ``index``, first copies first, with its
+        place in the listing's order; None if the rules refuse it. Made once: copies of one face make
+        :meth:`meld` check the set whole."""
+        key = (index, pick)
+        if key in self._repeated_set_made:
+            return self._repeated_set_made[key]
+        made = self.meld([card_from_face(f, copy) for f, n in zip(range(index, 52, 13), pick) for copy in range(n)])
+        entry = None if made is None else ((-len(made.cards), tuple([c.face for c in made.cards])), made)
+        self._repeated_set_made[key] = entry
+        return entry
 
     def _joker_melds(self, jokers: list[Card]) -> list[Meld]:
         """The sets of jokers alone (``joker_sets``) that ``jokers`` (sorted) make, as the general walk lists them."""

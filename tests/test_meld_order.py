@@ -201,6 +201,50 @@ def test_the_tables_list_what_the_walk_lists(index: int, seed: int, size: int) -
         assert described(fast) == described(search._candidate_melds_general(hand))
 
 
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(range(len(ORDERED_RULES))), st.integers(0, 10**9), st.integers(0, 40), st.sampled_from([2, 3]))
+def test_hands_of_several_decks_without_wild_cards_take_the_tables_too(
+    index: int, seed: int, size: int, decks: int
+) -> None:
+    """Two or three copies of a card, no wild card: the tables' melds of the lowest copies held and the sets
+    with a repeated card, the same melds (the same card objects) in the same order as the walk, and the same
+    melds holding a given card (a pile's top card)."""
+    search = search_for(index, seed % 3)
+    deck = [c for c in build_deck(decks, 2) if not search.is_wild(c)]
+    hand = random.Random(seed).sample(deck, min(size, len(deck)))
+    copies = search._candidate_melds_copies(hand)
+    if search.rules.specials:
+        assert copies is None  # a special meld may repeat a card: the walk lists them
+        return
+    assert copies is not None or any(c.is_joker for c in hand)
+    if copies is not None:
+        walked = search._candidate_melds_general(hand)
+        assert described(copies) == described(walked)
+        assert search.candidate_melds(hand, limit=5) == walked[:5]
+    if hand:
+        top, rest = hand[0], hand[1:]
+        walked = search._candidate_melds_general([*rest, top], holding=None if top.is_joker else top.face)
+        expected = search._holding(top, walked, 60)  # another copy of the top card taken: swapped for it
+        assert described(search.melds_containing(top, rest, 60)) == described(expected)
+
+
+def test_a_set_with_two_copies_of_a_card_is_made_of_the_lowest_copies_held() -> None:
+    search = rummykit.load_variant("fortune").meld_search
+    seven_hearts = [Card(7, 2, copy) for copy in (0, 1)]
+    hand = [Card(7, 0, 1), seven_hearts[1], Card(7, 3, 0), seven_hearts[0], Card(9, 1, 1)]
+    listed = search._candidate_melds_copies(hand)
+    assert listed is not None
+    assert [[(c.face, c.copy) for c in m.cards] for m in listed] == [
+        [(6, 1), (32, 0), (32, 1), (45, 0)],  # 7C 7H 7H 7S
+        [(6, 1), (32, 0), (32, 1)],
+        [(6, 1), (32, 0), (45, 0)],
+        [(32, 0), (32, 1), (45, 0)],
+    ]
+    assert described(listed) == described(search._candidate_melds_general(hand))
+    # a wild card in hand is the walk's
+    assert search._candidate_melds_copies([*hand, Card(2, 0, 0)]) is None
+
+
 def test_iceberg_specials_come_from_the_tables() -> None:
     search = rummykit.load_variant("iceberg").meld_search
     hand = parse("3H 5H 7H 9H JH KH 4C 4D 8S")
