@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from .. import standard
 from ..actions import Action, ActionWords, PositionWords, Verb
-from ..cards import Card, card_from_face
+from ..cards import JOKER_FACE, Card, card_from_face
 from ..engine import Deal
 from ..hookspecs import hookimpl
 from ..melds import Meld, MeldSearch
@@ -89,18 +89,39 @@ ENDINGS = ("discard", "offer", "end turn")
 def swaps(deal: Deal, seat: int) -> list[Action]:
     """Exchanges of a natural card from hand for a wild card on the table (``swap 6H on 3``), on the melds the
     ruleset's ``table.exchange`` opens to ``seat``."""
+    targets = exchange_targets(deal, seat)
+    if not targets:
+        return []
     search = deal.variant.meld_search
-    hand = [c for c in distinct_cards(deal, deal.hands[seat]) if not search.is_wild(c)]
+    wild = search.rules.wild_faces
+    # The hand's natural cards by face, with their places: the swaps of a meld are listed in hand order.
+    placed = {c.face: (i, c) for i, c in enumerate(distinct_cards(deal, deal.hands[seat])) if c.face not in wild}
     result = []
-    for index in exchange_targets(deal, seat):
+    for index in targets:
         meld = deal.table[index].meld
-        # Only a card a wild card stands for (in a set, any card of its rank) can take its place.
-        meant = {f for c, f in zip(meld.cards, meld.faces) if search.is_wild(c)}
-        ranks = {f % 13 + 1 for f in meant} if meld.kind == "set" else set()
-        for card in hand:
-            if (card.face in meant or card.rank in ranks) and exchanged(deal, index, card) is not None:
+        takers = [placed[f] for f in _takers(search, meld) if f in placed]
+        takers.sort(key=_first)
+        for _, card in takers:
+            if exchanged(deal, index, card) is not None:
                 result.append(Action("swap", (card,), index))
     return result
+
+
+def _first(entry: tuple[int, Card]) -> int:
+    return entry[0]
+
+
+def _takers(search: MeldSearch, meld: Meld) -> frozenset[int]:
+    """The natural faces that may take the place of a wild card of ``meld``: a card one stands for (in a set,
+    any card of its rank). Kept with the meld (the table's melds stay from turn to turn)."""
+    kept = search.kept(meld)
+    faces: frozenset[int] | None = kept.get("takers")
+    if faces is None:
+        meant = {f for c, f in zip(meld.cards, meld.faces) if search.is_wild(c)}
+        if meld.kind == "set":
+            meant = {rank_face for f in meant if f < JOKER_FACE for rank_face in range(f % 13, 52, 13)}
+        faces = kept["takers"] = frozenset(meant)
+    return faces
 
 
 def exchange_targets(deal: Deal, seat: int) -> list[int]:
