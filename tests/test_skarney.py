@@ -785,3 +785,38 @@ def test_contracts_benchmark_times_the_listing_and_puts_it_back() -> None:
     assert skarney.contracts is listed
     assert "contracts listed" in first and first.split("digest ")[1] == again.split("digest ")[1]
     assert first.split("listed ")[1].split(" times")[0] != "0"
+
+
+def _swaps_every_card(deal: Any, seat: int) -> list[str]:
+    """The exchanges by trying every natural card of the hand on every meld open to ``seat`` (what the listing
+    gives by looking only at the cards a wild card stands for)."""
+    from rummykit.mechanics.exchange import exchange_targets, exchanged
+    from rummykit.toolkit import distinct_cards
+
+    search = deal.variant.meld_search
+    hand = [c for c in distinct_cards(deal, deal.hands[seat]) if not search.is_wild(c)]
+    return [
+        f"swap {card} on {index}"
+        for index in exchange_targets(deal, seat)
+        for card in hand
+        if exchanged(deal, index, card) is not None
+    ]
+
+
+@pytest.mark.parametrize("name", ["skarney", "skarney-singles"])
+def test_the_listed_exchanges_are_every_card_that_takes_a_wild_cards_place(name: str) -> None:
+    from rummykit.mechanics.exchange import swaps
+
+    variant = rummykit.load_variant(name)
+    checked = 0
+    for seed in range(6):
+        game = variant.new_game(seed=seed)
+        bots = [GreedyBot(seed * 10 + s) if s % 2 else RandomBot(seed * 10 + s) for s in range(game.num_players)]
+        while not game.is_over and len(game.results) < 2:
+            deal = game.deal
+            if deal.phase == "play" and deal.table:
+                listed = [str(a) for a in swaps(deal, deal.current)]
+                assert listed == _swaps_every_card(deal, deal.current)
+                checked += len(listed)
+            game.apply(bots[deal.actor].choose(game))
+    assert checked > 50  # exchanges were there to list
