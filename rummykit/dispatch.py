@@ -176,27 +176,81 @@ def resolve(pm: pluggy.PluginManager, name: str) -> Callable[..., Any]:
         if wrong:
             raise PluginError(plugin, name, wrong)
 
-    # A few hooks run on every action: those with one implementation or none (most) get a closure of their
-    # own, with nothing decided per call that could be decided here.
     if not ordered:
         return (lambda **kwargs: None) if firstresult else (lambda **kwargs: [])
-    if len(ordered) == 1 and ordered[0][2] is None:  # one implementation, taking every argument
-        plugin, function, _ = ordered[0]
+    names = (name, *caller.spec.argnames) if caller.spec is not None else ()
+    if not names or not all(a.isidentifier() and not a.startswith("_") for a in names):
+        # the caller's own names start with "_": a hook whose names could clash takes the loop
+        return _loop_caller(name, ordered, firstresult, checked, expected, blame)
+    return _compiled_caller(name, caller.spec.argnames, ordered, firstresult, checked, expected, blame)
 
-        def only(**kwargs: Any) -> Any:
-            try:
-                result = function(**kwargs)
-            except passthrough:
-                raise
-            except Exception as exc:
-                raise PluginError(plugin, name, exc) from exc
-            if not firstresult:
-                return [] if result is None else [result]
-            if result is not None and (checked or (expected is not None and not isinstance(result, expected))):
-                blame(plugin, result, kwargs)
-            return result
 
-        return only
+def _compiled_caller(
+    name: str,
+    argnames: tuple[str, ...],
+    ordered: list[tuple[str, Callable[..., Any], tuple[str, ...] | None]],
+    firstresult: bool,
+    checked: bool,
+    expected: type | tuple[type, ...] | None,
+    blame: Callable[[str, Any, dict[str, Any]], None],
+) -> Callable[..., Any]:
+    """The hook's caller as straight-line Python: a function with the hook's own keyword parameters calling
+    each implementation in turn with the arguments it takes, as :func:`_loop_caller` does. A few hooks run on
+    every action, and a loop over the implementations with a dictionary of keyword arguments cost more than
+    the implementations of most of them. The source is made from the hook specification's argument names
+    (identifiers of this package's hook specifications), nothing from a ruleset or a plugin's data."""
+    everything = ", ".join(f"{a!r}: {a}" for a in argnames)
+    every = ", ".join(f"{a}={a}" for a in argnames)  # by keyword: an implementation may take them in any order
+    lines = [f"def {name}(*, {', '.join(argnames)}):"]
+    if not firstresult:
+        lines.append("    _hook_results = []")
+    namespace: dict[str, Any] = {
+        "_passthrough": (PluginError, IllegalAction),
+        "_PluginError": PluginError,
+        "_isinstance": isinstance,
+        "_expected": expected,
+        "_blame": blame,
+        "_name": name,
+    }
+    for k, (plugin, function, impl_args) in enumerate(ordered):
+        namespace[f"_f{k}"] = function
+        namespace[f"_p{k}"] = plugin
+        lines += [
+            "    try:",
+            f"        _hook_result = _f{k}({every if impl_args is None else ', '.join(impl_args)})",
+            "    except _passthrough:",
+            "        raise",
+            "    except Exception as _hook_error:",
+            f"        raise _PluginError(_p{k}, _name, _hook_error) from _hook_error",
+            "    if _hook_result is not None:",
+        ]
+        if not firstresult:
+            lines.append("        _hook_results.append(_hook_result)")
+            continue
+        if checked:
+            lines.append(f"        _blame(_p{k}, _hook_result, {{{everything}}})")
+        elif expected is not None:
+            lines += [
+                "        if not _isinstance(_hook_result, _expected):",
+                f"            _blame(_p{k}, _hook_result, {{{everything}}})",
+            ]
+        lines.append("        return _hook_result")
+    lines.append("    return _hook_results" if not firstresult else "    return None")
+    exec(compile("\n".join(lines), f"<rummykit hook {name}>", "exec"), namespace)  # noqa: S102 - see above
+    made: Callable[..., Any] = namespace[name]
+    return made
+
+
+def _loop_caller(
+    name: str,
+    ordered: list[tuple[str, Callable[..., Any], tuple[str, ...] | None]],
+    firstresult: bool,
+    checked: bool,
+    expected: type | tuple[type, ...] | None,
+    blame: Callable[[str, Any, dict[str, Any]], None],
+) -> Callable[..., Any]:
+    """The hook's caller as a loop over its implementations (a hook whose specification is not at hand)."""
+    passthrough = (PluginError, IllegalAction)
 
     def call(**kwargs: Any) -> Any:
         results = []
