@@ -357,8 +357,8 @@ class MeldSearch:
         """The lazy walk's last answer, by the hand's card ids and the limit (see :meth:`_first_melds`)."""
         self._made: dict[tuple[int, ...], Meld | None] = {}
         """Melds made by the walks, by their cards' ids (see :meth:`_realise`)."""
-        self._copied: dict[tuple[Card, ...], Meld] = {}
-        """Melds of hands of several decks, by their cards (see :meth:`_candidate_melds_copies`)."""
+        self._copied: dict[tuple[int, ...], Meld] = {}
+        """Melds of hands of several decks, by their cards' ids (see :meth:`_candidate_melds_copies`)."""
         self._repeated: dict[tuple[int, tuple[int, ...]], list[tuple[tuple[int, tuple[int, ...]], Meld]]] = {}
         """Sets holding a face twice, by rank and copies held (see :meth:`_repeated_sets`)."""
         self._repeated_set_made: dict[tuple[int, tuple[int, ...]], tuple[tuple[int, tuple[int, ...]], Meld] | None] = {}
@@ -1580,11 +1580,12 @@ class MeldSearch:
             if laid == template.cards:
                 found.append(template)
                 continue
-            meld = copied.get(laid)
+            key = tuple([c.id for c in laid])  # ints: a key the garbage collector need not follow
+            meld = copied.get(key)
             if meld is None:
-                if len(copied) >= 20_000:
+                if len(copied) >= 4096:  # the melds of a few turns' hands
                     copied.clear()
-                meld = copied[laid] = Meld(
+                meld = copied[key] = Meld(
                     template.kind, laid, template.ranks, template.suit, template.wilds, template.represents
                 )
             found.append(meld)
