@@ -275,7 +275,8 @@ def _loop_caller(
 
 
 class ResolvedHooks:
-    """``variant.hook``: each hook resolved on first use, then called without pluggy's per-call work.
+    """``variant.hook``: each hook resolved on first use, then called without pluggy's per-call work. Call
+    a hook with every one of its arguments, by keyword (``variant.hook.rummykit_game_over(game=game)``).
 
     The plugins of a variant are fixed when it is built; after registering another plugin on ``pm``
     directly, build a new ``ResolvedHooks``.

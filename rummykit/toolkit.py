@@ -146,28 +146,10 @@ def listed_meld(action: Action) -> Meld | None:
 def wild_layoffs(search: MeldSearch, meld: Meld, card: Card, target: int) -> list[Action]:
     """Lay-offs of the wild ``card`` on ``meld`` (table meld ``target``), one per place it may stand (either
     end of a run), each naming the card it stands for (``layoff 2C=8H on 3``)."""
-    options: list[Card | None] = [None]
-    if meld.kind == "run" and meld.suit is not None:
-        options = [
-            card_from_face(_run_face(meld.suit, r)) for r in (meld.ranks[-1] + 1, meld.ranks[0] - 1) if 1 <= r <= 14
-        ]
-    kept = search.kept(meld)  # the table's melds stay from turn to turn, and so do most of a hand's wild cards
-    key = ("wild layoff", card.id)
-    faces = kept.get(key)
-    if faces is None:
-        found = []
-        for meant in options:
-            grown = search.extend(meld, [card], [meant])
-            if grown is not None:
-                found.append(grown.faces[len(grown.cards) - 1 - grown.cards[::-1].index(card)])
-        faces = kept[key] = tuple(found)
+    faces = search.wild_layoff_faces(meld, card)  # kept: the table's melds and the hand's wild cards stay
     if meld.kind in ("set", "run"):
         return [Action("layoff", (card,), target, stands_for=(card_from_face(face),)) for face in faces]
     return [Action("layoff", (card,), target) for _ in faces]
-
-
-def _run_face(suit: int, position: int) -> int:
-    return suit * 13 + (0 if position == 14 else position - 1)
 
 
 # -- counting ----------------------------------------------------------------------------------------

@@ -251,6 +251,8 @@ def test_answers_kept_with_table_melds_are_those_found_afresh(name: str) -> None
                     if a.kind == "swap" and a.target is not None
                 ]
                 search._kept.clear()
+                search._wild_layoffs_by_faces.clear()
+                search._layoff_faces_by_faces.clear()
                 deal._legal = None
                 assert [str(a) for a in game.legal_actions()] == kept
                 search._kept.clear()
@@ -265,6 +267,42 @@ def test_answers_kept_with_table_melds_are_those_found_afresh(name: str) -> None
             game.apply(bot.choose(game))
     assert checked > 20 and wild_layoffs > 20
     assert swaps > 20 or not name.startswith("skarney")  # Fortune's random games seldom exchange
+
+
+@pytest.mark.parametrize("name", ["skarney-singles", "fortune", "arlington"])
+def test_every_copy_of_a_wild_card_is_laid_off_where_extend_places_it(name: str) -> None:
+    """The places a wild card is laid off, kept by the meld's faces, are those :meth:`MeldSearch.extend` gives
+    that very card: either copy of a wild card, on table melds holding the other copy or not."""
+    from rummykit.bots import GreedyBot
+    from rummykit.cards import card_from_face
+
+    variant = rummykit.load_variant(name)
+    search = variant.meld_search
+    wilds = [card_from_face(face, copy) for face in sorted(search.rules.wild_faces) for copy in (0, 1)]
+    melds: dict[int, Meld] = {}
+    for seed in range(3):
+        game = variant.new_game(seed=seed, max_hands=2)
+        bots = [GreedyBot(seed * 10 + s) for s in range(game.num_players)]
+        while not game.is_over:
+            melds.update((id(tm.meld), tm.meld) for tm in game.deal.table)
+            game.apply(bots[game.deal.actor].choose(game))
+    placed = 0
+    for meld in melds.values():
+        for card in wilds:
+            if card in meld.cards:
+                continue
+            options: list[object] = [None]
+            if meld.kind == "run" and meld.suit is not None:
+                ends = (meld.ranks[-1] + 1, meld.ranks[0] - 1)
+                options = [card_from_face(meld.suit * 13 + (0 if r == 14 else r - 1)) for r in ends if 1 <= r <= 14]
+            expected = []
+            for meant in options:
+                grown = search.extend(meld, [card], [meant])  # type: ignore[list-item]
+                if grown is not None:
+                    expected.append(grown.faces[len(grown.cards) - 1 - grown.cards[::-1].index(card)])
+            assert search.wild_layoff_faces(meld, card) == tuple(expected), (str(meld), str(card))
+            placed += len(expected)
+    assert len(melds) > 30 and placed > 30
 
 
 def test_a_hidden_zone_shows_its_cards_only_to_the_seats_that_saw_them() -> None:
