@@ -351,6 +351,8 @@ class MeldSearch:
         ] = {}
         """:meth:`layoff_faces` by the meld's faces, ranks and suit (another copy of a meld answers alike)."""
         self._wild_layoffs_by_faces: dict[tuple[object, ...], tuple[int, ...]] = {}
+        self._fits: dict[int, tuple[Meld, frozenset[int]]] = {}
+        """:meth:`layoff_faces` by the meld's id, with the meld."""
         """:meth:`wild_layoff_faces` by the meld's faces, ranks and suit and the wild card's face."""
         self._last_general: tuple[tuple[int, ...], list[Meld]] | None = None
         """The general walk's last answer, by the hand's card ids: the engine's capped listing and a caller
@@ -1653,9 +1655,13 @@ class MeldSearch:
 
     def layoff_faces(self, meld: Meld) -> frozenset[int]:
         """The faces (0..52) of the cards that are not wild and that :meth:`extend` lays off alone on ``meld``."""
+        fit = self._fits.get(id(meld))  # asked for every table meld at every listing: one lookup
+        if fit is not None and fit[0] is meld:
+            return fit[1]
         kept = self.kept(meld)
         known: frozenset[int] | None = kept.get("layoff_faces")
         if known is not None:
+            self._keep_fit(meld, known)
             return known
         # Another meld of the same faces in the same places takes the same cards (the answers are the faces'):
         # a search bot's play-outs make the same melds again and again, each a new object.
@@ -1664,6 +1670,7 @@ class MeldSearch:
         known = by_faces.get(key)
         if known is not None:
             kept["layoff_faces"] = known
+            self._keep_fit(meld, known)
             return known
         wild = self.rules.wild_faces
         candidates: Iterable[int]
@@ -1691,7 +1698,14 @@ class MeldSearch:
         if len(by_faces) >= 20_000:
             by_faces.clear()
         by_faces[key] = found
+        self._keep_fit(meld, found)
         return found
+
+    def _keep_fit(self, meld: Meld, faces: frozenset[int]) -> None:
+        """Keep :meth:`layoff_faces`'s answer by the meld's id, with the meld (so that its id is not reused)."""
+        if len(self._fits) >= 4096:
+            self._fits.clear()
+        self._fits[id(meld)] = (meld, faces)
 
     def wild_layoff_faces(self, meld: Meld, card: Card) -> tuple[int, ...]:
         """The faces the wild ``card`` stands for in each place :meth:`extend` lays it off on ``meld``: a run's
