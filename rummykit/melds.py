@@ -326,6 +326,9 @@ class MeldSearch:
         self._lane_max = [self._lane_max_table(suit) for suit in range(4)]
         # The pruning bound assumes every meld of the rules is allowed; a game's own test may refuse some.
         self._prune = self._pruning_table() if self.accept is None else None
+        self._scan_prune = self._pruning_table()
+        """The same masks for the meld tables' scans (:meth:`_candidate_melds_fast`): the cards that may be in
+        a meld of the rules hold every card of a meld the game's test accepts, so it serves there too."""
         solvable = DeadwoodSolver.supports(self.rules) and (self.rules.usual_order or self._order_holds_pack())
         self._solver = DeadwoodSolver(self.rules, self.values) if solvable else None
         # Special melds by their lowest face, each with the faces it needs: found without a scan of every option.
@@ -448,10 +451,13 @@ class MeldSearch:
                 top = 1 | sum(1 << (13 - i) for i in range(1, length))  # the ace and the ranks below it
         return (length, starts, top, rules.set_min if rules.sets else 0, excluded)
 
-    def _meldable(self, mask: int) -> int:
-        """Every card of ``mask`` that belongs to at least one meld within ``mask`` (pruning table set)."""
-        assert self._prune is not None
-        length, starts, top, set_min, excluded = self._prune
+    def _meldable(self, mask: int, prune: tuple[int, int, int, int, int] | None = None) -> int:
+        """Every card of ``mask`` that belongs to at least one meld of the rules within ``mask`` (by the pruning
+        table, or ``prune``)."""
+        if prune is None:
+            prune = self._prune
+        assert prune is not None
+        length, starts, top, set_min, excluded = prune
         mask &= ~excluded
         result = 0
         if length:
@@ -1512,7 +1518,7 @@ class MeldSearch:
             found += self._joker_melds(jokers)
             found.sort(key=lambda m: (-len(m.cards), [c.face for c in m.cards]))
             return found
-        meldable = mask if self._prune is None else self._meldable(mask)
+        meldable = mask if self._scan_prune is None else self._meldable(mask, self._scan_prune)
         if not meldable:
             return []
         by_low = self._by_low
@@ -1558,7 +1564,7 @@ class MeldSearch:
             by_face[face].sort(key=_ORDER)  # each face's copies, lowest first
         copied = self._copied
         entries: list[tuple[tuple[int, tuple[int, ...]], Meld]] = []
-        meldable = present if self._prune is None else self._meldable(present)
+        meldable = present if self._scan_prune is None else self._meldable(present, self._scan_prune)
         by_low = self._by_low
         rest = meldable
         while rest:
