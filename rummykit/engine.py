@@ -9,6 +9,7 @@ changes nothing. What each action does comes from the variant's plugins through 
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import random
 import warnings
@@ -546,10 +547,11 @@ class Game:
         self.rng = random.Random(self.seed)
         self.first_deal = _deal_to_text(deal) if deal is not None else None
         pack = variant.pack
-        self.deck = build_deck(
+        deck, duplicates = _deck_of(
             variant.deck_count(self.num_players), variant.joker_count(self.num_players), pack.ranks, pack.suits
         )
-        self.has_duplicates = len({c.face for c in self.deck}) != len(self.deck)
+        self.deck = list(deck)
+        self.has_duplicates = duplicates
         """Whether the deck holds identical cards (several decks, or several jokers)."""
         self.results: list[HandResult] = []
         """How each finished hand ended and scored, in order (``game.deal.hands`` are the cards in hand)."""
@@ -1032,6 +1034,14 @@ def __getattr__(name: str) -> Any:
         warnings.warn(f"rummykit.engine.{name} moved to rummykit.records.{name}", DeprecationWarning, stacklevel=2)
         return _MOVED[name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+@functools.lru_cache(maxsize=64)
+def _deck_of(decks: int, jokers: int, ranks: tuple[int, ...], suits: tuple[int, ...]) -> tuple[tuple[Card, ...], bool]:
+    """A game's cards in their fixed order (:func:`~rummykit.cards.build_deck`), and whether two are identical:
+    built once per pack (Card objects are unique, so games share them)."""
+    deck = build_deck(decks, jokers, ranks, suits)
+    return tuple(deck), len({c.face for c in deck}) != len(deck)
 
 
 def check_max_hands(max_hands: object) -> None:
