@@ -303,6 +303,8 @@ class MeldSearch:
             raise ValueError(f"values: each deadwood value is a whole number, not {wrong!r}") from None
         if self.accept is None:
             self.accept = self.rules.accept  # a game sets its test on the rules (rummykit_meld_rules)
+        self._placements: dict[int, tuple[Meld, tuple[Meld, ...]]] = {}
+        """:meth:`placements` by the meld's id, with the meld (asked while the tables are built, too)."""
         self._made_by_faces: dict[Hashable, Any] = {}
         """What :meth:`meld` answered, by the faces given (distinct faces only), the kind asked for and the faces
         named: False for no meld, else the meld's fields with its cards as places in the cards given. A meld's
@@ -936,6 +938,9 @@ class MeldSearch:
         their suit is left as it is (any suit may be named when melding)."""
         if meld.kind != "run" or not meld.wilds:
             return [meld]
+        known = self._placements.get(id(meld))  # a hand's melds are listed again turn after turn
+        if known is not None and known[0] is meld:
+            return list(known[1])
         wild_faces = self.rules.wild_faces
         natural = [c for c in meld.cards if c.face not in wild_faces]
         wild = [c for c in meld.cards if c.face in wild_faces]
@@ -945,6 +950,9 @@ class MeldSearch:
             if other is not None and other.ranks != meld.ranks:
                 if self.accept is None or self.accept(other):
                     found.append(other)
+        if len(self._placements) >= 4096:
+            self._placements.clear()
+        self._placements[id(meld)] = (meld, tuple(found))  # the meld is kept with them: its id is not reused
         return found
 
     def _run_bounds(self, low: int, high: int) -> tuple[int, int] | None:

@@ -254,6 +254,7 @@ def test_answers_kept_with_table_melds_are_those_found_afresh(name: str) -> None
                 search._wild_layoffs_by_faces.clear()
                 search._layoff_faces_by_faces.clear()
                 search._fits.clear()
+                search._placements.clear()
                 deal._legal = None
                 assert [str(a) for a in game.legal_actions()] == kept
                 search._kept.clear()
