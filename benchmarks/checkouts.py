@@ -10,7 +10,9 @@ One command::
 It makes a worktree of ``REF`` and a virtual environment for each side under ``benchmarks/.checkouts/``
 (ignored by git; reused), then, round after round, plays the same seeded random games of each variant in a
 fresh process of each side in turn (so a change in the machine's load falls on both) and measures CPU time
-per action (``time.process_time``). Per variant it prints both medians and the ratio this/REF with the
+per action (``time.process_time``; what the variants timed before kept is frozen out of the garbage
+collector's way first, ``gc.freeze``, so that a full collection over it does not fall in whichever variant
+is playing then). Per variant it prints both medians and the ratio this/REF with the
 range of the per-round ratios: above 1 means this checkout is slower. Both sides must play the same
 actions: the records' digests are compared, and a difference is reported (the comparison then means
 little). Needs only the standard library to start (Python 3.10+).
