@@ -185,14 +185,21 @@ def resolve(pm: pluggy.PluginManager, name: str) -> Callable[..., Any]:
     return _compiled_caller(name, caller.spec.argnames, ordered, firstresult, checked, expected, blame)
 
 
+_Ordered = list[tuple[str, Callable[..., Any], tuple[str, ...] | None]]
+"""A hook's implementations in the order they are called: (plugin, function, its argument names, or None
+when it takes every argument of the hook)."""
+_Blame = Callable[[str, Any, dict[str, Any]], None]
+"""Raises PluginError for a first-result answer of the wrong type or out of range."""
+
+
 def _compiled_caller(
     name: str,
     argnames: tuple[str, ...],
-    ordered: list[tuple[str, Callable[..., Any], tuple[str, ...] | None]],
+    ordered: _Ordered,
     firstresult: bool,
     checked: bool,
-    expected: type | tuple[type, ...] | None,
-    blame: Callable[[str, Any, dict[str, Any]], None],
+    expected: Any,
+    blame: _Blame,
 ) -> Callable[..., Any]:
     """The hook's caller as straight-line Python: a function with the hook's own keyword parameters calling
     each implementation in turn with the arguments it takes, as :func:`_loop_caller` does. A few hooks run on
@@ -242,12 +249,7 @@ def _compiled_caller(
 
 
 def _loop_caller(
-    name: str,
-    ordered: list[tuple[str, Callable[..., Any], tuple[str, ...] | None]],
-    firstresult: bool,
-    checked: bool,
-    expected: type | tuple[type, ...] | None,
-    blame: Callable[[str, Any, dict[str, Any]], None],
+    name: str, ordered: _Ordered, firstresult: bool, checked: bool, expected: Any, blame: _Blame
 ) -> Callable[..., Any]:
     """The hook's caller as a loop over its implementations (a hook whose specification is not at hand)."""
     passthrough = (PluginError, IllegalAction)

@@ -1529,6 +1529,15 @@ class MeldSearch:
         meldable = mask if self._scan_prune is None else self._meldable(mask, self._scan_prune)
         if not meldable:
             return []
+        entries = self._table_entries(meldable)
+        entries.sort(key=_first)
+        if first_copies:
+            return [entry[1] for entry in entries]
+        by_face = {c.face: c for c in cards}  # another deck's copies: the same melds, of the hand's cards
+        return [self._meld_from_faces([by_face[c.face] for c in entry[1].cards]) for entry in entries]
+
+    def _table_entries(self, meldable: int) -> list[tuple[tuple[int, tuple[int, ...]], Meld]]:
+        """The tables' melds within ``meldable`` (first copies), each with its place in the listing's order."""
         by_low = self._by_low
         entries = []
         rest = meldable
@@ -1538,11 +1547,7 @@ class MeldSearch:
                 if meld_mask & meldable == meld_mask:
                     entries.append(self._table_meld(meld_mask))
             rest ^= low
-        entries.sort(key=_first)
-        if first_copies:
-            return [entry[1] for entry in entries]
-        by_face = {c.face: c for c in cards}  # another deck's copies: the same melds, of the hand's cards
-        return [self._meld_from_faces([by_face[c.face] for c in entry[1].cards]) for entry in entries]
+        return entries
 
     def _candidate_melds_copies(self, cards: Sequence[Card]) -> list[Meld] | None:
         """:meth:`candidate_melds` for a hand of several decks without wild cards or jokers: the melds of
@@ -1571,16 +1576,9 @@ class MeldSearch:
         for face in repeated:
             by_face[face].sort(key=_ORDER)  # each face's copies, lowest first
         copied = self._copied
-        entries: list[tuple[tuple[int, tuple[int, ...]], Meld]] = []
-        meldable = present if self._scan_prune is None else self._meldable(present, self._scan_prune)
-        by_low = self._by_low
-        rest = meldable
-        while rest:
-            low = rest & -rest
-            for meld_mask in by_low[low.bit_length() - 1]:
-                if meld_mask & meldable == meld_mask:
-                    entries.append(self._table_meld(meld_mask))
-            rest ^= low
+        entries = self._table_entries(
+            present if self._scan_prune is None else self._meldable(present, self._scan_prune)
+        )
         if repeated and self.rules.sets and not self.rules.set_distinct_suits:
             done = 0
             for face in repeated:
