@@ -208,7 +208,7 @@ def _compiled_caller(
     (identifiers of this package's hook specifications), nothing from a ruleset or a plugin's data."""
     everything = ", ".join(f"{a!r}: {a}" for a in argnames)
     every = ", ".join(f"{a}={a}" for a in argnames)  # by keyword: an implementation may take them in any order
-    lines = [f"def {name}(*, {', '.join(argnames)}):"]
+    lines = [f"def {name}(*, {', '.join(argnames)}):" if argnames else f"def {name}():"]
     if not firstresult:
         lines.append("    _hook_results = []")
     namespace: dict[str, Any] = {

@@ -356,9 +356,9 @@ class MeldSearch:
         ] = {}
         """:meth:`layoff_faces` by the meld's faces, ranks and suit (another copy of a meld answers alike)."""
         self._wild_layoffs_by_faces: dict[tuple[object, ...], tuple[int, ...]] = {}
+        """:meth:`wild_layoff_faces` by the meld's faces, ranks and suit and the wild card's face."""
         self._fits: dict[int, tuple[Meld, frozenset[int]]] = {}
         """:meth:`layoff_faces` by the meld's id, with the meld."""
-        """:meth:`wild_layoff_faces` by the meld's faces, ranks and suit and the wild card's face."""
         self._last_general: tuple[tuple[int, ...], list[Meld]] | None = None
         """The general walk's last answer, by the hand's card ids: the engine's capped listing and a caller
         wanting every meld of the same hand (the RL action mask) share one walk."""
@@ -1722,16 +1722,20 @@ class MeldSearch:
     def wild_layoff_faces(self, meld: Meld, card: Card) -> tuple[int, ...]:
         """The faces the wild ``card`` stands for in each place :meth:`extend` lays it off on ``meld``: a run's
         top end, then its bottom end (where it is a meld); a set or another meld, the one place it takes.
-        Empty where it goes nowhere. Kept with the meld, and by the meld's faces (another copy of a meld, or of
-        the wild card, takes the same places)."""
+        Empty where it goes nowhere. Kept with the meld, and by the meld's faces when it holds no card of the
+        wild card's face (another copy of such a meld, or of the wild card, takes the same places)."""
         kept = self.kept(meld)
         key = ("wild layoff", card.id)
         known: tuple[int, ...] | None = kept.get(key)
         if known is not None:
             return known
+        # Another copy of the meld, or of the wild card, takes the same places, unless the meld holds a card of
+        # the wild card's face: then which copy sorts first decides what each stands for (a set gives its named
+        # wild cards their suits first), and only this meld's own answer is kept.
+        twin = any(c.face == card.face for c in meld.cards)
         by_faces = self._wild_layoffs_by_faces
         faces_key = (meld.kind, tuple([c.face for c in meld.cards]), meld.ranks, meld.suit, meld.represents, card.face)
-        known = by_faces.get(faces_key)
+        known = None if twin else by_faces.get(faces_key)
         if known is None:
             options: list[Card | None] = [None]
             if meld.kind == "run" and meld.suit is not None:
@@ -1743,9 +1747,10 @@ class MeldSearch:
                 if grown is not None:
                     found.append(grown.faces[len(grown.cards) - 1 - grown.cards[::-1].index(card)])
             known = tuple(found)
-            if len(by_faces) >= 20_000:
-                by_faces.clear()
-            by_faces[faces_key] = known
+            if not twin:
+                if len(by_faces) >= 20_000:
+                    by_faces.clear()
+                by_faces[faces_key] = known
         kept[key] = known
         return known
 

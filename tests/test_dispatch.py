@@ -110,3 +110,12 @@ def test_a_call_missing_an_argument_or_naming_another_is_refused() -> None:
     with pytest.raises(TypeError):
         resolved.rummykit_game_over(game="g", other=1)
     assert resolved.rummykit_game_over(game="g") is None
+
+
+def test_a_hook_without_arguments_is_called_too() -> None:
+    class Schema:
+        @hookimpl
+        def rummykit_rules_schema(self) -> dict[str, Any]:
+            return {"type": "object"}
+
+    assert hooks(("schema", Schema())).rummykit_rules_schema() == [{"type": "object"}]

@@ -10,7 +10,7 @@ import rummykit
 from rummykit import Action, IllegalAction
 from rummykit.cards import parse, parse_card
 from rummykit.engine import Game
-from rummykit.melds import Meld, MeldSearch
+from rummykit.melds import Meld, MeldRules, MeldSearch
 
 DEUCES_WILD = {"decks": {"jokers": 1}, "card_values": {"JK": 15}, "melds": {"wild": ["2", "JK"], "set_max": 4}}
 
@@ -305,6 +305,46 @@ def test_every_copy_of_a_wild_card_is_laid_off_where_extend_places_it(name: str)
             assert search.wild_layoff_faces(meld, card) == tuple(expected), (str(meld), str(card))
             placed += len(expected)
     assert len(melds) > 30 and placed > 30
+
+
+def test_which_copy_of_a_wild_card_is_laid_off_beside_the_other_decides_what_it_stands_for() -> None:
+    """A set holding one joker, the other laid off: which copy sorts first decides the suit each stands for
+    (named wild cards take theirs first), so the answer for one copy is never reused for the other."""
+    from rummykit.cards import card_from_face
+
+    search = MeldSearch(MeldRules(wild_faces=frozenset([52])), [5] * 53)
+    for held, laid in [(1, 0), (0, 1), (1, 0)]:
+        meld = search.meld([card_from_face(32), card_from_face(45), card_from_face(52, held)])
+        assert meld is not None
+        joker = card_from_face(52, laid)
+        grown = search.extend(meld, [joker])
+        assert grown is not None
+        assert search.wild_layoff_faces(meld, joker) == (grown.faces[grown.cards.index(joker)],)
+
+
+@pytest.mark.parametrize(("name", "house_rules"), [("fortune", ("joker",)), ("arlington", ()), ("skarney-singles", ())])
+def test_every_listed_wild_lay_off_names_what_extend_makes_the_card_stand_for(
+    name: str, house_rules: tuple[str, ...]
+) -> None:
+    from rummykit.bots import RandomBot
+
+    variant = rummykit.load_variant(name, house_rules)
+    search = variant.meld_search
+    checked = 0
+    for seed in range(12):
+        game = variant.new_game(seed=seed, max_hands=2)
+        bots = [RandomBot(seed * 10 + s) for s in range(game.num_players)]
+        while not game.is_over:
+            deal = game.deal
+            for action in game.legal_actions():
+                if action.kind == "layoff" and action.stands_for and action.target is not None:
+                    card = action.cards[0]
+                    grown = search.extend(deal.table[action.target].meld, [card], list(action.stands_for))
+                    assert grown is not None, str(action)
+                    assert grown.faces[grown.cards.index(card)] == action.stands_for[0].face, str(action)
+                    checked += 1
+            game.apply(bots[deal.actor].choose(game))
+    assert checked > 100
 
 
 def test_a_hidden_zone_shows_its_cards_only_to_the_seats_that_saw_them() -> None:
