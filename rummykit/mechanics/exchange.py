@@ -99,16 +99,11 @@ def swaps(deal: Deal, seat: int) -> list[Action]:
     result = []
     for index in targets:
         meld = deal.table[index].meld
-        takers = [placed[f] for f in _takers(search, meld) if f in placed]
-        takers.sort(key=_first)
+        takers = sorted(placed[f] for f in _takers(search, meld) if f in placed)  # places are unique: by place
         for _, card in takers:
             if exchanged(deal, index, card) is not None:
                 result.append(Action("swap", (card,), index))
     return result
-
-
-def _first(entry: tuple[int, Card]) -> int:
-    return entry[0]
 
 
 def _takers(search: MeldSearch, meld: Meld) -> frozenset[int]:
