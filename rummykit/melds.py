@@ -327,10 +327,10 @@ class MeldSearch:
         self._lane_values = [self._lane_table(suit) for suit in range(4)]
         self._lane_max = [self._lane_max_table(suit) for suit in range(4)]
         # The pruning bound assumes every meld of the rules is allowed; a game's own test may refuse some.
-        self._prune = self._pruning_table() if self.accept is None else None
         self._scan_prune = self._pruning_table()
-        """The same masks for the meld tables' scans (:meth:`_candidate_melds_fast`): the cards that may be in
-        a meld of the rules hold every card of a meld the game's test accepts, so it serves there too."""
+        """The pruning masks for the meld tables' scans (:meth:`_candidate_melds_fast`): the cards that may be
+        in a meld of the rules hold every card of a meld the game's test accepts, so they serve there too."""
+        self._prune = self._scan_prune if self.accept is None else None
         solvable = DeadwoodSolver.supports(self.rules) and (self.rules.usual_order or self._order_holds_pack())
         self._solver = DeadwoodSolver(self.rules, self.values) if solvable else None
         # Special melds by their lowest face, each with the faces it needs: found without a scan of every option.
@@ -1533,8 +1533,8 @@ class MeldSearch:
         entries.sort(key=_first)
         if first_copies:
             return [entry[1] for entry in entries]
-        by_face = {c.face: c for c in cards}  # another deck's copies: the same melds, of the hand's cards
-        return [self._meld_from_faces([by_face[c.face] for c in entry[1].cards]) for entry in entries]
+        # another deck's copies: the same melds, of the hand's cards
+        return self._with_copies(entries, {c.face: [c] for c in cards})
 
     def _table_entries(self, meldable: int) -> list[tuple[tuple[int, tuple[int, ...]], Meld]]:
         """The tables' melds within ``meldable`` (first copies), each with its place in the listing's order."""
@@ -1575,7 +1575,6 @@ class MeldSearch:
                     repeated.append(face)
         for face in repeated:
             by_face[face].sort(key=_ORDER)  # each face's copies, lowest first
-        copied = self._copied
         entries = self._table_entries(
             present if self._scan_prune is None else self._meldable(present, self._scan_prune)
         )
@@ -1588,10 +1587,18 @@ class MeldSearch:
                 done |= 1 << index
                 counts = tuple([len(by_face.get(f, ())) for f in range(index, 52, 13)])
                 entries += self._repeated_sets(index, counts)
+        entries.sort(key=_first)
+        return self._with_copies(entries, by_face)
+
+    def _with_copies(
+        self, entries: list[tuple[tuple[int, tuple[int, ...]], Meld]], by_face: dict[int, list[Card]]
+    ) -> list[Meld]:
+        """The melds of ``entries`` made of the hand's cards: each face's copies held (``by_face``, lowest first)
+        take the places of the first copies in the meld the entry holds (a set's second copy of a face after
+        its first), in the same order."""
+        copied = self._copied
         found = []
-        for _place, template in sorted(entries, key=_first):
-            # The template holds the first copies (a set's second copy of a face after its first): the hand's
-            # lowest copies of each face take their places, in the same order.
+        for _place, template in entries:
             laid = tuple([by_face[c.face][c.copy] for c in template.cards])
             if laid == template.cards:
                 found.append(template)
