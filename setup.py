@@ -13,8 +13,10 @@ from rummykit_build import NOT_NOW, compiling  # noqa: E402 - found through the 
 COMPILED_MODULES = [
     "rummykit/meldorder.py",
     "rummykit/melds.py",
+    "rummykit/envs/encoding.py",
 ]
-"""The modules compiled: the meld search, where the games with wild cards and big hands spend their time. The
+"""The modules compiled: the meld search, where the games with wild cards and big hands spend their time, and
+the environments' encoder (observations, masks, action indices), a few loops over cards at every step. The
 solver (rummykit/solver.py) is left out: compiled, its big-integer states and dictionaries ran 10 to 40 %
 slower than under the interpreter (docs/performance.md)."""
 

@@ -935,3 +935,63 @@ def test_a_plugins_declared_verbs_get_their_indices(tmp_path: Path) -> None:
     for text in ("shout 7H", "point 7H on 3"):
         with pytest.raises(KeyError):
             space.index(text)
+
+
+@pytest.mark.parametrize("name", ["gin", "fortune"])
+def test_environments_copied_mid_game_go_on_alike(name: str) -> None:
+    """An environment pickled or deep-copied in the middle of a game (its encoder copied as made, caches
+    empty) gives the same observations, masks and rewards as the original from there on, in either build."""
+    import copy
+    import pickle
+
+    env = envs.env(name)
+    env.reset(seed=4)
+    rng = random.Random(4)
+    for _ in range(25):
+        env.step(rng.choice(env.legal()))
+    copies = [pickle.loads(pickle.dumps(env)), copy.deepcopy(env)]
+    for other in copies:
+        assert other.encoder is not env.encoder and other.encoder.size == env.encoder.size
+    for _ in range(60):
+        if env.game is None or env.game.is_over:
+            break
+        agent = env.agent_selection
+        seen = env.observe(agent)
+        choice = rng.choice(env.legal())
+        for other in copies:
+            assert other.agent_selection == agent
+            theirs = other.observe(agent)
+            assert np.array_equal(theirs["observation"], seen["observation"])
+            assert np.array_equal(theirs["action_mask"], seen["action_mask"])
+            other.step(choice)
+        env.step(choice)
+        for other in copies:
+            assert other.rewards == env.rewards
+    for other in copies:
+        assert other.game is not None and env.game is not None
+        assert other.game.to_json() == env.game.to_json()
+
+
+def test_an_encoder_copies_as_made() -> None:
+    import copy
+
+    encoder = envs.env("iceberg").encoder
+    game = rummykit.load_variant("iceberg").new_game(seed=2)
+    for twin in (copy.copy(encoder), copy.deepcopy(encoder)):
+        assert type(twin) is type(encoder) and twin.plane_names() == encoder.plane_names()
+        assert np.array_equal(
+            twin.encode_game(game, 0, envs.Selection()), encoder.encode_game(game, 0, envs.Selection())
+        )
+
+
+def test_the_space_takes_numpy_indices() -> None:
+    """A numpy integer is an index as a Python int is (policies hand them back), in either build."""
+    env = envs.env("500-rum")
+    space = env.space
+    select = space.index("select 7H")
+    assert space.text(np.int64(select)) == "select 7H" and space.is_selection_step(np.int32(select))
+    assert not space.is_selection_step(np.int64(space.index("draw stock")))
+    selection = envs.Selection()
+    space.build(selection, np.int64(select))
+    space.build(selection, np.int16(space.index("next meld")))
+    assert selection.faces == [env.encoder.face("7H")] and selection.cuts == [1]

@@ -7,12 +7,13 @@ out; :meth:`ActionSpace.mask` says exactly which of them are legal now, from the
 
 from __future__ import annotations
 
+import operator
 import warnings
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
-from typing import Any
+from functools import cached_property, partial
+from typing import Any, SupportsIndex
 
 import numpy as np
 import numpy.typing as npt
@@ -24,6 +25,16 @@ from ..engine import DEFAULT_MAX_HANDS, Game
 from ..mechanics import whole_pile
 from ..standard import MELD_ACTION_LIMIT
 from ..variant import Variant, stands_for_faces
+
+
+def _no_mypyc_attr(*attrs: str, **kwattrs: object) -> Any:
+    return lambda cls: cls
+
+
+try:
+    from mypy_extensions import mypyc_attr
+except ImportError:  # installed with mypy, which only the compiled build needs: elsewhere a no-op
+    mypyc_attr = _no_mypyc_attr
 
 __all__ = ["ActionSpace", "Encoder", "Selection", "FACES", "TABLE_SLOTS", "SCORE_LIMIT"]
 
@@ -45,7 +56,8 @@ score (a hand's points are the plugins'), and a space needs finite bounds. No bu
 (Skarney, without a target, reaches about 55 in random and greedy play; Gin about 5 with its bonuses)."""
 
 
-def __getattr__(name: str) -> Any:
+def _retired(name: str) -> Any:
+    """The module's ``__getattr__`` (installed at the end of the module: see there)."""
     if name == "MELD_KINDS":
         warnings.warn(
             "rummykit.envs.encoding.MELD_KINDS is deprecated: a space's meld verbs are ActionSpace.commits, "
@@ -57,7 +69,7 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def check_table_slots(table_slots: int) -> None:
+def check_table_slots(table_slots: object) -> None:
     """ValueError unless ``table_slots`` is a whole number of at least 1."""
     if isinstance(table_slots, bool) or not isinstance(table_slots, int) or table_slots < 1:
         raise ValueError(f"table_slots is a whole number of at least 1, not {table_slots!r}")
@@ -96,6 +108,11 @@ def verb_shapes(variant: Variant, players: int) -> dict[str, frozenset[str]]:
     return shapes
 
 
+def _verbs_with(shapes: dict[str, frozenset[str]], shape: str) -> list[str]:
+    """The verbs (sorted) indexed by ``shape`` among ``shapes`` (:func:`verb_shapes`)."""
+    return sorted(verb for verb, shaped in shapes.items() if shape in shaped)
+
+
 def face_text(face: int) -> str:
     return str(card_from_face(face))
 
@@ -132,6 +149,7 @@ class Selection:
         return tuple(sorted(self.closed())), tuple(sorted(self.current()))
 
 
+@mypyc_attr(native_class=False)  # a class with a __dict__ in the compiled build: __copy__ shares it
 class ActionSpace:
     """Every action index of a variant, both ways: ``text(i)`` and ``index(text)``.
 
@@ -153,9 +171,7 @@ class ActionSpace:
         self.slots = slots
         self.shapes = verb_shapes(variant, players)
         """Per verb with an index, the shapes it is indexed by (:func:`verb_shapes`)."""
-
-        def having(shape: str) -> list[str]:
-            return sorted(verb for verb, shapes in self.shapes.items() if shape in shapes)
+        having = partial(_verbs_with, self.shapes)
 
         self.keys: list[tuple[str, int | None, int | None]] = []
         """Per index: (verb, face or None, table slot or None); the meld builder's keys use the verbs
@@ -212,12 +228,12 @@ class ActionSpace:
 
     # -- text ----------------------------------------------------------------------------------------
 
-    def text(self, index: int) -> str:
+    def text(self, index: SupportsIndex) -> str:
         """The text of action ``index``: an engine action (``discard 7H``, ``layoff 8C on 2``) or a builder
         step (``select 7H``, ``next meld``, ``meld``, ``take pile with``). IndexError outside the space."""
         if not self.has_index(index):
             raise IndexError(f"action indices are whole numbers from 0 to {self.size - 1}, not {index!r}")
-        verb, face, slot = self.keys[index]
+        verb, face, slot = self.keys[operator.index(index)]
         if verb.startswith("commit:"):
             return verb[len("commit:") :]
         if verb == "next":
@@ -421,13 +437,14 @@ class ActionSpace:
         caller(deal=deal, actions=kept)
         return kept
 
-    def is_selection_step(self, index: int) -> bool:
+    def is_selection_step(self, index: SupportsIndex) -> bool:
         """Whether index ``index`` only changes the selection (``select X``, ``next meld``): every other
         index carries out an engine action."""
-        return self.keys[index][0] in ("select", "next")
+        return self.keys[operator.index(index)][0] in ("select", "next")
 
-    def build(self, selection: Selection, index: int) -> None:
+    def build(self, selection: Selection, index: SupportsIndex) -> None:
         """Carry out the builder step ``index`` (``select X`` or ``next meld``) on ``selection``."""
+        index = operator.index(index)
         if not self.is_selection_step(index):
             raise ValueError(f"{self.text(index)!r} is not a select or next meld step")
         if index == self.next_index:
@@ -622,6 +639,7 @@ class Encoder:
         deck: Sequence[Card],
         max_hands: int | None = None,
     ):
+        self._made = (variant, players, tuple(zones), tuple(deck), max_hands)
         self.players = players
         self.zones = list(zones)
         n = players
@@ -710,6 +728,11 @@ class Encoder:
         number up to :attr:`hand_limit` over 100, the selection's size and splits up to the deck's size. An
         entry that is always 0 (the joker's, in a deck without one) is bounded by 1."""
         return self._low.copy(), self._high.copy()
+
+    def __reduce__(self) -> tuple[type[Encoder], tuple[Any, ...]]:
+        """Copied (and pickled) as made, with empty caches: the same in both builds (a compiled class has
+        no ``__dict__`` to copy)."""
+        return type(self), self._made
 
     @classmethod
     def for_variant(cls, variant: Variant, players: int, max_hands: int | None = None) -> Encoder:
@@ -861,15 +884,14 @@ class Encoder:
         planes = out[: self.planes * FACES].reshape(self.planes, FACES)
         face = self.face
 
-        def rel(s: int) -> int:
-            return (s - seat) % n
+        rel = self._rel[seat]  # each seat counted from this one
 
         for text in view["hand"]:
             planes[0, face(text)] += 1
         for f in selection.faces:
             planes[1, f] += 1
         for other, cards in view["known"].items():
-            row = 2 + rel(int(other)) - 1
+            row = 2 + rel[int(other)] - 1
             for text in cards:
                 planes[row, face(text)] += 1
         base = 2 + n - 1
@@ -879,7 +901,7 @@ class Encoder:
             planes[base + 1, face(text)] += 1
         base += 2
         for entry in view["table"]:
-            owner = rel(int(entry["owner"]))
+            owner = rel[int(entry["owner"])]
             for text in entry["cards"]:
                 planes[base + owner, face(text)] += 1
             for text in entry.get("stands_for") or ():
@@ -896,7 +918,7 @@ class Encoder:
         for z, name in enumerate(self.zones):
             for owner, part in enumerate(zones.get(name, ())):
                 for text in part["cards"]:
-                    planes[base + z * n + rel(owner), face(text)] += 1
+                    planes[base + z * n + rel[owner], face(text)] += 1
         s = self.planes * FACES
         phase = view["phase"]
         out[s + (PHASES.index(phase) if phase in PHASES else len(PHASES))] = 1
@@ -905,19 +927,25 @@ class Encoder:
         out[s] = 1.0 if actor == seat else 0.0
         s += 1
         if actor is not None:
-            out[s + rel(int(actor))] = 1
+            out[s + rel[int(actor)]] = 1
         s += n
         for other, size in enumerate(view["hand_sizes"]):
-            out[s + rel(other)] = size / deck_size
+            out[s + rel[other]] = size / deck_size
         s += n
         out[s] = view["stock_size"] / deck_size
         out[s + 1] = view["discard_size"] / deck_size
         s += 2
         low, high = self._score_low, self._score_high
         for other, score in enumerate(view["scores"]):
-            out[s + rel(other)] = min(max(score, low), high) / self.score_scale
+            out[s + rel[other]] = min(max(score, low), high) / self.score_scale
         s += n
         out[s] = view["deal"] / 100.0
         out[s + 1] = len(selection.faces)
         out[s + 2] = len(selection.cuts)
         return out
+
+
+# Names the module no longer defines, found with a DeprecationWarning. Put in the module's namespace once
+# everything else is there: a module compiled with mypyc that defines ``__getattr__`` calls it while it
+# still starts up, and crashes.
+globals()["__getattr__"] = _retired
