@@ -22,8 +22,8 @@ COMPILE_REQUIRES = [
     "pluggy>=1.3",
     "types-PyYAML",
     "types-jsonschema",
-    # rummykit/envs/encoding.py is checked against numpy's and gymnasium's own types (the `rl` extra); the
-    # compiled encoder still needs them installed only where the environments are used.
+    # rummykit/envs/encoding.py is checked against numpy's types and its package (rummykit/envs) against
+    # gymnasium's (the `rl` extra); the compiled encoder needs them installed only where the environments are used.
     "numpy>=1.24",
     "gymnasium>=0.29",
 ]

@@ -15,6 +15,7 @@ Pick a variant by name, start a game, and drive it with ``legal_actions()`` and 
 from __future__ import annotations
 
 from importlib.machinery import EXTENSION_SUFFIXES as _EXTENSION_SUFFIXES
+from pathlib import Path as _Path
 
 from . import cards, records  # records: gives Game.from_json its reader (records sits above the engine)
 from .actions import ActionWords, PositionWords
@@ -30,14 +31,19 @@ __version__ = "0.1.0"
 
 
 def _compiled() -> bool:
-    from . import meldorder, melds  # the modules setup.py compiles
+    from . import meldorder, melds  # the modules setup.py compiles (and envs/encoding.py, below)
 
-    return all((module.__file__ or "").endswith(tuple(_EXTENSION_SUFFIXES)) for module in (meldorder, melds))
+    envs = _Path(melds.__file__ or "").parent / "envs"  # the encoder imports numpy: its file is looked for
+    encoder = any((envs / f"encoding{suffix}").is_file() for suffix in _EXTENSION_SUFFIXES)
+    return encoder and all(
+        (module.__file__ or "").endswith(tuple(_EXTENSION_SUFFIXES)) for module in (meldorder, melds)
+    )
 
 
 COMPILED: bool = _compiled()
-"""Whether this is the compiled build (``RUMMYKIT_COMPILE=1 pip install rummykit``): its meld search runs as C
-extensions made by mypyc. The pure-Python build is the default; both play exactly alike."""
+"""Whether this is the compiled build (``RUMMYKIT_COMPILE=1 pip install rummykit``): its meld search and its
+environments' encoder run as C extensions made by mypyc. The pure-Python build is the default; both play
+exactly alike."""
 
 __all__ = [
     "COMPILED",

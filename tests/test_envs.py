@@ -13,6 +13,7 @@ import os
 import random
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -383,8 +384,11 @@ def test_the_space_is_built_from_the_declared_verbs() -> None:
 def test_old_meld_kinds_name_warns() -> None:
     from rummykit.envs import encoding
 
-    with pytest.warns(DeprecationWarning, match="MELD_KINDS"):
+    with pytest.warns(DeprecationWarning, match="MELD_KINDS") as warned:
         assert encoding.MELD_KINDS == ("meld", "take pile with")
+    assert warned[0].filename == __file__  # the line that asked, in the compiled build too
+    with pytest.raises(AttributeError, match="has no attribute 'MELD_KIND'"):
+        encoding.MELD_KIND  # noqa: B018 - the attribute lookup is the test
 
 
 @pytest.mark.parametrize(("name", "players"), SEATINGS, ids=[f"{v}-{n}" for v, n in SEATINGS])
@@ -995,3 +999,29 @@ def test_the_space_takes_numpy_indices() -> None:
     space.build(selection, np.int64(select))
     space.build(selection, np.int16(space.index("next meld")))
     assert selection.faces == [env.encoder.face("7H")] and selection.cuts == [1]
+
+
+@pytest.mark.parametrize("make", [envs.env, lambda name, **kw: envs.vector(name, 2, **kw)], ids=["aec", "vector"])
+def test_players_are_checked_alike_in_both_builds(make: Any) -> None:
+    """The environments check ``players`` before any compiled code sees it: the same errors in both builds,
+    and numpy's integers count as whole numbers."""
+    for wrong in (True, "2", 2.0, [2]):
+        with pytest.raises(TypeError, match="players is a whole number of seats"):
+            make("gin", players=wrong)
+    with pytest.raises(ValueError, match="gin is for 2"):
+        make("gin", players=1)
+    assert make("gin-3", players=np.int64(3)).players == 3 and make("gin").players == 2
+
+
+def test_the_encoder_takes_a_numpy_seat_and_copies_keep_its_cache_size() -> None:
+    import copy
+
+    venv = envs.vector("500-rum", 20)  # raises the cache size to 256 a game
+    venv.reset(seed=1)
+    encoder, game = venv.encoder, venv.games[0]
+    seat = venv.actor[0]  # numpy's int64
+    assert np.array_equal(
+        encoder.encode_game(game, seat, envs.Selection()), encoder.encode_game(game, int(seat), envs.Selection())
+    )
+    assert encoder.meld_cache_size > 4096
+    assert copy.copy(encoder).meld_cache_size == encoder.meld_cache_size

@@ -38,6 +38,7 @@ from .encoding import (
     check_table_slots,
     end_info,
     end_text,
+    seat_count,
 )
 from .vector import VectorEnv, sample_masked
 
@@ -85,7 +86,7 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
             raise ValueError(f"hands is None (the whole game) or 1, not {hands!r}")
         check_table_slots(table_slots)
         self.variant = variant
-        self.players = players if players is not None else variant.min_players
+        self.players = seat_count(variant, players)
         self.hands = hands
         self.render_mode = render_mode
         self.space = ActionSpace(variant, self.players, table_slots)

@@ -8,11 +8,13 @@ out; :meth:`ActionSpace.mask` says exactly which of them are legal now, from the
 from __future__ import annotations
 
 import operator
+import sys
 import warnings
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, partial
+from types import FrameType
 from typing import Any, SupportsIndex
 
 import numpy as np
@@ -21,7 +23,7 @@ import numpy.typing as npt
 from .. import standard
 from ..actions import Action, position_words
 from ..cards import Card, card_from_face, parse_card
-from ..engine import DEFAULT_MAX_HANDS, Game
+from ..engine import DEFAULT_MAX_HANDS, Game, players_text
 from ..mechanics import whole_pile
 from ..standard import MELD_ACTION_LIMIT
 from ..variant import Variant, stands_for_faces
@@ -56,17 +58,42 @@ score (a hand's points are the plugins'), and a space needs finite bounds. No bu
 (Skarney, without a target, reaches about 55 in random and greedy play; Gin about 5 with its bonuses)."""
 
 
+MELD_KINDS: tuple[str, str]
+"""Deprecated: a space's meld verbs are :attr:`ActionSpace.commits`. Declared for type checkers only: the
+module's ``__getattr__`` gives it, with a DeprecationWarning."""
+
+
 def _retired(name: str) -> Any:
     """The module's ``__getattr__`` (installed at the end of the module: see there)."""
     if name == "MELD_KINDS":
+        # Reported at the line that asked for it: the first frame outside this module (the compiled
+        # build's functions have no frames of their own).
+        level = 1
+        frame: FrameType | None = sys._getframe(0)
+        while frame is not None and frame.f_globals.get("__name__") == __name__:
+            level, frame = level + 1, frame.f_back
         warnings.warn(
             "rummykit.envs.encoding.MELD_KINDS is deprecated: a space's meld verbs are ActionSpace.commits, "
             "read from the verbs the game declares",
             DeprecationWarning,
-            stacklevel=2,
+            stacklevel=level,
         )
         return ("meld", "take pile with")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def seat_count(variant: Variant, players: object) -> int:
+    """The environments' ``players``: a whole number of seats within the game's range (numpy's integers
+    too), or None for the fewest the game allows. TypeError for anything else, ValueError outside the
+    range."""
+    if players is None:
+        return variant.min_players
+    if isinstance(players, bool) or not hasattr(players, "__index__"):
+        raise TypeError(f"players is a whole number of seats (or None for the fewest the game allows), not {players!r}")
+    count = operator.index(players)
+    if not variant.min_players <= count <= variant.max_players:
+        raise ValueError(players_text(variant, count))
+    return count
 
 
 def check_table_slots(table_slots: object) -> None:
@@ -149,7 +176,7 @@ class Selection:
         return tuple(sorted(self.closed())), tuple(sorted(self.current()))
 
 
-@mypyc_attr(native_class=False)  # a class with a __dict__ in the compiled build: __copy__ shares it
+@mypyc_attr(native_class=False)  # a __dict__ in the compiled build too: __copy__ copies what it holds
 class ActionSpace:
     """Every action index of a variant, both ways: ``text(i)`` and ``index(text)``.
 
@@ -640,6 +667,7 @@ class Encoder:
         max_hands: int | None = None,
     ):
         self._made = (variant, players, tuple(zones), tuple(deck), max_hands)
+        """What it was made of: its copies are made again of it (:meth:`__reduce__`)."""
         self.players = players
         self.zones = list(zones)
         n = players
@@ -729,10 +757,13 @@ class Encoder:
         entry that is always 0 (the joker's, in a deck without one) is bounded by 1."""
         return self._low.copy(), self._high.copy()
 
-    def __reduce__(self) -> tuple[type[Encoder], tuple[Any, ...]]:
-        """Copied (and pickled) as made, with empty caches: the same in both builds (a compiled class has
-        no ``__dict__`` to copy)."""
-        return type(self), self._made
+    def __reduce__(self) -> tuple[type[Encoder], tuple[Any, ...], dict[str, int]]:
+        """Copied (and pickled) as made, with empty caches and the same cache size: the same in both builds
+        (a compiled class has no ``__dict__`` to copy)."""
+        return type(self), self._made, {"meld_cache_size": self.meld_cache_size}
+
+    def __setstate__(self, state: dict[str, int]) -> None:
+        self.meld_cache_size = state["meld_cache_size"]
 
     @classmethod
     def for_variant(cls, variant: Variant, players: int, max_hands: int | None = None) -> Encoder:
@@ -759,11 +790,11 @@ class Encoder:
         names += [f"zone {z} of seat +{k}" for z in self.zones for k in range(n)]
         return names
 
-    def encode_game(self, game: Game, seat: int, selection: Selection) -> npt.NDArray[np.float32]:
+    def encode_game(self, game: Game, seat: SupportsIndex, selection: Selection) -> npt.NDArray[np.float32]:
         """``seat``'s observation now, read from the engine's state through the same :class:`Deal` methods
         ``Game.observation`` uses (``known_in_hand``, ``zone_seen``, ``offer_seen``, ``pile_top_seen``...):
         equal to ``encode(game.observation(seat), ...)``, without building the text view."""
-        faces, once, rest = self.parts(game, seat, selection)
+        faces, once, rest = self.parts(game, operator.index(seat), selection)
         low, high = self._score_low, self._score_high
         for score in game.scores:  # a plain loop: about a third of what max() and min() cost on a short list
             if score > high or score < low:

@@ -26,6 +26,7 @@ from .encoding import (
     carry_out,
     check_table_slots,
     end_info,
+    seat_count,
 )
 
 __all__ = ["VectorEnv", "sample_masked"]
@@ -59,7 +60,7 @@ class VectorEnv:
         check_table_slots(table_slots)
         self.variant = variant
         self.num_envs = num_envs
-        self.players = players if players is not None else variant.min_players
+        self.players = seat_count(variant, players)
         self.hands = hands
         space = ActionSpace(variant, self.players, table_slots)
         self.space = space
