@@ -33,11 +33,10 @@ __version__ = "0.1.0"
 def _compiled() -> bool:
     from . import meldorder, melds  # the modules setup.py compiles (and envs/encoding.py, below)
 
-    envs = _Path(melds.__file__ or "").parent / "envs"  # the encoder imports numpy: its file is looked for
-    encoder = any((envs / f"encoding{suffix}").is_file() for suffix in _EXTENSION_SUFFIXES)
-    return encoder and all(
-        (module.__file__ or "").endswith(tuple(_EXTENSION_SUFFIXES)) for module in (meldorder, melds)
-    )
+    suffixes = tuple(_EXTENSION_SUFFIXES)
+    envs = _Path(__file__).parent / "envs"  # the encoder imports numpy: its file is looked for instead
+    encoder = any((envs / f"encoding{suffix}").is_file() for suffix in suffixes)
+    return encoder and all((module.__file__ or "").endswith(suffixes) for module in (meldorder, melds))
 
 
 COMPILED: bool = _compiled()

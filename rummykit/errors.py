@@ -1,8 +1,12 @@
 """The errors a plugin's failure raises, low in the package so that the engine, the checks and the hook
-calls (:mod:`rummykit.dispatch`, which exports them too) all raise and catch the same classes."""
+calls (:mod:`rummykit.dispatch`, which exports them too) all raise and catch the same classes; and how the
+compiled modules warn (:func:`warn_outside`)."""
 
 from __future__ import annotations
 
+import sys
+import warnings
+from types import FrameType
 from typing import Any
 
 __all__ = ["PluginError", "GameBroken"]
@@ -35,3 +39,14 @@ class GameBroken(PluginError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.plugin, self.hook, self.error, self.again))
+
+
+def warn_outside(module: str, message: str, category: type[Warning]) -> None:
+    """Warn at the line that asked: the first frame outside ``module`` (a module compiled with mypyc, or not).
+    A fixed ``stacklevel`` would be one frame off in one of the builds: compiled functions have no frames of
+    their own."""
+    level = 1
+    frame: FrameType | None = sys._getframe(0)
+    while frame is not None and frame.f_globals.get("__name__") in (module, __name__):
+        level, frame = level + 1, frame.f_back
+    warnings.warn(message, category, stacklevel=level)

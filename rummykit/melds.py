@@ -18,17 +18,15 @@ from __future__ import annotations
 import heapq
 import itertools
 import operator
-import sys
-import warnings
 from collections import Counter
 from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields, replace
 from functools import lru_cache
-from types import FrameType
 from typing import Any, Literal
 
 from . import meldorder
 from .cards import JOKER_FACE, Card, card_from_face
+from .errors import warn_outside
 from .solver import DeadwoodSolver
 
 _ORDER = operator.attrgetter("order")
@@ -759,20 +757,14 @@ class MeldSearch:
     def _distrust(self, refused: Meld) -> None:
         """The game's test refused a meld its declaration said it accepts: from now on every placement of
         every run is listed, as without a declaration (the listing's order depended on it)."""
-        # Reported at the line that asked for the meld: the first frame outside this module (the compiled
-        # build's functions have no frames of their own).
-        level = 1
-        frame: FrameType | None = sys._getframe(0)
-        while frame is not None and frame.f_globals.get("__name__") == __name__:
-            level, frame = level + 1, frame.f_back
-        warnings.warn(
+        warn_outside(  # at the line that asked for the meld
+            __name__,
             f"the game's own meld test refused {refused}, though MeldRules.accept_faces "
             f"({' '.join(str(card_from_face(f)) for f in sorted(self.rules.accept_faces or ()))}) says it accepts "
             "every meld with no wild card standing for one of those faces: name every face whose stand-ins it "
             "looks at, or none (accept_faces None). Until then listings may be out of order; this search now "
             "lists as if none were named.",
             RuntimeWarning,
-            stacklevel=level,
         )
         self._placed_by_rules = (False, False, False, False)
         self._last_first = None

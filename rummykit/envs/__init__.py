@@ -35,10 +35,9 @@ from .encoding import (
     Encoder,
     Selection,
     carry_out,
-    check_table_slots,
+    checked_seats,
     end_info,
     end_text,
-    seat_count,
 )
 from .vector import VectorEnv, sample_masked
 
@@ -82,11 +81,8 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         super().__init__()
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode is None or 'ansi', not {render_mode!r}")
-        if hands not in (None, 1):
-            raise ValueError(f"hands is None (the whole game) or 1, not {hands!r}")
-        check_table_slots(table_slots)
         self.variant = variant
-        self.players = seat_count(variant, players)
+        self.players = checked_seats(variant, players, hands, table_slots)
         self.hands = hands
         self.render_mode = render_mode
         self.space = ActionSpace(variant, self.players, table_slots)

@@ -8,13 +8,10 @@ out; :meth:`ActionSpace.mask` says exactly which of them are legal now, from the
 from __future__ import annotations
 
 import operator
-import sys
-import warnings
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, partial
-from types import FrameType
 from typing import Any, SupportsIndex
 
 import numpy as np
@@ -24,6 +21,7 @@ from .. import standard
 from ..actions import Action, position_words
 from ..cards import Card, card_from_face, parse_card
 from ..engine import DEFAULT_MAX_HANDS, Game, players_text
+from ..errors import warn_outside
 from ..mechanics import whole_pile
 from ..standard import MELD_ACTION_LIMIT
 from ..variant import Variant, stands_for_faces
@@ -66,26 +64,26 @@ module's ``__getattr__`` gives it, with a DeprecationWarning."""
 def _retired(name: str) -> Any:
     """The module's ``__getattr__`` (installed at the end of the module: see there)."""
     if name == "MELD_KINDS":
-        # Reported at the line that asked for it: the first frame outside this module (the compiled
-        # build's functions have no frames of their own).
-        level = 1
-        frame: FrameType | None = sys._getframe(0)
-        while frame is not None and frame.f_globals.get("__name__") == __name__:
-            level, frame = level + 1, frame.f_back
-        warnings.warn(
+        warn_outside(  # at the line that asked for it
+            __name__,
             "rummykit.envs.encoding.MELD_KINDS is deprecated: a space's meld verbs are ActionSpace.commits, "
             "read from the verbs the game declares",
             DeprecationWarning,
-            stacklevel=level,
         )
         return ("meld", "take pile with")
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-def seat_count(variant: Variant, players: object) -> int:
-    """The environments' ``players``: a whole number of seats within the game's range (numpy's integers
-    too), or None for the fewest the game allows. TypeError for anything else, ValueError outside the
-    range."""
+def checked_seats(variant: Variant, players: object, hands: object, table_slots: object) -> int:
+    """The environments' common settings checked before anything is built (the compiled build's functions
+    would refuse a wrongly typed one with another error): ``hands`` None (the whole game) or 1;
+    ``table_slots`` a whole number of at least 1; ``players`` a whole number of seats within the game's range
+    (numpy's integers too), or None for the fewest the game allows. Returns the number of seats; ValueError,
+    or TypeError for ``players`` of another kind."""
+    if hands not in (None, 1):
+        raise ValueError(f"hands is None (the whole game) or 1, not {hands!r}")
+    if isinstance(table_slots, bool) or not isinstance(table_slots, int) or table_slots < 1:
+        raise ValueError(f"table_slots is a whole number of at least 1, not {table_slots!r}")
     if players is None:
         return variant.min_players
     if isinstance(players, bool) or not hasattr(players, "__index__"):
@@ -94,12 +92,6 @@ def seat_count(variant: Variant, players: object) -> int:
     if not variant.min_players <= count <= variant.max_players:
         raise ValueError(players_text(variant, count))
     return count
-
-
-def check_table_slots(table_slots: object) -> None:
-    """ValueError unless ``table_slots`` is a whole number of at least 1."""
-    if isinstance(table_slots, bool) or not isinstance(table_slots, int) or table_slots < 1:
-        raise ValueError(f"table_slots is a whole number of at least 1, not {table_slots!r}")
 
 
 def hand_end(game: Game) -> str | None:

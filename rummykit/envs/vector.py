@@ -24,9 +24,8 @@ from .encoding import (
     Encoder,
     Selection,
     carry_out,
-    check_table_slots,
+    checked_seats,
     end_info,
-    seat_count,
 )
 
 __all__ = ["VectorEnv", "sample_masked"]
@@ -55,12 +54,9 @@ class VectorEnv:
     ):
         if num_envs < 1:
             raise ValueError(f"num_envs is at least 1, not {num_envs}")
-        if hands not in (None, 1):
-            raise ValueError(f"hands is None (the whole game) or 1, not {hands!r}")
-        check_table_slots(table_slots)
         self.variant = variant
         self.num_envs = num_envs
-        self.players = seat_count(variant, players)
+        self.players = checked_seats(variant, players, hands, table_slots)
         self.hands = hands
         space = ActionSpace(variant, self.players, table_slots)
         self.space = space
