@@ -190,6 +190,8 @@ _Ordered = list[tuple[str, Callable[..., Any], tuple[str, ...] | None]]
 when it takes every argument of the hook)."""
 _Blame = Callable[[str, Any, dict[str, Any]], None]
 """Raises PluginError for a first-result answer of the wrong type or out of range."""
+_Expected = type | tuple[type, ...] | None
+"""The type (or types) a first-result hook's answer must have, None when any answer goes."""
 
 
 def _compiled_caller(
@@ -198,7 +200,7 @@ def _compiled_caller(
     ordered: _Ordered,
     firstresult: bool,
     checked: bool,
-    expected: Any,
+    expected: _Expected,
     blame: _Blame,
 ) -> Callable[..., Any]:
     """The hook's caller as straight-line Python: a function with the hook's own keyword parameters calling
@@ -249,7 +251,12 @@ def _compiled_caller(
 
 
 def _loop_caller(
-    name: str, ordered: _Ordered, firstresult: bool, checked: bool, expected: Any, blame: _Blame
+    name: str,
+    ordered: _Ordered,
+    firstresult: bool,
+    checked: bool,
+    expected: _Expected,
+    blame: _Blame,
 ) -> Callable[..., Any]:
     """The hook's caller as a loop over its implementations (a hook whose specification is not at hand)."""
     passthrough = (PluginError, IllegalAction)
