@@ -848,22 +848,29 @@ class MeldSearch:
             return None
         suits = [c.suit for c in natural]
         wild = sorted(wild, key=_ORDER)
+        # Each wild card's suit, in the order of ``wild``: a named one keeps its own (a wild card on the table
+        # keeps what it stands for, whichever copy sorts first), the others take the suits still lacking.
+        wild_suits: list[int] = []
         for card in wild:
             face = named.get(card.id)
             if face is not None:
                 if face == JOKER_FACE or face % 13 + 1 != rank:
                     return None
                 suits.append(face // 13)
-        for card in wild:
-            if card.id not in named:
+                wild_suits.append(face // 13)
+            else:
+                wild_suits.append(-1)
+        for i, suit in enumerate(wild_suits):
+            if suit < 0:
                 missing = [s for s in range(4) if s not in suits]
-                suits.append(missing[0] if missing else 0)
+                wild_suits[i] = missing[0] if missing else 0
+                suits.append(wild_suits[i])
         if self.rules.set_distinct_suits and len(set(suits)) != len(suits):
             return None
         natural = sorted(natural, key=_ORDER)
         ordered = tuple(natural) + tuple(wild)
         represents = tuple(c.face for c in natural)
-        represents += tuple(_face(rank, s) for s in suits[len(natural) :])
+        represents += tuple(_face(rank, s) for s in wild_suits)
         return Meld("set", ordered, tuple(rank for _ in ordered), None, len(wild), represents)
 
     def _as_run(
@@ -1721,20 +1728,17 @@ class MeldSearch:
     def wild_layoff_faces(self, meld: Meld, card: Card) -> tuple[int, ...]:
         """The faces the wild ``card`` stands for in each place :meth:`extend` lays it off on ``meld``: a run's
         top end, then its bottom end (where it is a meld); a set or another meld, the one place it takes.
-        Empty where it goes nowhere. Kept with the meld, and by the meld's faces when it holds no card of the
-        wild card's face (another copy of such a meld, or of the wild card, takes the same places)."""
+        Empty where it goes nowhere. Kept with the meld, and by the meld's faces and the card's face: another
+        copy of the meld, or of the wild card, takes the same places (the meld's own wild cards keep what they
+        stand for, whichever copy it holds)."""
         kept = self.kept(meld)
         key = ("wild layoff", card.id)
         known: tuple[int, ...] | None = kept.get(key)
         if known is not None:
             return known
-        # Another copy of the meld, or of the wild card, takes the same places, unless the meld holds a card of
-        # the wild card's face: then which copy sorts first decides what each stands for (a set gives its named
-        # wild cards their suits first), and only this meld's own answer is kept.
-        twin = any(c.face == card.face for c in meld.cards)
         by_faces = self._wild_layoffs_by_faces
         faces_key = (meld.kind, tuple([c.face for c in meld.cards]), meld.ranks, meld.suit, meld.represents, card.face)
-        known = None if twin else by_faces.get(faces_key)
+        known = by_faces.get(faces_key)
         if known is None:
             options: list[Card | None] = [None]
             if meld.kind == "run" and meld.suit is not None:
@@ -1746,10 +1750,9 @@ class MeldSearch:
                 if grown is not None:
                     found.append(grown.faces[len(grown.cards) - 1 - grown.cards[::-1].index(card)])
             known = tuple(found)
-            if not twin:
-                if len(by_faces) >= 20_000:
-                    by_faces.clear()
-                by_faces[faces_key] = known
+            if len(by_faces) >= 20_000:
+                by_faces.clear()
+            by_faces[faces_key] = known
         kept[key] = known
         return known
 

@@ -13,7 +13,12 @@ Re-recorded twice since, each time for the same reason in two greedy games: when
 hands of 16 to 19 cards a quick pass first (faster there), the greedy bot's best arrangement chose other
 melds of the same deadwood (Arlington at 7 players, Skarney Singles at 2); and again when hands with few wild
 cards stopped getting it (no wild card up to 47 cards, one up to 33, two up to 24: Fortune at 5 players,
-Arlington at 4). Every other game is as first recorded.
+Arlington at 4). And once for a fix of the rules: a wild card laid off on a set that already held one took the
+suit the one on the table stood for when it sorted before it (a deuce of hearts beside a deuce of spades
+standing for the five of hearts was listed as ``2H=5H``, and the deuce of spades became the five of spades);
+the table's wild card now keeps what it stands for. Fortune and Arlington list such lay-offs, so their listed
+actions and records changed from the first such lay-off on, and none of their scores (a set's cards score
+alike whatever suit a wild card stands for). Every other game is as first recorded.
 """
 
 from __future__ import annotations

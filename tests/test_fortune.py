@@ -332,6 +332,17 @@ def test_the_joker_is_taken_back_by_whoever_melded_it() -> None:
     game.check_cards()
 
 
+def test_a_2_laid_off_on_a_set_takes_a_suit_it_lacks_and_the_2_there_keeps_its_own(fortune: rummykit.Variant) -> None:
+    game = fortune.new_game(
+        players=2, layout=layout(["5C 5D 2S 2H 9C KC", "4D 8D"], discard="3S", stock="JD", dealer=1)
+    )
+    play(game, "draw stock", "meld 5C 5D 2S=5H")
+    assert [str(a) for a in game.legal_actions() if a.kind == "layoff"] == ["layoff 2H=5S on 0"]
+    play(game, "layoff 2H on 0")
+    seen = game.observation(1)["table"][0]
+    assert dict(zip(seen["cards"], seen["stands_for"])) == {"5C": None, "5D": None, "2S": "5H", "2H": "5S"}
+
+
 def test_a_2_is_never_exchanged_only_the_joker() -> None:
     variant = rummykit.load_variant("fortune", house_rules=["joker"])
     game = variant.new_game(players=2, layout=layout(["5H 6H 2C 9C", "8C"], stock="7H", dealer=1))

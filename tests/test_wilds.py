@@ -307,19 +307,53 @@ def test_every_copy_of_a_wild_card_is_laid_off_where_extend_places_it(name: str)
     assert len(melds) > 30 and placed > 30
 
 
-def test_which_copy_of_a_wild_card_is_laid_off_beside_the_other_decides_what_it_stands_for() -> None:
-    """A set holding one joker, the other laid off: which copy sorts first decides the suit each stands for
-    (named wild cards take theirs first), so the answer for one copy is never reused for the other."""
+def test_a_wild_card_in_a_set_keeps_what_it_stands_for_when_the_other_copy_is_laid_off() -> None:
+    """A wild card laid off on a set beside another: the one on the table keeps the suit it stands for,
+    whichever sorts first (the other copy of it, or another wild card), the new one takes the first suit the
+    set still lacks, and the places kept for one copy are the other's too. (The one sorting first once took
+    the table card's suit.)"""
     from rummykit.cards import card_from_face
 
     search = MeldSearch(MeldRules(wild_faces=frozenset([52])), [5] * 53)
+    seven = [card_from_face(32), card_from_face(45)]  # 7H 7S
     for held, laid in [(1, 0), (0, 1), (1, 0)]:
-        meld = search.meld([card_from_face(32), card_from_face(45), card_from_face(52, held)])
+        on_table = card_from_face(52, held)
+        meld = search.meld([*seven, on_table], stands_for=[None, None, card_from_face(6)])  # the joker is 7C
         assert meld is not None
         joker = card_from_face(52, laid)
         grown = search.extend(meld, [joker])
         assert grown is not None
-        assert search.wild_layoff_faces(meld, joker) == (grown.faces[grown.cards.index(joker)],)
+        stands = {(c.face, c.copy): f for c, f in zip(grown.cards, grown.faces)}
+        assert stands[52, held] == card_from_face(6).face  # 7C, as before the lay-off
+        assert stands[52, laid] == card_from_face(19).face  # 7D: the first suit the set lacks
+        assert search.wild_layoff_faces(meld, joker) == (card_from_face(19).face,)
+    # a deuce wild in a two-deck game: the deuce of spades on the table stands for 7H, the other copy goes on
+    search = MeldSearch(MeldRules(wild_faces=frozenset([1, 14, 27, 40])), [5] * 53)
+    for held, laid in [(1, 0), (0, 1)]:
+        meld = search.meld(
+            [card_from_face(6), card_from_face(19), card_from_face(40, held)],
+            stands_for=[None, None, card_from_face(32)],
+        )
+        assert meld is not None
+        grown = search.extend(meld, [card_from_face(40, laid)])
+        assert grown is not None
+        stands = {(c.face, c.copy): f for c, f in zip(grown.cards, grown.faces)}
+        assert (stands[40, held], stands[40, laid]) == (32, 45)  # 7H kept, 7S for the new one
+    # another wild card sorting before the one on the table: 5C 5D 2S=5H takes 2H as the five of spades
+    meld = search.meld(
+        [card_from_face(4), card_from_face(17), card_from_face(40)], stands_for=[None, None, card_from_face(30)]
+    )
+    assert meld is not None
+    deuce = card_from_face(27)  # 2H
+    grown = search.extend(meld, [deuce])
+    assert grown is not None
+    assert dict(zip(grown.cards, grown.faces)) == {
+        card_from_face(4): 4,
+        card_from_face(17): 17,
+        card_from_face(40): 30,
+        deuce: 43,
+    }  # 2S still 5H, 2H 5S
+    assert search.wild_layoff_faces(meld, deuce) == (43,)
 
 
 @pytest.mark.parametrize(("name", "house_rules"), [("fortune", ("joker",)), ("arlington", ()), ("skarney-singles", ())])
