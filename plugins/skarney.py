@@ -37,6 +37,7 @@ other side has melded at all). See ``docs/skarney.md``.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any, TypeAlias
@@ -385,21 +386,16 @@ def _add(
 
 
 def _face_combinations(cards: list[Card], size: int) -> Iterator[list[Card]]:
-    """Combinations of ``size`` of ``cards`` (sorted), once per multiset of faces."""
+    """Combinations of ``size`` of ``cards`` (sorted), once per multiset of faces, in the order of
+    ``itertools.combinations``."""
     seen: set[tuple[int, ...]] = set()
-
-    def walk(start: int, chosen: list[Card]) -> Iterator[list[Card]]:
-        if len(chosen) == size:
-            key = tuple(c.face for c in chosen)
-            if key not in seen:
-                seen.add(key)
-                yield list(chosen)
-            return
-        for i in range(start, len(cards)):
-            yield from walk(i + 1, [*chosen, cards[i]])
-
-    if size > 0:
-        yield from walk(0, [])
+    if size <= 0:
+        return
+    for combo in itertools.combinations(cards, size):
+        key = tuple([c.face for c in combo])
+        if key not in seen:
+            seen.add(key)
+            yield list(combo)
 
 
 def contracts(deal: Deal, seat: int, limit: int = CONTRACT_LIMIT) -> list[Action]:
