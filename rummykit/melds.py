@@ -352,9 +352,11 @@ class MeldSearch:
         self._layoff_faces_by_faces: dict[
             tuple[str, tuple[int, ...], tuple[int, ...], int | None, tuple[int, ...]], frozenset[int]
         ] = {}
-        """:meth:`layoff_faces` by the meld's faces, ranks and suit (another copy of a meld answers alike)."""
+        """:meth:`layoff_faces` by the meld's kind, cards' faces, ranks, suit and what it represents (another copy
+        of a meld answers alike)."""
         self._wild_layoffs_by_faces: dict[tuple[object, ...], tuple[int, ...]] = {}
-        """:meth:`wild_layoff_faces` by the meld's faces, ranks and suit and the wild card's face."""
+        """:meth:`wild_layoff_faces` by the meld's kind, cards' faces, ranks, suit and what it represents, and the
+        wild card's face."""
         self._fits: dict[int, tuple[Meld, frozenset[int]]] = {}
         """:meth:`layoff_faces` by the meld's id, with the meld."""
         self._last_general: tuple[tuple[int, ...], list[Meld]] | None = None

@@ -343,6 +343,17 @@ def test_a_2_laid_off_on_a_set_takes_a_suit_it_lacks_and_the_2_there_keeps_its_o
     assert dict(zip(seen["cards"], seen["stands_for"])) == {"5C": None, "5D": None, "2S": "5H", "2H": "5S"}
 
 
+def test_a_2_named_in_a_meld_stands_for_what_it_is_named_the_other_takes_a_suit_the_set_lacks(
+    fortune: rummykit.Variant,
+) -> None:
+    game = fortune.new_game(
+        players=2, layout=layout(["5C 5D 2S 2H 9C KC", "4D 8D"], discard="3S", stock="JD", dealer=1)
+    )
+    play(game, "draw stock", "meld 5C 5D 2H 2S=5H")  # the 2H, sorting first, is not named
+    seen = game.observation(1)["table"][0]
+    assert dict(zip(seen["cards"], seen["stands_for"])) == {"5C": None, "5D": None, "2S": "5H", "2H": "5S"}
+
+
 def test_a_2_is_never_exchanged_only_the_joker() -> None:
     variant = rummykit.load_variant("fortune", house_rules=["joker"])
     game = variant.new_game(players=2, layout=layout(["5H 6H 2C 9C", "8C"], stock="7H", dealer=1))
