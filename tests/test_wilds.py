@@ -307,7 +307,7 @@ def test_every_copy_of_a_wild_card_is_laid_off_where_extend_places_it(name: str)
     assert len(melds) > 30 and placed > 30
 
 
-def test_a_wild_card_in_a_set_keeps_what_it_stands_for_when_the_other_copy_is_laid_off() -> None:
+def test_a_wild_card_in_a_set_keeps_what_it_stands_for_when_another_wild_card_is_laid_off() -> None:
     """A wild card laid off on a set beside another: the one on the table keeps the suit it stands for,
     whichever sorts first (the other copy of it, or another wild card), the new one takes the first suit the
     set still lacks, and the places kept for one copy are the other's too. (The one sorting first once took
