@@ -851,7 +851,7 @@ class MeldSearch:
         suits = [c.suit for c in natural]
         wild = sorted(wild, key=_ORDER)
         # Each wild card's suit, in the order of ``wild``: a named one keeps its own (a wild card on the table
-        # keeps what it stands for, whichever copy sorts first), the others take the suits still lacking.
+        # keeps what it stands for, whichever sorts first), the others take the suits still lacking.
         wild_suits: list[int] = []
         for card in wild:
             face = named.get(card.id)
