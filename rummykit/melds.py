@@ -980,9 +980,10 @@ class MeldSearch:
         Special melds are never extended. A run stays in its suit, and every wild card already in ``meld``
         keeps what it stands for. ``stands_for`` names what the added wild cards stand for (see :meth:`meld`).
         """
-        if len(cards) == 1 and not meld.wilds and not stands_for:
-            # One natural card on a natural set or run (every lay-off tried while listing actions), decided
-            # here as the checks below would decide it.
+        if len(cards) == 1 and not stands_for:
+            # One natural card on a set or run (every lay-off tried while listing actions), decided here as the
+            # checks below would decide it. Wild cards on the table keep what they stand for, so they count as
+            # the natural cards they stand for.
             card = cards[0]
             kind = meld.kind
             if card.face not in self.rules.wild_faces and card.rank not in self.rules.excluded_ranks:
@@ -998,14 +999,27 @@ class MeldSearch:
                     if kind == "set" and card.rank != meld.ranks[0]:
                         return None
                     grown = self._extend_natural(meld, card)
-                    # A meld of natural cards has no other placement: the game's test takes it or nothing.
+                    # Every card of the meld keeps its place: the game's test takes it or nothing. A refusal of a
+                    # meld with wild cards goes to the general check, which knows what a refusal may mean.
                     accept = self.accept
-                    return grown if grown is None or accept is None or accept(grown) else None
+                    if grown is None or accept is None or accept(grown):
+                        return grown
+                    if not meld.wilds:
+                        return None
+                    return self._extend_general(meld, cards, stands_for)
         if meld.kind not in ("set", "run", "wild-set", "joker-set"):
             return None
         # Quick refusals (same answers as the full check below, which is costly): lay-offs are listed
         # for every table meld and every card in hand.
         wild = self.rules.wild_faces
+        most = self.rules.max_wilds
+        if (
+            most is not None
+            and meld.kind in ("set", "run")
+            and not self.rules.specials
+            and meld.wilds + sum(1 for c in cards if c.face in wild) > most
+        ):
+            return None  # a set or run takes at most max_wilds wild cards (Skarney: one)
         if len(cards) == 1 and cards[0].face not in wild and meld.kind == "run" and not meld.wilds:
             # One natural card goes on an end of a run without wild cards, or nowhere.
             position = self.rules._order_tables[0]
@@ -1018,18 +1032,38 @@ class MeldSearch:
             return None
         if meld.kind == "joker-set" and any(not c.is_joker for c in cards):
             return None
+        if len(cards) == 1 and meld.kind == "run" and stands_for and cards[0].face in wild:
+            # One wild card on a run, named as a card of its suit (every wild lay-off listed): placed as that
+            # card would be, when the quick path decides as the general check would.
+            meant = stands_for[0]
+            if (
+                meant is not None
+                and meant.face not in wild
+                and not meant.is_joker
+                and meant.suit == meld.suit
+                and meant.rank not in self.rules.excluded_ranks
+                and not self.rules.specials
+                and not (meant.rank == self._top_rank and meld.ranks[0] == 1 and meld.ranks[-1] == self._below_top_rank)
+            ):
+                grown = self._extend_natural(meld, meant, cards[0])
+                if grown is None or self.accept is None or self.accept(grown):
+                    return grown
         return self._extend_general(meld, cards, stands_for)
 
-    def _extend_natural(self, meld: Meld, card: Card) -> Meld | None:
-        """:meth:`extend` of a set or a run with no wild card by one natural card of its rank (set) or suit
-        (run), before the game's own test: the answer the general check gives (``tests/test_melds.py``
-        compares them), built directly (lay-offs are tried for every table meld each turn). Special melds do not
-        matter: the general check asks for a meld of the table meld's own kind."""
+    def _extend_natural(self, meld: Meld, card: Card, laid: Card | None = None) -> Meld | None:
+        """:meth:`extend` of a set or a run by one natural card of its rank (set) or suit (run), before the
+        game's own test: the answer the general check gives (``tests/test_melds.py`` compares them), built
+        directly (lay-offs are tried for every table meld each turn). The meld's wild cards keep what they
+        stand for: a run's its place, a set's its suit. ``laid``, a wild card (runs only), goes on a run in
+        ``card``'s place instead. Special melds do not matter: the general check asks for a meld of the table
+        meld's own kind."""
         rules = self.rules
         size = len(meld.cards) + 1
         if meld.kind == "set":
             if not rules.sets or not self._set_size_ok(size):
                 return None
+            if meld.wilds:
+                return self._extend_wild_set(meld, card)
             if rules.set_distinct_suits and any(c.suit == card.suit for c in meld.cards):
                 return None
             ordered = tuple(sorted(meld.cards + (card,), key=_ORDER))
@@ -1040,20 +1074,46 @@ class MeldSearch:
         low, high = position[meld.ranks[0]], position[meld.ranks[-1]]
         if card.rank == 1 and (low == 1 or high == position[14]):
             return None  # a run holds one ace
+        placed, wilds = (card, meld.wilds) if laid is None else (laid, meld.wilds + 1)
         # The card's places, highest first (an ace: 14 before 1), as the general check tries them.
         for pos in sorted(rules.positions(card.rank), reverse=True):
             rank = rank_at[pos]
             if pos == high + 1:
-                cards, ranks, new_low, new_high = meld.cards + (card,), meld.ranks + (rank,), low, pos
+                cards, ranks, new_low, new_high = meld.cards + (placed,), meld.ranks + (rank,), low, pos
             elif pos == low - 1:
-                cards, ranks, new_low, new_high = (card,) + meld.cards, (rank,) + meld.ranks, pos, high
+                cards, ranks, new_low, new_high = (placed,) + meld.cards, (rank,) + meld.ranks, pos, high
             else:
                 continue
             bounds = self._run_bounds(new_low, new_high)
             if bounds is None or new_low < bounds[0] or new_high > bounds[1]:
                 continue
-            return Meld("run", cards, ranks, meld.suit, 0)
+            return Meld("run", cards, ranks, meld.suit, wilds)
         return None
+
+    def _extend_wild_set(self, meld: Meld, card: Card) -> Meld | None:
+        """:meth:`_extend_natural` of a set holding wild cards, as :meth:`_as_set` makes it with every wild card
+        named: the natural cards sorted, then the wild cards sorted, each standing for the card it stood for."""
+        wild_faces = self.rules.wild_faces
+        natural = [card]
+        wild: list[tuple[Card, int]] = []
+        for held, face in zip(meld.cards, meld.faces):
+            if held.face in wild_faces:
+                wild.append((held, face))
+            elif held.is_joker:
+                return None  # a joker that is not wild melds only with jokers
+            else:
+                natural.append(held)
+        if self.rules.max_wilds is not None and len(wild) > self.rules.max_wilds:
+            return None
+        if self.rules.set_distinct_suits:
+            suits = [c.suit for c in natural] + [face // 13 for _, face in wild]
+            if len(set(suits)) != len(suits):
+                return None
+        natural.sort(key=_ORDER)
+        wild.sort(key=lambda held: held[0].order)
+        ordered = tuple(natural) + tuple(c for c, _ in wild)
+        represents = tuple(c.face for c in natural) + tuple(face for _, face in wild)
+        return Meld("set", ordered, (card.rank,) * len(ordered), None, len(wild), represents)
 
     def _extend_general(
         self, meld: Meld, cards: Sequence[Card], stands_for: Sequence[Card | None] | None = None

@@ -857,6 +857,54 @@ def test_natural_lay_offs_and_listed_melds_agree_with_the_general_checks(rules: 
                 search.can_meld_counts(hand[0], counts)
 
 
+WILD_QUICK_RULES = [
+    {**rules, "wild_faces": wild, "max_wilds": most}
+    for rules in QUICK_RULES
+    for wild in (frozenset({1, 14, 27, 40}), frozenset({1, 14, 27, 40, JOKER_FACE}))
+    for most in (None, 1)
+]
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [*WILD_QUICK_RULES, "fortune", "arlington", "skarney"],
+    ids=lambda r: r if isinstance(r, str) else rules_id(r),
+)
+def test_lay_offs_on_melds_with_wild_cards_agree_with_the_general_check(rules: dict[str, object] | str) -> None:
+    """A natural card on a set or run holding wild cards, a wild card named as a card on a run, and a wild card
+    past the rules' limit are decided by quick paths: each gives what the general check gives (wild cards in
+    the table meld keeping what they stand for, a set's wild cards named other suits, a game's own test)."""
+    search = rummykit.load_variant(rules).meld_search if isinstance(rules, str) else make(**rules)
+    wild = search.rules.wild_faces
+    rng = random.Random(str(rules))
+    cards = [card_from_face(face, copy) for face in range(53) for copy in (0, 1)]
+    melds: list[Meld] = []
+    while len(melds) < 60:
+        hand = rng.sample(cards, rng.choice((6, 9, 12)))
+        hand += [c for c in (card_from_face(min(wild)), card_from_face(min(wild), 1)) if c not in hand][:1]
+        for meld in search.candidate_melds(hand, limit=20):
+            if not meld.wilds:
+                continue
+            melds += search.placements(meld)
+            if meld.kind == "set":  # the wild cards named as other suits
+                named = [card_from_face(rng.randrange(4) * 13 + meld.ranks[0] - 1) for _ in meld.cards]
+                meant = [m if c.face in wild else None for c, m in zip(meld.cards, named)]
+                other = search.meld(list(meld.cards), stands_for=meant)
+                melds += [other] if other is not None else []
+    quick = 0
+    for meld in melds:
+        for card in cards:
+            if card in meld.cards:
+                continue
+            named = [None] if card.face not in wild else [None, *rng.sample(cards[:104:2], 6)]
+            for meant in named:
+                stands_for = None if meant is None else [meant]
+                expected = search._extend_general(meld, [card], stands_for)
+                assert search.extend(meld, [card], stands_for) == expected, (str(meld), str(card), str(meant))
+                quick += expected is not None
+    assert quick  # some lay-offs were taken, not only refused
+
+
 def test_a_run_holds_one_ace_even_with_wild_cards() -> None:
     """Growing down from a high ace, the search once let a wild card stand for the low ace as well: a
     14-card A-2-...-K-A run that ``meld()`` refuses, so the engine listed a meld it would not accept
