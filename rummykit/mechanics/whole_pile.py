@@ -89,15 +89,17 @@ def pile_takes(deal: Deal) -> list[Action]:
     search = variant.meld_search
     top_wild = search.is_wild(top)
     result: list[Action] = []
-    seen: set[str] = set()
+    seen: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
     for meld in search.melds_containing(top, hand, standard.MELD_ACTION_LIMIT):
         for placed in (meld,) if top_wild or not meld.wilds else search.placements(meld):
             action = pile_take(search, placed, top)
             if len(action.cards) < 2:
                 continue
-            text = str(action)
-            if text not in seen:
-                seen.add(text)
+            # once per text (another copy of a card reads the same): its faces and what its wild cards stand for
+            meant = tuple([-1 if m is None else m.face for m in action.stands_for])
+            key = (tuple([c.face for c in action.cards]), meant)
+            if key not in seen:
+                seen.add(key)
                 result.append(action)
     if variant.mechanic_settings[__name__].top_layoff:
         for index in layoff_targets(deal, seat):
