@@ -450,7 +450,8 @@ def _choose(options: list[Meld], needs: list[int], count: int, have: int, result
         if len(chosen) == count:
             result.append(list(chosen))
             return
-        for i in range(start, len(options)):
+        # the melds still to choose need as many options after this one: past that, no choice completes
+        for i in range(start, len(options) - (count - len(chosen)) + 1):
             if len(result) >= limit or budget <= 0:
                 return
             budget -= 1
