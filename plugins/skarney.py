@@ -450,8 +450,7 @@ def _choose(options: list[Meld], needs: list[int], count: int, have: int, result
         if len(chosen) == count:
             result.append(list(chosen))
             return
-        # the melds still to choose need as many options after this one: past that, no choice completes
-        for i in range(start, len(options) - (count - len(chosen)) + 1):
+        for i in range(start, len(options)):
             if len(result) >= limit or budget <= 0:
                 return
             budget -= 1
