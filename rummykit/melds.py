@@ -1000,7 +1000,8 @@ class MeldSearch:
                         return None
                     grown = self._extend_natural(meld, card)
                     # Every card of the meld keeps its place: the game's test takes it or nothing. A refusal of a
-                    # meld with wild cards goes to the general check, which knows what a refusal may mean.
+                    # meld with wild cards goes to the general check: it refuses it too, and warns when the test
+                    # contradicts what MeldRules.accept_faces says it looks at.
                     accept = self.accept
                     if grown is None or accept is None or accept(grown):
                         return grown
@@ -1032,9 +1033,10 @@ class MeldSearch:
             return None
         if meld.kind == "joker-set" and any(not c.is_joker for c in cards):
             return None
-        if len(cards) == 1 and meld.kind == "run" and stands_for and cards[0].face in wild:
+        if len(cards) == 1 and meld.kind == "run" and stands_for and len(stands_for) == 1 and cards[0].face in wild:
             # One wild card on a run, named as a card of its suit (every wild lay-off listed): placed as that
-            # card would be, when the quick path decides as the general check would.
+            # card would be, when the quick path decides as the general check would (a refusal by the game's
+            # test goes to the general check, as above).
             meant = stands_for[0]
             if (
                 meant is not None
@@ -1054,7 +1056,7 @@ class MeldSearch:
         """:meth:`extend` of a set or a run by one natural card of its rank (set) or suit (run), before the
         game's own test: the answer the general check gives (``tests/test_melds.py`` compares them), built
         directly (lay-offs are tried for every table meld each turn). The meld's wild cards keep what they
-        stand for: a run's its place, a set's its suit. ``laid``, a wild card (runs only), goes on a run in
+        stand for: in a run its place, in a set its suit. ``laid``, a wild card (runs only), goes on a run in
         ``card``'s place instead. Special melds do not matter: the general check asks for a meld of the table
         meld's own kind."""
         rules = self.rules
@@ -1110,7 +1112,7 @@ class MeldSearch:
             if len(set(suits)) != len(suits):
                 return None
         natural.sort(key=_ORDER)
-        wild.sort(key=lambda held: held[0].order)
+        wild.sort(key=lambda named: named[0].order)
         ordered = tuple(natural) + tuple(c for c, _ in wild)
         represents = tuple(c.face for c in natural) + tuple(face for _, face in wild)
         return Meld("set", ordered, (card.rank,) * len(ordered), None, len(wild), represents)

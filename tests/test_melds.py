@@ -828,7 +828,7 @@ def test_natural_lay_offs_and_listed_melds_agree_with_the_general_checks(rules: 
     texts = ("7S 7S 7H", "7S 7H 7D 7C 7S", "5H 6H 7H", "AH 2H 3H 4H 5H 6H 7H 8H 9H TH JH QH", "AH 2H 3H")
     texts += ("2H 3H 4H 5H 6H 7H 8H 9H TH JH QH KH", "QH KH AH", "JC QC KC", "2D 3D 4D")
     two_decks = [search.meld(parse(text)) for text in texts]
-    rng = random.Random(str(rules))
+    rng = random.Random(rules_id(rules))  # the same in every run (a test function's repr holds its address)
     melds = rng.sample(melds, min(80, len(melds))) + [m for m in two_decks if m is not None]
     cards = [card_from_face(face, copy) for face in range(53) for copy in (0, 1)]
     for meld in melds:
@@ -865,6 +865,39 @@ WILD_QUICK_RULES = [
 ]
 
 
+def _long_runs(search: MeldSearch, rng: random.Random) -> list[Meld]:
+    """Runs of 11 to 13 cards in hearts (A..Q, 2..K, 3..A where the ace rule allows), one or two places taken by
+    wild cards named as the cards they stand for (the ace's too): lay-offs at both ends, the ace moving."""
+    spare = [card_from_face(face, copy) for copy in (1, 0) for face in sorted(search.rules.wild_faces)][:2]
+    found = []
+    for low, high in ((1, 12), (2, 13), (3, 14), (1, 11)):
+        for _ in range(6):
+            faces = [_face_at(rank) for rank in range(low, high + 1)]
+            taken = rng.sample(range(len(faces)), rng.choice((1, 2)))
+            cards = [spare[taken.index(k)] if k in taken else card_from_face(f) for k, f in enumerate(faces)]
+            meant = [card_from_face(f) if k in taken else None for k, f in enumerate(faces)]
+            meld = search.meld(cards, stands_for=meant)
+            if meld is not None:
+                found.append(meld)
+    return found
+
+
+def _past_the_ends(search: MeldSearch, meld: Meld) -> list[Card]:
+    """The cards a wild card laid on ``meld`` may be named as: past either end of a run, any suit of a set."""
+    if meld.kind == "set":
+        return [card_from_face(s * 13 + meld.ranks[0] - 1) for s in range(4) if meld.ranks[0] != 14]
+    if meld.kind != "run" or meld.suit is None:
+        return []
+    position, rank_at, top = search.rules._order_tables
+    ends = (position[meld.ranks[0]] - 1, position[meld.ranks[-1]] + 1)
+    return [card_from_face(meld.suit * 13 + (rank_at[p] - 1) % 13) for p in ends if 1 <= p <= top + 1]
+
+
+def _face_at(rank: int) -> int:
+    """Hearts' card of ``rank`` (14: the ace)."""
+    return 2 * 13 + (0 if rank == 14 else rank - 1)
+
+
 @pytest.mark.parametrize(
     "rules",
     [*WILD_QUICK_RULES, "fortune", "arlington", "skarney"],
@@ -873,36 +906,69 @@ WILD_QUICK_RULES = [
 def test_lay_offs_on_melds_with_wild_cards_agree_with_the_general_check(rules: dict[str, object] | str) -> None:
     """A natural card on a set or run holding wild cards, a wild card named as a card on a run, and a wild card
     past the rules' limit are decided by quick paths: each gives what the general check gives (wild cards in
-    the table meld keeping what they stand for, a set's wild cards named other suits, a game's own test)."""
+    the table meld keeping what they stand for, a set's wild cards named other suits, long runs whose ace may
+    move, natural melds taking a wild card, a game's own test)."""
     search = rummykit.load_variant(rules).meld_search if isinstance(rules, str) else make(**rules)
     wild = search.rules.wild_faces
-    rng = random.Random(str(rules))
+    rng = random.Random(rules if isinstance(rules, str) else rules_id(rules))
     cards = [card_from_face(face, copy) for face in range(53) for copy in (0, 1)]
-    melds: list[Meld] = []
-    while len(melds) < 60:
+    melds: list[Meld] = _long_runs(search, rng)
+    with_wilds = 0
+    while with_wilds < 60:
         hand = rng.sample(cards, rng.choice((6, 9, 12)))
         hand += [c for c in (card_from_face(min(wild)), card_from_face(min(wild), 1)) if c not in hand][:1]
         for meld in search.candidate_melds(hand, limit=20):
-            if not meld.wilds:
-                continue
-            melds += search.placements(meld)
-            if meld.kind == "set":  # the wild cards named as other suits
+            melds += search.placements(meld)  # natural melds too: a wild card laid on them
+            with_wilds += bool(meld.wilds)
+            if meld.kind == "set" and meld.wilds:  # the wild cards named as other suits
                 named = [card_from_face(rng.randrange(4) * 13 + meld.ranks[0] - 1) for _ in meld.cards]
                 meant = [m if c.face in wild else None for c, m in zip(meld.cards, named)]
                 other = search.meld(list(meld.cards), stands_for=meant)
                 melds += [other] if other is not None else []
-    quick = 0
+    taken = 0
     for meld in melds:
+        ends = _past_the_ends(search, meld)
         for card in cards:
             if card in meld.cards:
                 continue
-            named = [None] if card.face not in wild else [None, *rng.sample(cards[:104:2], 6)]
+            named = [None] if card.face not in wild else [None, *ends, *rng.sample(cards[:104:2], 4)]
             for meant in named:
                 stands_for = None if meant is None else [meant]
                 expected = search._extend_general(meld, [card], stands_for)
                 assert search.extend(meld, [card], stands_for) == expected, (str(meld), str(card), str(meant))
-                quick += expected is not None
-    assert quick  # some lay-offs were taken, not only refused
+                taken += expected is not None
+        for king in (card_from_face(_face_at(13), 1), card_from_face(min(wild), 1)):  # the ace may move to the top
+            meant = [card_from_face(_face_at(13))] if king.face in wild else None
+            if king not in meld.cards:
+                assert search.extend(meld, [king], meant) == search._extend_general(meld, [king], meant), str(meld)
+    assert taken  # some lay-offs were taken, not only refused
+    run = search.meld(parse("9H TH JH")) or search.meld(parse("9H TH JH QH"))
+    assert run is not None
+    past = _past_the_ends(search, run)[0]  # one name for each card laid, or none
+    assert search._extend_general(run, [card_from_face(min(wild))], [past]) is not None
+    assert search.extend(run, [card_from_face(min(wild))], [past, None]) is None
+
+
+def test_a_refused_lay_off_on_a_meld_with_wild_cards_still_reports_a_wrong_declaration() -> None:
+    """The quick lay-offs hand a refusal by the game's own test to the general check, which warns when the test
+    refuses a meld that ``MeldRules.accept_faces`` says it accepts (this one refuses a wild card in a run of
+    four or more, declared to look only at stand-ins for KC) and stops trusting the declaration."""
+
+    def short_wild_runs(meld: Meld) -> bool:
+        return len(meld.cards) < 4 or not meld.wilds
+
+    rules = MeldRules(wild_faces=frozenset({JOKER_FACE}), accept=short_wild_runs, accept_faces=frozenset({12}))
+    [joker] = parse("JK")
+    for table, card, meant in (("JK 3C 4C", "5C", None), ("3C 4C 5C", "JK", "6C")):
+        search = MeldSearch(rules, GIN_VALUES)
+        cards = parse(table)
+        named = [parse("2C")[0] if c is cards[0] and c.is_joker else None for c in cards]
+        meld = search.meld(cards, stands_for=named if any(named) else None)
+        assert meld is not None and search._placed_by_rules != (False, False, False, False)
+        laid = joker if card == "JK" else parse(card)[0]
+        with pytest.warns(RuntimeWarning, match="the game's own meld test refused"):
+            assert search.extend(meld, [laid], parse(meant) if meant else None) is None
+        assert search._placed_by_rules == (False, False, False, False)
 
 
 def test_a_run_holds_one_ace_even_with_wild_cards() -> None:
