@@ -1093,29 +1093,23 @@ class MeldSearch:
         return None
 
     def _extend_wild_set(self, meld: Meld, card: Card) -> Meld | None:
-        """:meth:`_extend_natural` of a set holding wild cards, as :meth:`_as_set` makes it with every wild card
-        named: the natural cards sorted, then the wild cards sorted, each standing for the card it stood for."""
+        """:meth:`_extend_natural` of a set holding wild cards: :meth:`_as_set` with each wild card named as the
+        card it stood for."""
         wild_faces = self.rules.wild_faces
         natural = [card]
-        wild: list[tuple[Card, int]] = []
+        wild: list[Card] = []
+        named: dict[int, int] = {}
         for held, face in zip(meld.cards, meld.faces):
             if held.face in wild_faces:
-                wild.append((held, face))
+                wild.append(held)
+                named[held.id] = face
             elif held.is_joker:
                 return None  # a joker that is not wild melds only with jokers
             else:
                 natural.append(held)
         if self.rules.max_wilds is not None and len(wild) > self.rules.max_wilds:
             return None
-        if self.rules.set_distinct_suits:
-            suits = [c.suit for c in natural] + [face // 13 for _, face in wild]
-            if len(set(suits)) != len(suits):
-                return None
-        natural.sort(key=_ORDER)
-        wild.sort(key=lambda named: named[0].order)
-        ordered = tuple(natural) + tuple(c for c, _ in wild)
-        represents = tuple(c.face for c in natural) + tuple(face for _, face in wild)
-        return Meld("set", ordered, (card.rank,) * len(ordered), None, len(wild), represents)
+        return self._as_set(natural, wild, named)
 
     def _extend_general(
         self, meld: Meld, cards: Sequence[Card], stands_for: Sequence[Card | None] | None = None
