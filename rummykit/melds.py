@@ -989,13 +989,7 @@ class MeldSearch:
             if card.face not in self.rules.wild_faces and card.rank not in self.rules.excluded_ranks:
                 if kind == "run" and card.suit != meld.suit:
                     return None
-                # A-..-Q with a K under ``ace: both``: the ace may move to the top; the general check decides.
-                if kind == "set" or (
-                    kind == "run"
-                    and not (
-                        card.rank == self._top_rank and meld.ranks[0] == 1 and meld.ranks[-1] == self._below_top_rank
-                    )
-                ):
+                if kind == "set" or (kind == "run" and not self._ace_may_move(meld, card.rank)):
                     if kind == "set" and card.rank != meld.ranks[0]:
                         return None
                     grown = self._extend_natural(meld, card)
@@ -1045,12 +1039,17 @@ class MeldSearch:
                 and meant.suit == meld.suit
                 and meant.rank not in self.rules.excluded_ranks
                 and not self.rules.specials
-                and not (meant.rank == self._top_rank and meld.ranks[0] == 1 and meld.ranks[-1] == self._below_top_rank)
+                and not self._ace_may_move(meld, meant.rank)
             ):
                 grown = self._extend_natural(meld, meant, cards[0])
                 if grown is None or self.accept is None or self.accept(grown):
                     return grown
         return self._extend_general(meld, cards, stands_for)
+
+    def _ace_may_move(self, meld: Meld, rank: int) -> bool:
+        """Whether a card of ``rank`` on the run ``meld`` may move its ace: A-..-Q with a K under ``ace: both``,
+        where the ace may go to the top. The quick lay-offs leave that to the general check."""
+        return rank == self._top_rank and meld.ranks[0] == 1 and meld.ranks[-1] == self._below_top_rank
 
     def _extend_natural(self, meld: Meld, card: Card, laid: Card | None = None) -> Meld | None:
         """:meth:`extend` of a set or a run by one natural card of its rank (set) or suit (run), before the
