@@ -170,11 +170,12 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
 
     def observe(self, agent: str) -> Observation:
         """``agent``'s observation now: new arrays at every call (a caller may keep or change them)."""
-        game = self._started()
+        game = self.game
+        if game is None:
+            game = self._started()  # the error
         seat = self._seat[agent]
         vector = self.encoder.encode_game(game, seat, self.selections[seat])
-        acting = not game.is_over and game.deal.actor == seat
-        mask = self.space.mask_of(self._plan if acting else {})
+        mask = self.space.mask_of(self._plan if not game.is_over and game.deal.actor == seat else {})
         return {"observation": vector, "action_mask": mask}
 
     def legal(self) -> list[int]:
@@ -193,7 +194,14 @@ class RummyEnv(AECEnv):  # type: ignore[misc]
         RuntimeError before :meth:`reset` and once every agent is done."""
         if self.game is None or not self.agents:
             self._ongoing()
-        return super().last(observe)  # type: ignore[no-any-return]
+        agent = self.agent_selection  # AECEnv.last, inline: it runs every step
+        return (
+            self.observe(agent) if observe else None,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def _ongoing(self) -> None:
         """RuntimeError before :meth:`reset`, and once every agent has been stepped out of a finished game."""

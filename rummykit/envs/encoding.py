@@ -710,7 +710,7 @@ class Encoder:
         )
         """What each scalar :meth:`parts` gives is divided by: sizes by the deck's, scores by the target,
         the deal number by 100."""
-        self._divisors32 = self.divisors.astype(np.float32)
+        self._divisor_list: list[float] = self.divisors.tolist()
         self._known_to = [[(s, self._known_base[seat][s]) for s in range(n) if s != seat] for seat in range(n)]
         """Per seat, each other seat with where its known-in-hand plane starts."""
         self.meld_cache_size = 4096
@@ -798,9 +798,8 @@ class Encoder:
             out.put(faces, 1.0)
         else:
             out = np.bincount(faces, minlength=self.size).astype(np.float32)
-        scalars = out[self._rest :]
-        scalars[:] = rest
-        scalars /= self._divisors32  # float32 division rounds as float64 division then float32 would
+        # divided in Python, as encode() does: numpy's slice and division cost more for a dozen values
+        out[self._rest :] = [value / by for value, by in zip(rest, self._divisor_list)]
         return out
 
     def parts(self, game: Game, seat: int, selection: Selection) -> tuple[list[int], bool, list[int]]:
