@@ -504,6 +504,9 @@ def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
             deal.phase = "draw"
             state.stock_only = True
         return True
+    if kind in ("draw stock", "draw discard"):
+        state.stock_only = False  # the first draw is made: the stock-only rule after two refusals is spent
+        return None  # the plain turn draws
     if kind in ("knock", "big gin"):
         state.gra_block = None
         if kind == "knock":
@@ -542,12 +545,6 @@ def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
                 deal.finish("knock")
         return True
     return None
-
-
-@hookimpl
-def rummykit_action_applied(deal: Deal, seat: int, action: Action) -> None:
-    if action.kind in ("draw stock", "draw discard"):
-        gin_state(deal).stock_only = False
 
 
 @hookimpl

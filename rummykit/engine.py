@@ -570,6 +570,9 @@ class Game:
         self._actions: list[list[Action]] = []
         self._automatic: list[set[int]] = []
         """Per deal, the indexes in ``_actions`` of the moves the rules made by themselves."""
+        # Hooks called after every action that most games do not implement: not called when none does.
+        self._asks_automatic = bool(variant.pm.hook.rummykit_automatic_action.get_hookimpls())
+        self._tells_applied = bool(variant.pm.hook.rummykit_action_applied.get_hookimpls())
         dealer = self.first_deal["dealer"] if self.first_deal is not None else self.rng.randrange(self.num_players)
         if self.first_deal is not None and not 0 <= dealer < self.num_players:
             raise ValueError(f"deal: 'dealer' is seat {dealer}, but the seats are 0 to {self.num_players - 1}")
@@ -824,7 +827,8 @@ class Game:
         self._actions[-1].append(chosen)
         if deal.card_count() != len(self.deck):  # cheap: a few len() calls, no card-by-card count
             self._lost_cards(deal, chosen)
-        self.variant.hook.rummykit_action_applied(deal=deal, seat=seat, action=chosen)
+        if self._tells_applied:
+            self.variant.hook.rummykit_action_applied(deal=deal, seat=seat, action=chosen)
         if deal.result is not None:
             self._finish_deal()
 
@@ -833,6 +837,10 @@ class Game:
         held = deal.card_count()
         error = AssertionError(f"after {_clip(str(action))} the deal holds {held} cards; the deck has {len(self.deck)}")
         raise PluginError(plugins, "rummykit_apply_action", error)
+
+    _asks_automatic = _tells_applied = True
+    """Whether a plugin implements ``rummykit_automatic_action`` (``rummykit_action_applied``), asked (told)
+    after each action: set in ``__init__``; a game pickled before they were kept asks (tells)."""
 
     _broken: GameBroken | None = None
     """Set when a failed action could not be undone (:meth:`_roll_back`): every later action and query
@@ -885,6 +893,8 @@ class Game:
 
     def _automatic_moves(self) -> None:
         """Carry out the moves the rules make by themselves, as ``rummykit_automatic_action`` names them."""
+        if not self._asks_automatic:
+            return
         hook = self.variant.hook.rummykit_automatic_action
         for _ in range(MAX_AUTOMATIC_MOVES):
             if self.is_over:
@@ -917,6 +927,13 @@ class Game:
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Game:
         return _copy_fields(self, memo, _GAME_FLAT)
+
+    def _drop(self) -> None:
+        """Break the reference between this game and its deal (``deal.game``), so that the game is freed as
+        soon as its holder lets go of it rather than at the garbage collector's next pass: for copies that a
+        caller made and is done with (a search bot's play-outs, thousands a decision). The game is not to be
+        used again."""
+        self.deal.game = None  # type: ignore[assignment]
 
     def observation(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` can see now, as plain data: its own hand, never another's hidden cards. ``None`` is an

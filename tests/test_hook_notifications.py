@@ -61,3 +61,43 @@ def test_the_game_plays_the_same_with_a_watcher(watcher: Path) -> None:
         watched.apply(rng_b.choice(watched.legal_actions()))
     assert plain.scores == watched.scores
     assert [str(a) for _, a in plain.deal.log] == [str(a) for _, a in watched.deal.log]
+
+
+ASKER = """
+import rummykit
+
+
+@rummykit.hookimpl
+def rummykit_automatic_action(deal):
+    deal.state["asked"] = deal.state.get("asked", 0) + 1
+    return None
+"""
+
+
+def test_a_plugin_naming_automatic_moves_is_asked_after_every_action(tmp_path: Path) -> None:
+    # Gin's own plugins name no moves the rules make, so its games do not ask the hook; one that does is asked
+    path = tmp_path / "asker.py"
+    path.write_text(ASKER, encoding="utf-8")
+    game = rummykit.load_variant("gin", plugins=[path]).new_game(seed=4)
+    rng = random.Random(2)
+    played = 0
+    while not game.is_over and played < 40:
+        deal = game.deal
+        asked = deal.state.get("asked", 0)
+        game.apply(rng.choice(game.legal_actions()))
+        if game.deal is deal:
+            assert deal.state["asked"] == asked + 1
+            played += 1
+    assert played >= 20
+
+
+def test_a_game_pickled_before_the_hooks_were_looked_up_still_reports(watcher: Path) -> None:
+    # A game unpickled from an earlier version has no record of which hooks are implemented: it calls them.
+    game = rummykit.load_variant("gin", plugins=[watcher]).new_game(seed=8)
+    del game.__dict__["_tells_applied"], game.__dict__["_asks_automatic"]
+    rng = random.Random(3)
+    for _ in range(10):
+        game.apply(rng.choice(game.legal_actions()))
+    watched = game.deal.state["watched"]
+    assert watched == [(seat, str(action), n) for n, (seat, action) in enumerate(game.deal.log, start=1)]
+    assert len(watched) == 10
