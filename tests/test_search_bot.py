@@ -5,6 +5,7 @@ Not timed and kept small (tiny budgets): the strength and speed figures are ``be
 
 from __future__ import annotations
 
+import gc
 import importlib
 import json
 import math
@@ -228,6 +229,32 @@ def test_max_seconds_caps_a_decision_and_changes_nothing_below_the_cap(monkeypat
         monkeypatch.setattr(bot, "_sample", counted)
         game.resolve(bot.choose(game))
         assert len(taken) == samples
+
+
+def _games_alive() -> int:
+    return sum(isinstance(o, Game) for o in gc.get_objects())
+
+
+@pytest.mark.parametrize("cap", [None, 1.5])
+def test_the_play_outs_are_freed_without_the_collector(monkeypatch: pytest.MonkeyPatch, cap: float | None) -> None:
+    # A game and its deal refer to each other, so a copy dropped as it is waits for the collector; a decision
+    # plays out hundreds. The bot frees each when done with it, also the sample a time cap leaves unplayed.
+    game = rummykit.load_variant("iceberg").new_game(seed=2)
+    while len(game.legal_actions()) < 3:
+        game.apply(GreedyBot(1).choose(game))
+    if cap is not None:  # a clock that moves a second at every reading: the cap stops the second sample's rollouts
+        ticks = iter(range(10**6))
+        monkeypatch.setattr("rummykit.bots.time.perf_counter", lambda: float(next(ticks)))
+    bot = SearchBot(1, iterations=4, max_seconds=cap, stop_early=False)
+    gc.collect()
+    gc.disable()
+    try:
+        before = _games_alive()
+        game.resolve(bot.choose(game))
+        after = _games_alive()
+    finally:
+        gc.enable()
+    assert after == before
 
 
 def benchmark(name: str) -> ModuleType:
