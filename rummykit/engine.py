@@ -459,7 +459,8 @@ class Deal:
         self.taken = None
         self.drawn = None
         self.turn += 1
-        self.variant.hook.rummykit_turn_started(deal=self, seat=self.current)
+        if self.game._tells_turn_started:
+            self.variant.hook.rummykit_turn_started(deal=self, seat=self.current)
 
     def all_cards(self) -> list[Card]:
         """Every card of this deal, wherever it is."""
@@ -570,9 +571,11 @@ class Game:
         self._actions: list[list[Action]] = []
         self._automatic: list[set[int]] = []
         """Per deal, the indexes in ``_actions`` of the moves the rules made by themselves."""
-        # Hooks called after every action that most games do not implement: not called when none does.
-        self._asks_automatic = bool(variant.pm.hook.rummykit_automatic_action.get_hookimpls())
-        self._tells_applied = bool(variant.pm.hook.rummykit_action_applied.get_hookimpls())
+        # Hooks called at every action or turn that most games do not implement: not called when none does.
+        hooks = variant.pm.hook
+        self._asks_automatic = bool(hooks.rummykit_automatic_action.get_hookimpls())
+        self._tells_applied = bool(hooks.rummykit_action_applied.get_hookimpls())
+        self._tells_turn_started = bool(hooks.rummykit_turn_started.get_hookimpls())
         dealer = self.first_deal["dealer"] if self.first_deal is not None else self.rng.randrange(self.num_players)
         if self.first_deal is not None and not 0 <= dealer < self.num_players:
             raise ValueError(f"deal: 'dealer' is seat {dealer}, but the seats are 0 to {self.num_players - 1}")
@@ -838,9 +841,10 @@ class Game:
         error = AssertionError(f"after {_clip(str(action))} the deal holds {held} cards; the deck has {len(self.deck)}")
         raise PluginError(plugins, "rummykit_apply_action", error)
 
-    _asks_automatic = _tells_applied = True
-    """Whether a plugin implements ``rummykit_automatic_action`` (``rummykit_action_applied``), asked (told)
-    after each action: set in ``__init__``; a game pickled before they were kept asks (tells)."""
+    _asks_automatic = _tells_applied = _tells_turn_started = True
+    """Whether a plugin implements ``rummykit_automatic_action`` (``rummykit_action_applied``,
+    ``rummykit_turn_started``), asked (told) after each action (at each turn's start): set in ``__init__``; a
+    game pickled before they were kept asks (tells)."""
 
     _broken: GameBroken | None = None
     """Set when a failed action could not be undone (:meth:`_roll_back`): every later action and query

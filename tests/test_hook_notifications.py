@@ -71,11 +71,17 @@ import rummykit
 def rummykit_automatic_action(deal):
     deal.state["asked"] = deal.state.get("asked", 0) + 1
     return None
+
+
+@rummykit.hookimpl
+def rummykit_turn_started(deal, seat):
+    deal.state.setdefault("turns", []).append((deal.turn, seat))
 """
 
 
-def test_a_plugin_naming_automatic_moves_is_asked_after_every_action(tmp_path: Path) -> None:
-    # Gin's own plugins name no moves the rules make, so its games do not ask the hook; one that does is asked
+def test_a_plugin_asked_at_every_action_and_turn_is_asked(tmp_path: Path) -> None:
+    # Gin's own plugins name no moves the rules make and do not watch turns start, so its games do not call
+    # those hooks; a plugin that implements them is called
     path = tmp_path / "asker.py"
     path.write_text(ASKER, encoding="utf-8")
     game = rummykit.load_variant("gin", plugins=[path]).new_game(seed=4)
@@ -88,13 +94,17 @@ def test_a_plugin_naming_automatic_moves_is_asked_after_every_action(tmp_path: P
         if game.deal is deal:
             assert deal.state["asked"] == asked + 1
             played += 1
+            turns = deal.state["turns"]
+            assert turns[-1] == (deal.turn, deal.current)
+            assert [turn for turn, _ in turns] == list(range(turns[0][0], deal.turn + 1))
     assert played >= 20
 
 
 def test_a_game_pickled_before_the_hooks_were_looked_up_still_reports(watcher: Path) -> None:
     # A game unpickled from an earlier version has no record of which hooks are implemented: it calls them.
     game = rummykit.load_variant("gin", plugins=[watcher]).new_game(seed=8)
-    del game.__dict__["_tells_applied"], game.__dict__["_asks_automatic"]
+    for flag in ("_tells_applied", "_asks_automatic", "_tells_turn_started"):
+        del game.__dict__[flag]
     rng = random.Random(3)
     for _ in range(10):
         game.apply(rng.choice(game.legal_actions()))
