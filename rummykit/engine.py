@@ -732,10 +732,10 @@ class Game:
 
     def hand_totals(self) -> list[int]:
         """Per seat, the sum of hand scores only (what races to the target)."""
-        totals = [0] * self.num_players
-        for result in self.results:
-            for seat, points in enumerate(result.scores):
-                totals[seat] += points
+        # the scores less the end-of-game bonuses: asked after every hand, and a random game runs to hundreds
+        totals = list(self.scores)
+        for seat, _name, points in self.bonuses:
+            totals[seat] -= points
         return totals
 
     def side_hand_totals(self) -> list[int]:

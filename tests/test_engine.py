@@ -10,7 +10,7 @@ import pytest
 
 import rummykit
 from rummykit import Action, Game, IllegalAction
-from rummykit.bots import make_bot
+from rummykit.bots import GreedyBot, make_bot
 from rummykit.cards import CardError, parse_card
 from rummykit.simulate import play_game
 
@@ -341,3 +341,18 @@ def test_old_names_still_work_with_a_deprecation_warning() -> None:
         gin.new_game(layout=layout, deal=layout)
     with pytest.warns(DeprecationWarning, match="Game.results"):
         assert old.hands is old.results
+
+
+@pytest.mark.parametrize("name", ["gin", "gin-partnership", "oklahoma-gin"])
+def test_hand_totals_are_the_hands_points_before_and_after_the_bonuses(name: str) -> None:
+    game = rummykit.load_variant(name).new_game(seed=5)
+    bots = [GreedyBot(seat) for seat in range(game.num_players)]
+    hands = 0
+    while not game.is_over:
+        game.apply(bots[game.deal.actor].choose(game))
+        if len(game.results) > hands or game.is_over:
+            hands = len(game.results)
+            sums = [sum(r.scores[seat] for r in game.results) for seat in range(game.num_players)]
+            assert game.hand_totals() == sums
+    if name != "gin-partnership":  # its partnerships score no end-of-game bonuses
+        assert game.bonuses and game.scores != game.hand_totals()  # the bonuses are not hand points
