@@ -730,13 +730,25 @@ class Game:
         """The score that counts for ``seat``: its side's in a partnership game, else its own."""
         return self.side_scores()[self.side_of(seat)]
 
+    _summed: tuple[int, HandResult | None, list[int]] = (0, None, [])
+    """:meth:`hand_totals`' last sums: how many hands they sum, the last of those hands, the sums."""
+
     def hand_totals(self) -> list[int]:
         """Per seat, the sum of hand scores only (what races to the target)."""
-        # the scores less the end-of-game bonuses: asked after every hand, and a random game runs to hundreds
-        totals = list(self.scores)
-        for seat, _name, points in self.bonuses:
-            totals[seat] -= points
-        return totals
+        # Asked after every hand, and random play runs a game to hundreds: the hands summed last time are
+        # not summed again, unless the results are no longer those (a hand undone, the list replaced).
+        results = self.results
+        count, last, sums = self._summed
+        if count > len(results) or (count and results[count - 1] is not last) or len(sums) != self.num_players:
+            count, sums = 0, [0] * self.num_players
+        else:
+            sums = list(sums)
+        for result in results[count:]:
+            for seat, points in enumerate(result.scores):
+                sums[seat] += points
+        if results:
+            self._summed = (len(results), results[-1], sums)
+        return list(sums)
 
     def side_hand_totals(self) -> list[int]:
         """Hand points per side (per seat in games without partners): what races to the target."""
