@@ -306,6 +306,20 @@ def test_first_turn_non_dealer_declines_then_dealer_takes_the_upcard() -> None:
     assert game.observation(0)["discard_top"] == "KH"
 
 
+def test_after_both_refuse_the_upcard_the_first_draw_is_from_the_stock_and_the_next_is_free() -> None:
+    game = new_game(PLAIN, discard="6C", stock="KS AD 9H")
+    play(game, "pass", "pass")
+    assert game.current_player == 0
+    assert sorted(map(str, game.legal_actions())) == ["draw stock"]
+    with pytest.raises(IllegalAction, match="both players refused the upcard"):
+        game.apply("draw discard")
+    play(game, "draw stock", "discard KS")
+    # The stock-only draw is spent: the dealer may take the discard.
+    assert sorted(map(str, game.legal_actions())) == ["draw discard", "draw stock"]
+    play(game, "draw discard", "discard KH")
+    assert sorted(map(str, game.legal_actions())) == ["draw discard", "draw stock"]
+
+
 def test_first_turn_non_dealer_takes_the_upcard_then_the_dealer_plays() -> None:
     game = new_game(PLAIN, discard="6C", stock="KS AD")
     play(game, "draw discard")
