@@ -504,9 +504,6 @@ def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
             deal.phase = "draw"
             state.stock_only = True
         return True
-    if kind in ("draw stock", "draw discard"):
-        state.stock_only = False  # the first draw is made: the stock-only rule after two refusals is spent
-        return None  # the plain turn draws
     if kind in ("knock", "big gin"):
         state.gra_block = None
         if kind == "knock":
@@ -554,6 +551,9 @@ def rummykit_turn_ended(deal: Deal, seat: int) -> None:
     # The turn ends with a discard (a knock ends the hand). Under GRA a card taken and thrown back at
     # once may be taken again by the next player only to knock with it.
     state.gra_block = None
+    # After both refused the upcard, the non-dealer's first draw was from the stock: that rule is spent.
+    # (Every plugin's turn_ended runs, whichever plugin carried out the draw.)
+    state.stock_only = False
     if rules.retake_discard == "gra" and deal.taken is not None and deal.discard[-1] is deal.taken:
         state.gra_block = (deal.next_seat(seat), deal.taken.id)
     if state.last_chance:

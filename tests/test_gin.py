@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -317,6 +318,38 @@ def test_after_both_refuse_the_upcard_the_first_draw_is_from_the_stock_and_the_n
     # The stock-only draw is spent: the dealer may take the discard.
     assert sorted(map(str, game.legal_actions())) == ["draw discard", "draw stock"]
     play(game, "draw discard", "discard KH")
+    assert sorted(map(str, game.legal_actions())) == ["draw discard", "draw stock"]
+
+
+STOCK_DRAWER = """
+import rummykit
+from rummykit.standard import draw_from_stock
+
+
+@rummykit.hookimpl
+def rummykit_apply_action(deal, action):
+    # a house rule that carries out the stock draw itself (registered after Gin, it is asked first)
+    if action.kind == "draw stock":
+        draw_from_stock(deal, deal.current)
+        deal.state["drawn"] = deal.state.get("drawn", 0) + 1
+        return True
+    return None
+"""
+
+
+def test_the_stock_only_draw_is_spent_whichever_plugin_carries_the_draw_out(tmp_path: Path) -> None:
+    path = tmp_path / "stock_drawer.py"
+    path.write_text(STOCK_DRAWER, encoding="utf-8")
+    variant = rummykit.load_variant("gin", plugins=[path])
+    layout = {
+        "dealer": 1,
+        "hands": [cards(PLAIN[0]), cards(PLAIN[1])],
+        "discard": cards("6C"),
+        "stock": cards("KS AD 9H"),
+    }
+    game = variant.new_game(seed=7, layout=layout)
+    play(game, "pass", "pass", "draw stock", "discard KS")
+    assert game.deal.state["drawn"] == 1
     assert sorted(map(str, game.legal_actions())) == ["draw discard", "draw stock"]
 
 
