@@ -554,7 +554,7 @@ class SearchBot:
                 break
             sim = world.clone() if k < len(which) - 1 else world
             values[i].append(self.rollout(sim, candidates[i], seat))
-            sim._drop()  # freed at once rather than by the collector: a decision plays out thousands
+            sim._drop()  # freed at once rather than by the collector: a decision plays out a hundred or more
         world._drop()
 
     def leader(self, values: list[list[float]]) -> int:

@@ -730,25 +730,13 @@ class Game:
         """The score that counts for ``seat``: its side's in a partnership game, else its own."""
         return self.side_scores()[self.side_of(seat)]
 
-    _summed: tuple[int, HandResult | None, list[int]] = (0, None, [])
-    """:meth:`hand_totals`' last sums: how many hands they sum, the last of those hands, the sums."""
-
     def hand_totals(self) -> list[int]:
         """Per seat, the sum of hand scores only (what races to the target)."""
-        # Asked after every hand, and random play runs a game to hundreds: the hands summed last time are
-        # not summed again, unless the results are no longer those (a hand undone, the list replaced).
-        results = self.results
-        count, last, sums = self._summed
-        if count > len(results) or (count and results[count - 1] is not last) or len(sums) != self.num_players:
-            count, sums = 0, [0] * self.num_players
-        else:
-            sums = list(sums)
-        for result in results[count:]:
+        totals = [0] * self.num_players
+        for result in self.results:
             for seat, points in enumerate(result.scores):
-                sums[seat] += points
-        if results:
-            self._summed = (len(results), results[-1], sums)
-        return list(sums)
+                totals[seat] += points
+        return totals
 
     def side_hand_totals(self) -> list[int]:
         """Hand points per side (per seat in games without partners): what races to the target."""
@@ -947,7 +935,7 @@ class Game:
     def _drop(self) -> None:
         """Break the reference between this game and its deal (``deal.game``), so that the game is freed as
         soon as its holder lets go of it rather than at the garbage collector's next pass: for copies that a
-        caller made and is done with (a search bot's play-outs, thousands a decision). The game is not to be
+        caller made and is done with (a search bot's play-outs, a hundred or more a decision). The game is not to be
         used again."""
         self.deal.game = None  # type: ignore[assignment]
 
