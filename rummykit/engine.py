@@ -935,8 +935,8 @@ class Game:
     def _drop(self) -> None:
         """Break the reference between this game and its deal (``deal.game``), so that the game is freed as
         soon as its holder lets go of it rather than at the garbage collector's next pass: for copies that a
-        caller made and is done with (a search bot's play-outs, a hundred or more a decision). The game is not to be
-        used again."""
+        caller made and is done with (a search bot's play-outs, a hundred or more a decision). The game is not
+        to be used again."""
         self.deal.game = None  # type: ignore[assignment]
 
     def observation(self, seat: int | None) -> dict[str, Any]:

@@ -356,7 +356,7 @@ def test_hand_totals_are_the_hands_points_before_and_after_the_bonuses(name: str
             assert game.hand_totals() == sums
     if name != "gin-partnership":  # its partnerships score no end-of-game bonuses
         assert game.bonuses and game.scores != game.hand_totals()  # the bonuses are not hand points
-    # the sums follow the results, even where they were summed before: fewer hands, other hands
+    # the sums follow the results as they are: fewer hands, other hands
     del game.results[2:]
     assert game.hand_totals() == [sum(r.scores[seat] for r in game.results[:2]) for seat in range(game.num_players)]
     game.results = [game.results[1]]
