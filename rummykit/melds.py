@@ -376,9 +376,35 @@ class MeldSearch:
         """The walk's choices of wild cards, by the hand's wild cards and their number (:meth:`_wild_choices`)."""
         self._by_low_melds: dict[tuple[object, ...], list[Meld]] = {}
         """The general walk's melds by their lowest natural face, with the ids of the cards they may hold."""
+        self._run_paths = [self._run_path(face) for face in range(52)]
+        """By natural face, the faces of its suit a run holding it passes, position by position away from its own
+        (as bits), up and down from each run position it may take, within the run span, excluded ranks cutting
+        them short: see :meth:`_meld_reach`. Empty for a face in no run."""
         self._reach = [self._faces_reached(low) for low in range(JOKER_FACE + 1)]
         """By natural face, the faces a meld whose lowest natural card it is may hold besides wild cards: those
         of its sets and special melds, and, for its runs, the faces above and below it position by position."""
+
+    def _run_path(self, face: int) -> tuple[tuple[int, ...], ...]:
+        """:attr:`_run_paths` of one face."""
+        rules = self.rules
+        rank, suit = face % 13 + 1, face // 13
+        if not rules.runs or rank in rules.excluded_ranks:
+            return ()
+        lo_bound, hi_bound = rules.run_span
+        rank_at, ace_high = rules._order_tables[1], rules.top + 1
+        paths = []
+        for pos in rules.positions(rank):
+            if not lo_bound <= pos <= hi_bound:
+                continue
+            for step, end in ((1, hi_bound + 1), (-1, lo_bound - 1)):
+                path = []
+                for at in range(pos + step, end, step):
+                    at_rank = 1 if at == ace_high else rank_at[at]
+                    if at_rank in rules.excluded_ranks:
+                        break
+                    path.append(1 << _face(at_rank, suit))
+                paths.append(tuple(path))
+        return tuple(paths)
 
     def _faces_reached(self, low: int) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]:
         """The natural faces :meth:`_melds_with` may put beside ``low``: its rank's from ``low`` up and those of
@@ -1134,12 +1160,13 @@ class MeldSearch:
         ``limit``). Only the cards that could meld with ``card`` are searched, so this stays cheap when
         ``others`` is large."""
         wild = self.rules.wild_faces
-        if card.face in wild or self.rules.specials:
+        if card.face in wild or card.is_joker or self.rules.specials:
             pool = [c for c in others if c is not card]
         else:
-            pool = [
-                c for c in others if c is not card and (c.rank == card.rank or c.suit == card.suit or c.face in wild)
-            ]
+            reach = self._meld_reach(card, others)
+            if reach is None:
+                return []
+            pool = reach
         cards = pool + [card]
         fast = self._candidate_melds_fast(cards)
         if fast is not None:
@@ -1153,6 +1180,53 @@ class MeldSearch:
                 pass
         natural = card.face not in wild and not card.is_joker and not self.rules.specials
         return self._holding(card, self._candidate_melds_general(cards, holding=card.face if natural else None), limit)
+
+    def _meld_reach(self, card: Card, others: Sequence[Card]) -> list[Card] | None:
+        """The cards of ``others`` that a meld holding the natural ``card`` might hold, in their order, or None
+        when no meld can hold it: the wild cards; its rank's cards (none when too few for a set); its suit's
+        cards at run positions reachable from its own across at most as many gaps as wild cards may fill
+        (none when too few for a run). Every meld holding it is made of these, so a search of them finds the
+        same melds as a search of all ``others``, at a cost that follows them."""
+        rules = self.rules
+        wild = rules.wild_faces
+        rank, suit = card.rank, card.suit
+        if rank in rules.excluded_ranks:
+            return None
+        wilds = 0
+        same_rank = 0
+        suited = 0  # the faces of ``card``'s suit held (bits), wild ones left out
+        for other in others:
+            if other is card:
+                continue
+            if other.face in wild:
+                wilds += 1
+            elif other.rank == rank:
+                same_rank += 1
+            elif other.suit == suit:
+                suited |= 1 << other.face
+        room = wilds if rules.max_wilds is None else min(wilds, rules.max_wilds)
+        sets = rules.sets and same_rank + 1 + room >= rules.set_min
+        reached = 0  # the faces of ``card``'s suit a run holding it may reach
+        paths = self._run_paths[card.face]
+        if suited | room:
+            for path in paths:
+                gaps = 0
+                for bit in path:
+                    if suited & bit:
+                        reached |= bit
+                    else:
+                        gaps += 1
+                        if gaps > room:
+                            break
+        runs = bool(paths) and reached.bit_count() + 1 + room >= rules.run_min
+        if not sets and not runs:
+            return None
+        return [
+            c
+            for c in others
+            if c is not card
+            and (c.face in wild or (c.rank == rank and sets) or (runs and c.suit == suit and reached >> c.face & 1))
+        ]
 
     def _holding(self, card: Card, melds: Iterable[Meld], limit: int | None) -> list[Meld]:
         """The first ``limit`` of ``melds`` that hold ``card`` itself, or another copy of it (then swapped)."""

@@ -106,6 +106,21 @@ def test_the_first_melds_are_those_of_the_whole_walk(case: tuple[MeldSearch, lis
         assert described(search.melds_containing(card, others)) == described(every)
 
 
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(hands())
+def test_the_melds_holding_each_card_are_found_among_the_cards_it_may_meld_with(
+    case: tuple[MeldSearch, list[Card], int],
+) -> None:
+    """``melds_containing`` searches only the cards a meld holding the card may hold (its rank's, its suit's
+    within reach across the gaps the wild cards may fill, the wild cards), and none when no meld can hold
+    it: for every card of the hand, the same melds as the walk over every other card finds."""
+    search, hand, limit = case
+    for card in hand[:12]:
+        others = [c for c in hand if c is not card]
+        full = search._holding(card, every_meld(search, others + [card]), limit)
+        assert described(search.melds_containing(card, others, limit)) == described(full)
+
+
 @pytest.mark.parametrize("name", ["fortune", "arlington", "skarney-singles"])
 def test_large_hands_of_the_wild_card_games(name: str) -> None:
     """Hands of 30 to 60 cards of two decks, where the whole walk finds up to hundreds of thousands of melds."""

@@ -111,6 +111,8 @@ def pile_takes(deal: Deal) -> list[Action]:
 def pile_take(search: MeldSearch, meld: Meld, top: Card) -> Action:
     """``take pile with`` the cards of ``meld`` from hand (all but the pile's ``top`` card), naming what their
     wild cards stand for; a wild top card stands where it first fits, so then nothing is named."""
+    if not meld.wilds or meld.kind not in ("set", "run"):  # nothing to name: the meld's cards as they are
+        return Action(TAKE_PILE_WITH, tuple([c for c in meld.cards if c is not top]))
     laid = meld_action(search, meld)
     keep = [i for i, c in enumerate(laid.cards) if c is not top]
     named = tuple(laid.stands_for[i] for i in keep) if laid.stands_for and not search.is_wild(top) else ()
