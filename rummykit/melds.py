@@ -250,6 +250,10 @@ def _init_values(value: object) -> tuple[object, ...]:
     return tuple(getattr(value, f.name) for f in fields(value) if f.init)  # type: ignore[arg-type]
 
 
+_RANK_BITS = [sum(1 << (suit * 13 + index) for suit in range(4)) for index in range(13)]
+"""The four faces of each rank (0 for aces), as bits."""
+
+
 def _face(rank: int, suit: int) -> int:
     """Face of the natural card at run position ``rank`` (14 is the ace)."""
     return suit * 13 + (0 if rank == 14 else rank - 1)
@@ -322,6 +326,8 @@ class MeldSearch:
         self._slow_bits = 1 << JOKER_FACE
         for face in self.rules.wild_faces:
             self._slow_bits |= 1 << face
+        self._wild_bits = sum(1 << face for face in self.rules.wild_faces)
+        """The wild faces (a joker's too when wild), as bits."""
         self._lane_values = [self._lane_table(suit) for suit in range(4)]
         self._lane_max = [self._lane_max_table(suit) for suit in range(4)]
         # The pruning bound assumes every meld of the rules is allowed; a game's own test may refuse some.
@@ -1162,6 +1168,8 @@ class MeldSearch:
         wild = self.rules.wild_faces
         if card.face in wild or card.is_joker or self.rules.specials:
             pool = [c for c in others if c is not card]
+        elif not wild:  # the meld tables answer about as quickly as the cards within reach are found
+            pool = [c for c in others if c is not card and (c.rank == card.rank or c.suit == card.suit)]
         else:
             reach = self._meld_reach(card, others)
             if reach is None:
@@ -1183,29 +1191,33 @@ class MeldSearch:
 
     def _meld_reach(self, card: Card, others: Sequence[Card]) -> list[Card] | None:
         """The cards of ``others`` that a meld holding the natural ``card`` might hold, in their order, or None
-        when no meld can hold it: the wild cards; its rank's cards (none when too few for a set); its suit's
-        cards at run positions reachable from its own across at most as many gaps as wild cards may fill
-        (none when too few for a run). Every meld holding it is made of these, so a search of them finds the
-        same melds as a search of all ``others``, at a cost that follows them."""
+        when no meld can hold it (too few cards of its rank for a set, of its suit within reach for a run:
+        positions reachable from its own across at most as many gaps as its wild cards may fill). Without
+        wild cards, every card of its rank or suit (the meld tables search them at a cost that barely
+        follows them); with some, the wild cards, its rank's cards if a set may hold it, and its suit's
+        within reach if a run may. Every meld holding ``card`` is made of these, so a search of them finds
+        the same melds as a search of all ``others``."""
         rules = self.rules
         wild = rules.wild_faces
         rank, suit = card.rank, card.suit
         if rank in rules.excluded_ranks:
             return None
+        pool = [c for c in others if c is not card and (c.rank == rank or c.suit == suit or c.face in wild)]
         wilds = 0
         same_rank = 0
         suited = 0  # the faces of ``card``'s suit held (bits), wild ones left out
-        for other in others:
-            if other is card:
-                continue
-            if other.face in wild:
+        for other in pool:
+            face = other.face
+            if face in wild:
                 wilds += 1
             elif other.rank == rank:
                 same_rank += 1
-            elif other.suit == suit:
-                suited |= 1 << other.face
+            else:
+                suited |= 1 << face
         room = wilds if rules.max_wilds is None else min(wilds, rules.max_wilds)
         sets = rules.sets and same_rank + 1 + room >= rules.set_min
+        if sets and not wilds:
+            return pool  # (see below)
         reached = 0  # the faces of ``card``'s suit a run holding it may reach
         paths = self._run_paths[card.face]
         if suited | room:
@@ -1221,12 +1233,10 @@ class MeldSearch:
         runs = bool(paths) and reached.bit_count() + 1 + room >= rules.run_min
         if not sets and not runs:
             return None
-        return [
-            c
-            for c in others
-            if c is not card
-            and (c.face in wild or (c.rank == rank and sets) or (runs and c.suit == suit and reached >> c.face & 1))
-        ]
+        if not wilds or (sets and runs and reached == suited):
+            return pool  # without wild cards the meld tables search them, at a cost that barely follows them
+        allowed = self._wild_bits | (_RANK_BITS[rank - 1] if sets else 0) | (reached if runs else 0)
+        return [c for c in pool if allowed >> c.face & 1]
 
     def _holding(self, card: Card, melds: Iterable[Meld], limit: int | None) -> list[Meld]:
         """The first ``limit`` of ``melds`` that hold ``card`` itself, or another copy of it (then swapped)."""
