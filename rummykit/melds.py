@@ -106,6 +106,7 @@ class MeldRules:
 
     _order_tables: tuple[tuple[int, ...], tuple[int, ...], int] = field(init=False, repr=False, compare=False)
     _usual: bool = field(init=False, repr=False, compare=False)
+    _span: tuple[int, int] = field(init=False, repr=False, compare=False)
 
     def __reduce__(self) -> tuple[type[MeldRules], tuple[object, ...]]:
         return (type(self), _init_values(self))
@@ -114,6 +115,13 @@ class MeldRules:
         # Tables of the run order, built once (read on every run checked).
         object.__setattr__(self, "_order_tables", self._build_order_tables())
         object.__setattr__(self, "_usual", self.order == RUN_ORDER)
+        top = self._order_tables[2]
+        span = (
+            (2, top)
+            if self.order[:1] != (1,)
+            else {"low": (1, top), "high": (2, top + 1), "both": (1, top + 1)}[self.ace]
+        )
+        object.__setattr__(self, "_span", span)  # asked for every run checked
 
     def _build_order_tables(self) -> tuple[tuple[int, ...], tuple[int, ...], int]:
         """(position of each rank 0..14 (0: none; 14 is the high ace), rank at each position, top position).
@@ -158,11 +166,8 @@ class MeldRules:
     @property
     def run_span(self) -> tuple[int, int]:
         """The lowest and highest run positions the ace rule allows (1 is a low ace, ``top + 1`` a high one;
-        under the usual order 1..13, 2..14 or 1..14)."""
-        top = self.top
-        if self.order[:1] != (1,):
-            return (2, top)  # no ace in runs
-        return {"low": (1, top), "high": (2, top + 1), "both": (1, top + 1)}[self.ace]
+        under the usual order 1..13, 2..14 or 1..14; 2..top without an ace in :attr:`order`)."""
+        return self._span
 
     def positions(self, rank: int) -> tuple[int, ...]:
         """The run positions a card of ``rank`` may take (under the usual order: 1..13, and 14 for a high
