@@ -1171,10 +1171,12 @@ class MeldSearch:
         ``limit``). Only the cards that could meld with ``card`` are searched, so this stays cheap when
         ``others`` is large."""
         wild = self.rules.wild_faces
-        if card.face in wild or card.is_joker or self.rules.specials:
+        if card.face in wild or self.rules.specials:
             pool = [c for c in others if c is not card]
-        elif not wild:  # the meld tables answer about as quickly as the cards within reach are found
-            pool = [c for c in others if c is not card and (c.rank == card.rank or c.suit == card.suit)]
+        elif not wild or card.is_joker:  # without wild cards the meld tables answer about as fast as the reach
+            pool = [
+                c for c in others if c is not card and (c.rank == card.rank or c.suit == card.suit or c.face in wild)
+            ]
         else:
             reach = self._meld_reach(card, others)
             if reach is None:
@@ -1222,7 +1224,7 @@ class MeldSearch:
         room = wilds if rules.max_wilds is None else min(wilds, rules.max_wilds)
         sets = rules.sets and same_rank + 1 + room >= rules.set_min
         if sets and not wilds:
-            return pool  # (see below)
+            return pool  # without wild cards: as below
         reached = 0  # the faces of ``card``'s suit a run holding it may reach
         paths = self._run_paths[card.face]
         if suited | room:
