@@ -115,6 +115,8 @@ class MeldRules:
         # Tables of the run order, built once (read on every run checked).
         object.__setattr__(self, "_order_tables", self._build_order_tables())
         object.__setattr__(self, "_usual", self.order == RUN_ORDER)
+        if self.ace not in ("low", "high", "both"):
+            raise ValueError(f"ace is 'low', 'high' or 'both', not {self.ace!r}")
         top = self._order_tables[2]
         span = (
             (2, top)
@@ -256,7 +258,7 @@ def _init_values(value: object) -> tuple[object, ...]:
 
 
 _RANK_BITS = [sum(1 << (suit * 13 + index) for suit in range(4)) for index in range(13)]
-"""The four faces of each rank (0 for aces), as bits."""
+"""The four faces of each rank, as bits, by the rank's index (0: the aces)."""
 
 
 def _face(rank: int, suit: int) -> int:
@@ -1173,7 +1175,7 @@ class MeldSearch:
         wild = self.rules.wild_faces
         if card.face in wild or self.rules.specials:
             pool = [c for c in others if c is not card]
-        elif not wild or card.is_joker:  # without wild cards the meld tables answer about as fast as the reach
+        elif not wild or card.is_joker:  # no wild card: the tables answer as fast; a joker melds with jokers only
             pool = [
                 c for c in others if c is not card and (c.rank == card.rank or c.suit == card.suit or c.face in wild)
             ]
@@ -1202,8 +1204,8 @@ class MeldSearch:
         positions reachable from its own across at most as many gaps as its wild cards may fill). Without
         wild cards, every card of its rank or suit (the meld tables search them at a cost that barely
         follows them); with some, the wild cards, its rank's cards if a set may hold it, and its suit's
-        within reach if a run may. Every meld holding ``card`` is made of these, so a search of them finds
-        the same melds as a search of all ``others``."""
+        within reach if a run may. Every meld holding ``card`` (or another copy of it, in its place) is made
+        of these, so a search of them finds the same melds as a search of all ``others``."""
         rules = self.rules
         wild = rules.wild_faces
         rank, suit = card.rank, card.suit

@@ -106,8 +106,34 @@ def test_the_first_melds_are_those_of_the_whole_walk(case: tuple[MeldSearch, lis
         assert described(search.melds_containing(card, others)) == described(every)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(hands())
+REACH_RULES = [
+    MeldRules(ace="both", wild_faces=TWOS, max_wilds=0),  # wild cards that may stand nowhere
+    MeldRules(wild_faces=frozenset({1}), set_max=None),  # one natural face wild (2C), sets of any size
+    MeldRules(order=(2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13), wild_faces=frozenset({JOKER_FACE}), max_wilds=2),
+    MeldRules(order=(), wild_faces=TWOS, run_min=2),  # no runs at all: sets only
+    MeldRules(ace="high", wild_faces=TWOS | {JOKER_FACE}, excluded_ranks=frozenset({9}), run_min=4, set_min=2),
+]
+"""Rules the meld order's own list leaves out, for the search of the cards within a card's reach."""
+_REACH_SEARCHES: dict[int, MeldSearch] = {}
+
+
+@st.composite
+def reach_hands(draw: st.DrawFn) -> tuple[MeldSearch, list[Card], int]:
+    index = draw(st.sampled_from(range(len(ORDERED_RULES) + len(REACH_RULES))))
+    if index < len(ORDERED_RULES):
+        search = search_for(index, draw(st.sampled_from(range(3))))
+    else:
+        search = _REACH_SEARCHES.get(index) or _REACH_SEARCHES.setdefault(
+            index, MeldSearch(REACH_RULES[index - len(ORDERED_RULES)], VALUE_TABLES[0])
+        )
+    deck = build_deck(draw(st.sampled_from([1, 2, 3])), draw(st.sampled_from([0, 2, 4])))
+    size = draw(st.integers(min_value=0, max_value=24))
+    hand = random.Random(draw(st.integers(0, 10**9))).sample(deck, size)
+    return search, hand, draw(st.sampled_from([1, 3, 10, 60]))
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(reach_hands())
 def test_the_melds_holding_each_card_are_found_among_the_cards_it_may_meld_with(
     case: tuple[MeldSearch, list[Card], int],
 ) -> None:
@@ -119,6 +145,22 @@ def test_the_melds_holding_each_card_are_found_among_the_cards_it_may_meld_with(
         others = [c for c in hand if c is not card]
         full = search._holding(card, every_meld(search, others + [card]), limit)
         assert described(search.melds_containing(card, others, limit)) == described(full)
+
+
+def test_a_top_card_out_of_reach_is_searched_no_further() -> None:
+    """Fortune's rules (deuces wild): a card with no card of its rank and none of its suit within reach makes
+    no meld, and is found to make none before any search; with a wild card in hand, the search holds only
+    the cards that may meld with it."""
+    search = rummykit.load_variant("fortune").meld_search
+    top = parse("7H")[0]
+    apart = parse("JH QS 3C 4D KD")
+    assert search._meld_reach(top, apart) is None
+    assert search.melds_containing(top, apart) == []
+    with_wild = parse("2C 5H JH QS 3C 4D 7D")
+    reach = search._meld_reach(top, with_wild)
+    assert reach is not None and {str(c) for c in reach} == {"2C", "5H", "7D"}  # JH: two gaps, one wild card
+    found = {" ".join(map(str, m.cards)) for m in search.melds_containing(top, with_wild)}
+    assert found == {"5H 2C 7H", "7D 7H 2C"}, found
 
 
 @pytest.mark.parametrize("name", ["fortune", "arlington", "skarney-singles"])
