@@ -330,11 +330,9 @@ class MeldSearch:
         self._by_low = self._build_tables()
         self._cache = {}
         self._gcache = {}
-        self._slow_bits = 1 << JOKER_FACE
-        for face in self.rules.wild_faces:
-            self._slow_bits |= 1 << face
         self._wild_bits = sum(1 << face for face in self.rules.wild_faces)
         """The wild faces (a joker's too when wild), as bits."""
+        self._slow_bits = self._wild_bits | 1 << JOKER_FACE
         self._lane_values = [self._lane_table(suit) for suit in range(4)]
         self._lane_max = [self._lane_max_table(suit) for suit in range(4)]
         # The pruning bound assumes every meld of the rules is allowed; a game's own test may refuse some.
