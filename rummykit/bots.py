@@ -87,8 +87,12 @@ class GreedyBot:
         search = game.variant.meld_search
         hand = deal.hands[deal.actor]
         by_kind: dict[str, list[Action]] = {}
-        for action in actions:
-            by_kind.setdefault(action.kind, []).append(action)
+        for action in actions:  # a search bot's play-outs group every action listed: no list made to be dropped
+            group = by_kind.get(action.kind)
+            if group is None:
+                by_kind[action.kind] = [action]
+            else:
+                group.append(action)
         if "accept" in by_kind and "decline" in by_kind and deal.offer is not None:
             # A card offered (``turn.end: offer``): taken when the best arrangement with it melds it, when it goes
             # on a table meld this seat may add to, and now and then anyway (a hand that melds nothing must change).
@@ -281,7 +285,8 @@ class GreedyBot:
         discards = by_kind.get("discard", [])
         if discards:
             # The dearest card, but a wild card last: it may make a meld next turn.
-            return max(discards, key=lambda a: (not search.is_wild(a.cards[0]), value(a.cards[0]), a.cards[0].face))
+            wild, values = search.rules.wild_faces, game.variant.values
+            return max(discards, key=lambda a: (a.cards[0].face not in wild, values[a.cards[0].face], a.cards[0].face))
         if "offer" in by_kind:
             # Offer the lowest card the best arrangement leaves unmelded (a natural one first), else the lowest
             # card: whoever takes it may score it on the table, and a high card scores them more.
@@ -294,17 +299,20 @@ class GreedyBot:
 
     def _arrange(self, game: Game, cards: list[Card]) -> Arrangement:
         """``cards``' best arrangement, remembered: a turn asks for the same hands again."""
-        key = (id(game.variant.meld_search), tuple(sorted(c.id for c in cards)))
+        key = (id(game.variant.meld_search), tuple(sorted([c.id for c in cards])))
         found = self._arranged.get(key)
         if found is None:
             found = game.variant.meld_search.arrange(cards)
-            self._remember(game, cards, found)
+            self._keep(key, found)
         return found
 
     def _remember(self, game: Game, cards: list[Card], arrangement: Arrangement) -> None:
+        self._keep((id(game.variant.meld_search), tuple(sorted([c.id for c in cards]))), arrangement)
+
+    def _keep(self, key: tuple[int, tuple[int, ...]], arrangement: Arrangement) -> None:
         if len(self._arranged) > 256:
             self._arranged.clear()
-        self._arranged[(id(game.variant.meld_search), tuple(sorted(c.id for c in cards)))] = arrangement
+        self._arranged[key] = arrangement
 
     def _best_take(self, game: Game, takes: list[Action], cards: list[Card]) -> Action:
         """The pile take whose meld the best arrangement of ``cards`` (hand and pile) also makes, else the one
@@ -582,12 +590,15 @@ class SearchBot:
         hands = len(sim.results)
         moves = self.moves_for(sim)
         sim.max_hands = min(sim.max_hands, hands + 1)  # the play-out ends with this hand: no next one dealt
+        sim._counts_cards = False  # counted once at the end instead of after every move (see Game._counts_cards)
         sim.apply(action)
         bot = self.rollout_bot
         for _ in range(moves):
             if len(sim.results) > hands:
                 break
             sim.apply(bot.choose(sim))
+        if sim.deal.card_count() != len(sim.deck):
+            sim._lost_cards(sim.deal, f"at the end of a play-out of {action}")
         if len(sim.results) > hands:
             return side_difference(sim, sim.results[hands].scores, seat)
         return hand_points(sim, seat)

@@ -186,6 +186,70 @@ def test_a_clone_shares_no_mutable_part_and_keeps_what_is_shared_shared() -> Non
     assert state(game) == before
 
 
+class _Noted(dict):  # type: ignore[type-arg]  # a plugin's state kept in a dict of its own
+    pass
+
+
+class _CopiesItself:
+    def __init__(self) -> None:
+        self.copies = 0
+        self.cards: list[object] = []
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _CopiesItself:
+        twin = _CopiesItself()
+        twin.copies, twin.cards = self.copies + 1, list(self.cards)
+        return twin
+
+
+def test_a_clone_copies_each_plugin_state_as_deepcopy_would() -> None:
+    """``deal.state`` holds each mechanic's and plugin's state: a clone copies a plain one (a dataclass) field
+    by field, its lists, sets and dicts of numbers, text and cards new and the rest deep-copied, a list reached
+    twice still one list; a state that copies itself, keeps slots or is a dict underneath is deep-copied."""
+    from dataclasses import dataclass, field
+
+    @dataclass
+    class Plain:
+        count: int = 0
+        ids: set[int] = field(default_factory=set)
+        places: dict[int, int] = field(default_factory=dict)
+        cards: list[object] = field(default_factory=list)
+        pairs: list[tuple[int, list[int]]] = field(default_factory=list)
+        fixed: tuple[int, ...] = (1, 2)
+        same: list[object] | None = None
+        hand: list[object] | None = None
+
+    @dataclass(slots=True)
+    class Slotted:
+        ids: list[int] = field(default_factory=list)
+
+    game = rummykit.load_variant("gin").new_game(seed=5)
+    play(game, random.Random(5), 7)
+    deal = game.deal
+    plain = Plain(3, {1, 2}, {4: 5}, list(deal.hands[0][:2]), [(1, [2])], (1, 2))
+    plain.same, plain.hand = plain.cards, deal.hands[1]
+    noted = _Noted(seen=[1])
+    own, slotted = _CopiesItself(), Slotted([7])
+    deal.state.update({"plain": plain, "noted": noted, "own": own, "slotted": slotted})
+    clone = game.clone()
+    twin = clone.deal.state
+    copied = twin["plain"]
+    assert type(copied) is Plain and copied == plain and copied is not plain
+    for name in ("ids", "places", "cards", "pairs", "hand"):
+        assert getattr(copied, name) is not getattr(plain, name)
+    assert copied.pairs[0][1] is not plain.pairs[0][1]  # a list inside a tuple inside the list: deep-copied
+    assert copied.fixed is plain.fixed and copied.cards[0] is plain.cards[0]  # immutable: shared
+    assert copied.same is copied.cards and copied.hand is clone.deal.hands[1]  # a list reached twice: one list
+    assert type(twin["noted"]) is _Noted and twin["noted"] == noted and twin["noted"]["seen"] is not noted["seen"]
+    assert type(twin["own"]) is _CopiesItself and twin["own"].copies == 1  # its own __deepcopy__
+    assert type(twin["slotted"]) is Slotted and twin["slotted"].ids == [7] and twin["slotted"].ids is not slotted.ids
+    copied.ids.add(9)
+    copied.places[0] = 0
+    copied.pairs[0][1].append(3)
+    twin["noted"]["seen"].append(2)
+    assert plain == Plain(3, {1, 2}, {4: 5}, plain.cards, [(1, [2])], (1, 2), plain.cards, plain.hand)
+    assert noted == {"seen": [1]}
+
+
 @pytest.mark.skipif(rummykit.COMPILED, reason="the compiled build's Meld cannot be subclassed")
 def test_a_meld_subclass_pickles_and_copies_as_itself() -> None:
     from dataclasses import dataclass
