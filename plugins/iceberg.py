@@ -30,7 +30,7 @@ from typing import Any
 from rummykit import hookimpl
 from rummykit.actions import Action, ActionWords, PositionWords
 from rummykit.cards import Card
-from rummykit.engine import Deal, HandResult, TableMeld
+from rummykit.engine import Deal, HandResult
 from rummykit.melds import Meld, MeldRules, SpecialMeld
 from rummykit.typed import rules_as, state_of
 
@@ -74,6 +74,7 @@ ODD = (13, 11, 9, 7, 5, 3)
 EVEN = (12, 10, 8, 6, 4, 2)
 COLOURS = ((0, 3), (1, 2))
 """Suit numbers (C D H S) by colour: black (clubs, spades) and red (diamonds, hearts)."""
+_COLOUR_OF = {suit: index for index, colour in enumerate(COLOURS) for suit in colour}
 
 
 @hookimpl
@@ -216,10 +217,15 @@ def _built_up(pair: int, third: int, nth: int, size: int) -> int:
 
 def meld_points(rules: IcebergRules, meld: Meld) -> int:
     """What ``meld``, laid in one play, scores."""
+    return laid_points(rules, meld.kind, len(meld.cards))
+
+
+def laid_points(rules: IcebergRules, kind: str, size: int) -> int:
+    """What a meld of ``kind`` laid with ``size`` cards in one play scores."""
     specials = rules.special_melds
-    if meld.kind in specials:
-        return int(specials[meld.kind])
-    return built_up(rules, len(meld.cards))
+    if kind in specials:
+        return int(specials[kind])
+    return built_up(rules, size)
 
 
 def melded_points(deal: Deal) -> list[int]:
@@ -230,11 +236,11 @@ def melded_points(deal: Deal) -> list[int]:
     points = [0] * deal.game.num_players
     for table_meld in deal.table:
         cards = table_meld.meld.cards
-        first = [c for c in cards if c.id in table_meld.first_ids]
-        points[table_meld.owner] += meld_points(rules, _first_meld(table_meld, first))
+        first = sum(1 for c in cards if c.id in table_meld.first_ids)
+        points[table_meld.owner] += laid_points(rules, table_meld.meld.kind, first)
         # Cards not yet noted were laid off by the action that ended the hand, after every noted card (all by
         # one seat, so what they score together does not depend on their order).
-        placed = len(first) + sum(1 for c in cards if c.id in added)
+        placed = first + sum(1 for c in cards if c.id in added)
         for card in cards:
             if card.id not in table_meld.first_ids:
                 place = added.get(card.id)
@@ -244,11 +250,6 @@ def melded_points(deal: Deal) -> list[int]:
                 step = built_up(rules, place) - built_up(rules, place - 1)
                 points[table_meld.credits.get(card.id, table_meld.owner)] += step
     return points
-
-
-def _first_meld(table_meld: TableMeld, first: list[Card]) -> Meld:
-    meld = table_meld.meld
-    return Meld(meld.kind, tuple(first), tuple(c.rank for c in first), meld.suit)
 
 
 def best_next_turn(deal: Deal, seat: int) -> int:
@@ -349,11 +350,13 @@ def candidate_uses(hand: list[Card], targets: list[Meld]) -> tuple[set[int], set
                 melds.update(_one_of_each(ranks, block[:length]))
     melds.update(_special_masks(hand))
     for index, meld in enumerate(targets):
-        covered = {(r - 1) % 13 + 1 for r in meld.ranks}
         if meld.kind == "set":
-            for rank in covered:
-                layoffs.update((mask, index) for mask in _subsets(by_rank.get(rank, 0)))
+            for set_rank in {(r - 1) % 13 + 1 for r in meld.ranks}:
+                held = by_rank.get(set_rank)
+                if held:  # most table sets take no card of the hand
+                    layoffs.update([(mask, index) for mask in _subsets(held)])
             continue
+        covered = {(r - 1) % 13 + 1 for r in meld.ranks}
         if meld.suit is None or meld.suit not in by_suit or len(covered) == 13:
             continue
         ranks = by_suit[meld.suit]
@@ -388,7 +391,8 @@ def _groups(hand: list[Card], key: Any) -> dict[int, int]:
     # By key (a rank, a suit): the bits of the hand's cards that have it.
     groups: dict[int, int] = {}
     for i, card in enumerate(hand):
-        groups[key(card)] = groups.get(key(card), 0) | (1 << i)
+        value = key(card)
+        groups[value] = groups.get(value, 0) | (1 << i)
     return groups
 
 
@@ -406,12 +410,18 @@ def _one_of_each(ranks: dict[int, list[int]], block: list[int]) -> Iterable[int]
 
 
 def _special_masks(hand: list[Card]) -> Iterable[int]:
-    for odd in (True, False):
-        for colour in COLOURS:
-            members = [i for i, c in enumerate(hand) if c.suit in colour and (c.rank % 2 == 1) == odd and c.rank > 1]
-            if len(members) >= 6:
-                for six in itertools.combinations(members, 6):
-                    yield sum(1 << i for i in six)
+    # Six cards of one parity and one colour, aces aside: the hand's cards grouped by both in one pass.
+    if len(hand) < 6:
+        return
+    groups: dict[tuple[int, int], list[int]] = {}
+    for i, c in enumerate(hand):
+        colour = _COLOUR_OF.get(c.suit)
+        if colour is not None and c.rank > 1:
+            groups.setdefault((c.rank % 2, colour), []).append(i)
+    for members in groups.values():
+        if len(members) >= 6:
+            for six in itertools.combinations(members, 6):
+                yield sum(1 << i for i in six)
 
 
 def aces_held(deal: Deal, seat: int) -> int:
