@@ -157,8 +157,8 @@ def rummykit_automatic_action(deal: Deal) -> Action | None:
     """Step 3 of the turn: every ace held is laid face up at once, as soon as the card is drawn."""
     if deal.phase != "play":
         return None
-    aces = tuple(c for c in deal.hands[deal.current] if c.rank == 1)
-    return Action(EXPOSE, aces) if aces else None
+    aces = [c for c in deal.hands[deal.current] if c.rank == 1]  # asked after every action of a turn
+    return Action(EXPOSE, tuple(aces)) if aces else None
 
 
 @hookimpl
