@@ -944,7 +944,7 @@ class Game:
     _counts_cards = True
     """Whether the deal's cards are counted after every action (a plugin that loses or makes a card is caught
     at that action). A search bot's play-outs, copies of the game thrown away once scored, count once at
-    their end instead: a tenth or less of Iceberg's moves, for a twentieth of its search time."""
+    their end instead (in Iceberg the counts after every move were a twentieth of the search bot's time)."""
 
     _asks_automatic = _tells_applied = _tells_turn_started = True
     """Whether a plugin implements ``rummykit_automatic_action`` (``rummykit_action_applied``,
