@@ -590,17 +590,17 @@ class SearchBot:
         hands = len(sim.results)
         moves = self.moves_for(sim)
         sim.max_hands = min(sim.max_hands, hands + 1)  # the play-out ends with this hand: no next one dealt
-        sim._counts_cards = False  # counted once at the end instead of after every move (see Game._counts_cards)
+        sim._counts_cards = False  # counted when the hand ends instead of after every move (see Game._counts_cards)
         sim.apply(action)
         bot = self.rollout_bot
         for _ in range(moves):
             if len(sim.results) > hands:
                 break
             sim.apply(bot.choose(sim))
-        if sim.deal.card_count() != len(sim.deck):
-            sim._lost_cards(sim.deal, f"at the end of a play-out of {action}")
         if len(sim.results) > hands:
             return side_difference(sim, sim.results[hands].scores, seat)
+        if sim.deal.card_count() != len(sim.deck):  # stopped before the hand's end, where it is counted
+            sim._lost_cards(sim.deal, f"in a play-out of {action}, by its last move,")
         return hand_points(sim, seat)
 
 

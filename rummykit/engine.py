@@ -9,6 +9,7 @@ changes nothing. What each action does comes from the variant's plugins through 
 from __future__ import annotations
 
 import copy
+import copyreg
 import functools
 import json
 import random
@@ -211,6 +212,10 @@ def _flat_values(value: Any, memo: dict[int, Any]) -> Any:
     return found
 
 
+# The copies below are put in the memo before they are filled, as deepcopy does: what they hold may point
+# back at them (a plugin's state keeping deal.state, say), and must then point at the copy.
+
+
 def _table_copy(value: Any, memo: dict[int, Any]) -> Any:
     """A copy of ``deal.table``, each table meld by its own ``__deepcopy__`` (without deepcopy's dispatch
     per meld); None when it is not a list of table melds."""
@@ -218,7 +223,9 @@ def _table_copy(value: Any, memo: dict[int, Any]) -> Any:
     if found is None:
         if type(value) is not list or not all(type(held) is TableMeld for held in value):
             return None
-        found = memo[id(value)] = [memo.get(id(held)) or held.__deepcopy__(memo) for held in value]
+        found = memo[id(value)] = []
+        for held in value:
+            found.append(memo.get(id(held)) or held.__deepcopy__(memo))
     return found
 
 
@@ -229,7 +236,9 @@ def _zones_copy(value: Any, memo: dict[int, Any]) -> Any:
     if found is None:
         if type(value) is not dict or not all(type(held) is Zone for held in value.values()):
             return None
-        found = memo[id(value)] = {name: memo.get(id(held)) or held.__deepcopy__(memo) for name, held in value.items()}
+        found = memo[id(value)] = {}
+        for name, held in value.items():
+            found[name] = memo.get(id(held)) or held.__deepcopy__(memo)
     return found
 
 
@@ -240,14 +249,16 @@ def _states_copy(value: Any, memo: dict[int, Any]) -> Any:
     if found is None:
         if type(value) is not dict:
             return None
-        found = memo[id(value)] = {key: _copy_state(held, memo) for key, held in value.items()}
+        found = memo[id(value)] = {}
+        for key, held in value.items():
+            found[key] = _copy_state(held, memo)
     return found
 
 
 _PLAIN: dict[type, bool] = {}
 """Per class of state object: whether its instances are plain objects, which deepcopy copies as an object of
 the class with each attribute copied: classes written in Python alone (no list or dict underneath), with a
-``__dict__``, no ``__slots__`` and nothing of their own about copying or pickling."""
+``__dict__``, no ``__slots__``, nothing of their own about copying or pickling, and no ``copyreg`` entry."""
 _COPY_METHODS = ("__slots__", "__copy__", "__deepcopy__", "__reduce__", "__reduce_ex__", "__getstate__", "__setstate__")
 _HEAP_TYPE = 1 << 9
 """``Py_TPFLAGS_HEAPTYPE``: a class made by a ``class`` statement, not a built-in type."""
@@ -259,6 +270,7 @@ def _plain(cls: type) -> bool:
         bases = [base for base in cls.__mro__ if base is not object]
         plain = _PLAIN[cls] = (
             cls.__dictoffset__ != 0
+            and cls not in copyreg.dispatch_table
             and all(base.__flags__ & _HEAP_TYPE for base in bases)
             and not any(name in vars(base) for base in bases for name in _COPY_METHODS)
         )
@@ -432,7 +444,7 @@ class Deal:
         """The seat in play after ``seat`` (to the left)."""
         n = self.game.num_players
         after = (seat + 1) % n
-        if after in self.seats:  # every seat plays, most often: no loop
+        if after in self.seats:  # the seat after plays, most often: no loop
             return after
         for step in range(2, n + 1):
             candidate = (seat + step) % n
@@ -928,8 +940,10 @@ class Game:
         if automatic:
             self._automatic[-1].add(len(self._actions[-1]))
         self._actions[-1].append(chosen)
-        if self._counts_cards and deal.card_count() != len(self.deck):  # a few len() calls, no card-by-card count
-            self._lost_cards(deal, f"after {_clip(str(chosen))}")
+        if (self._counts_cards or deal.result is not None) and deal.card_count() != len(self.deck):  # len() calls
+            if self._counts_cards:
+                self._lost_cards(deal, f"after {_clip(str(chosen))}")
+            self._lost_cards(deal, f"in a play-out, by the end of its hand ({_clip(str(chosen))} ended it),")
         if self._tells_applied:
             self.variant.hook.rummykit_action_applied(deal=deal, seat=seat, action=chosen)
         if deal.result is not None:
@@ -943,8 +957,9 @@ class Game:
 
     _counts_cards = True
     """Whether the deal's cards are counted after every action (a plugin that loses or makes a card is caught
-    at that action). A search bot's play-outs, copies of the game thrown away once scored, count once at
-    their end instead (in Iceberg the counts after every move were a twentieth of the search bot's time)."""
+    at that action). False: only after the action that ends the hand. A search bot's play-outs, copies of the
+    game thrown away once scored, count so, and once more when they stop before the hand ends (in Iceberg the
+    counts after every move were a twentieth of the search bot's time)."""
 
     _asks_automatic = _tells_applied = _tells_turn_started = True
     """Whether a plugin implements ``rummykit_automatic_action`` (``rummykit_action_applied``,

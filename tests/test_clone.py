@@ -217,6 +217,7 @@ def test_a_clone_copies_each_plugin_state_as_deepcopy_would() -> None:
         fixed: tuple[int, ...] = (1, 2)
         same: list[object] | None = None
         hand: list[object] | None = None
+        states: dict[str, object] | None = field(default=None, compare=False)  # it holds this state
 
     @dataclass(slots=True)
     class Slotted:
@@ -226,7 +227,7 @@ def test_a_clone_copies_each_plugin_state_as_deepcopy_would() -> None:
     play(game, random.Random(5), 7)
     deal = game.deal
     plain = Plain(3, {1, 2}, {4: 5}, list(deal.hands[0][:2]), [(1, [2])], (1, 2))
-    plain.same, plain.hand = plain.cards, deal.hands[1]
+    plain.same, plain.hand, plain.states = plain.cards, deal.hands[1], deal.state
     noted = _Noted(seen=[1])
     own, slotted = _CopiesItself(), Slotted([7])
     deal.state.update({"plain": plain, "noted": noted, "own": own, "slotted": slotted})
@@ -239,6 +240,7 @@ def test_a_clone_copies_each_plugin_state_as_deepcopy_would() -> None:
     assert copied.pairs[0][1] is not plain.pairs[0][1]  # a list inside a tuple inside the list: deep-copied
     assert copied.fixed is plain.fixed and copied.cards[0] is plain.cards[0]  # immutable: shared
     assert copied.same is copied.cards and copied.hand is clone.deal.hands[1]  # a list reached twice: one list
+    assert copied.states is twin  # a state keeping deal.state keeps the copy's
     assert type(twin["noted"]) is _Noted and twin["noted"] == noted and twin["noted"]["seen"] is not noted["seen"]
     assert type(twin["own"]) is _CopiesItself and twin["own"].copies == 1  # its own __deepcopy__
     assert type(twin["slotted"]) is Slotted and twin["slotted"].ids == [7] and twin["slotted"].ids is not slotted.ids
@@ -247,6 +249,7 @@ def test_a_clone_copies_each_plugin_state_as_deepcopy_would() -> None:
     copied.pairs[0][1].append(3)
     twin["noted"]["seen"].append(2)
     assert plain == Plain(3, {1, 2}, {4: 5}, plain.cards, [(1, [2])], (1, 2), plain.cards, plain.hand)
+    assert plain.states is deal.state
     assert noted == {"seen": [1]}
 
 

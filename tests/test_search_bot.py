@@ -689,9 +689,9 @@ def rummykit_turn_ended(deal, seat):
 
 
 def test_a_play_out_that_loses_a_card_is_caught_at_its_end(tmp_path: Path) -> None:
-    """The search bot's play-outs count the deal's cards once, at their end, rather than after every move: a
-    plugin that loses a card in a play-out is still named, and the real game, counting after every action,
-    names the action that lost it."""
+    """The search bot's play-outs count the deal's cards when their hand ends (or when they stop short of it)
+    rather than after every move: a plugin that loses a card in a play-out is still named, and the real game,
+    counting after every action, names the action that lost it."""
     from rummykit.dispatch import PluginError
 
     source = tmp_path / "loses_a_card.py"
@@ -703,7 +703,7 @@ def test_a_play_out_that_loses_a_card_is_caught_at_its_end(tmp_path: Path) -> No
         game.apply(greedy.choose(game))
     position = game.clone()
     bot = SearchBot(seed=1, iterations=2)
-    with pytest.raises(PluginError, match=r"loses-a-card.*at the end of a play-out of .* the deal holds 51 cards"):
+    with pytest.raises(PluginError, match=r"loses-a-card.*in a play-out.* the deal holds 51 cards"):
         while True:  # a decision with candidates to play out, before the real game reaches the sixth turn
             assert game.deal.turn < 6
             game.apply(bot.choose(game))
