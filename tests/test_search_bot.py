@@ -677,35 +677,43 @@ def test_rollout_length_benchmark_compares_two_bots_and_goes_on_from_what_it_sav
     assert rollout_moves.saved(rollout_moves.against_greedy("gin", [3, 6], 2, 0, 1)) == rows  # nothing left to play
 
 
-LOSES_A_CARD_LATE = """
+LOSES_A_CARD = """
 import rummykit
 
 
 @rummykit.hookimpl
 def rummykit_turn_ended(deal, seat):
-    if deal.turn == 6 and deal.stock:
+    if deal.turn == {turn} and deal.stock:
         deal.stock.pop()  # a card gone: a plugin's mistake the real game has not reached yet
 """
 
 
-def test_a_play_out_that_loses_a_card_is_caught_at_its_end(tmp_path: Path) -> None:
-    """The search bot's play-outs count the deal's cards when their hand ends (or when they stop short of it)
+@pytest.mark.parametrize(
+    ("turn", "moves", "named"),
+    [
+        (6, None, r"in a play-out, by the end of its hand \(.* ended it\), the deal holds 51 cards"),
+        (3, 3, r"in a play-out of .*, by its last move, the deal holds 51 cards"),
+    ],
+    ids=["the play-out ends its hand", "the play-out stops short"],
+)
+def test_a_play_out_that_loses_a_card_is_caught(tmp_path: Path, turn: int, moves: int | None, named: str) -> None:
+    """The search bot's play-outs count the deal's cards when their hand ends, or when they stop short of it,
     rather than after every move: a plugin that loses a card in a play-out is still named, and the real game,
     counting after every action, names the action that lost it."""
     from rummykit.dispatch import PluginError
 
     source = tmp_path / "loses_a_card.py"
-    source.write_text(LOSES_A_CARD_LATE, encoding="utf-8")
+    source.write_text(LOSES_A_CARD.format(turn=turn), encoding="utf-8")
     variant = rummykit.load_variant("gin", plugins=[source])
     game = variant.new_game(seed=3)
     greedy = GreedyBot(seed=3)
     while game.deal.turn < 2:
         game.apply(greedy.choose(game))
     position = game.clone()
-    bot = SearchBot(seed=1, iterations=2)
-    with pytest.raises(PluginError, match=r"loses-a-card.*in a play-out.* the deal holds 51 cards"):
-        while True:  # a decision with candidates to play out, before the real game reaches the sixth turn
-            assert game.deal.turn < 6
+    bot = SearchBot(seed=1, iterations=2, rollout_moves=moves)
+    with pytest.raises(PluginError, match="loses-a-card.*" + named):
+        while True:  # a decision with candidates to play out, before the real game reaches the lossy turn
+            assert game.deal.turn < turn
             game.apply(bot.choose(game))
     with pytest.raises(PluginError, match=r"loses-a-card.*after discard \w\w the deal holds 51 cards"):
         while True:
