@@ -28,7 +28,7 @@ from typing import Any, Protocol
 
 from .actions import action_words
 from .cards import Card
-from .engine import Action, Deal, Game, IllegalAction
+from .engine import Action, Deal, Game, IllegalAction, _random_in_state
 from .melds import Arrangement
 from .search import determinize, expected_deadwood, hand_points, hidden_cards, side_difference
 from .standard import layoff_targets, meld_action
@@ -563,12 +563,7 @@ class SearchBot:
         for k, i in enumerate(which):
             if k and stop is not None and time.perf_counter() > stop:
                 break
-            if k < len(which) - 1:
-                rng = random.Random.__new__(random.Random)
-                rng.setstate(state)
-                sim = world._clone(rng)
-            else:
-                sim = world
+            sim = world._clone(_random_in_state(state)) if k < len(which) - 1 else world
             values[i].append(self.rollout(sim, candidates[i], seat))
             sim._drop()  # freed at once rather than by the collector: a decision plays out a hundred or more
         world._drop()

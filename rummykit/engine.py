@@ -182,9 +182,14 @@ def _copy_random(rng: random.Random) -> random.Random:
     sixth of a Gin game's clone; a subclass is left to ``copy.copy`` (its ``__reduce__`` may differ)."""
     if type(rng) is not random.Random:
         return copy.copy(rng)
-    copied = random.Random.__new__(random.Random)
-    copied.setstate(rng.getstate())
-    return copied
+    return _random_in_state(rng.getstate())
+
+
+def _random_in_state(state: tuple[Any, ...]) -> random.Random:
+    """A ``random.Random`` set to ``state`` (from ``getstate``) without seeding it first."""
+    made = random.Random.__new__(random.Random)
+    made.setstate(state)
+    return made
 
 
 def _flat(value: Any, memo: dict[int, Any]) -> Any:
@@ -279,8 +284,7 @@ def _plain(cls: type) -> bool:
 
 def _copy_state(value: Any, memo: dict[int, Any]) -> Any:
     """A deep copy of a mechanic's or plugin's state object (a dataclass, most often), made as deepcopy makes
-    it but sharing what is immutable: a list, set or dict field holding only numbers, text and cards is copied
-    whole, a tuple of them shared; any other field, or an object that is not plain, goes to deepcopy."""
+    it, each field by :func:`_copy_value`; an object that is not plain goes to deepcopy whole."""
     found = memo.get(id(value))
     if found is not None:
         return found
@@ -289,21 +293,28 @@ def _copy_state(value: Any, memo: dict[int, Any]) -> Any:
     new = memo[id(value)] = copy.copy(value)
     fields = new.__dict__
     for name, held in fields.items():
-        kind = type(held)
-        if kind in _SHARED:
-            continue
-        if kind is list or kind is set:
-            if all(type(v) in _SHARED for v in held):
-                fields[name] = _flat(held, memo)
-                continue
-        elif kind is dict:
-            if all(type(k) in _SHARED and type(v) in _SHARED for k, v in held.items()):
-                fields[name] = _flat(held, memo)
-                continue
-        elif kind is tuple and all(type(v) in _SHARED for v in held):
-            continue
-        fields[name] = copy.deepcopy(held, memo)
+        fields[name] = _copy_value(held, memo)
     return new
+
+
+def _copy_value(value: Any, memo: dict[int, Any]) -> Any:
+    """A deep copy of ``value`` as deepcopy makes it, sharing what is immutable: a list, set or dict holding
+    only numbers, text and cards is copied whole, a tuple of them shared; anything else goes to deepcopy."""
+    kind = type(value)
+    if kind in _SHARED:
+        return value
+    found = memo.get(id(value))
+    if found is not None:  # copied already, or shared (the game, its variant, its deck)
+        return found
+    if kind is list or kind is set:
+        if all(type(v) in _SHARED for v in value):
+            return _flat(value, memo)
+    elif kind is dict:
+        if all(type(k) in _SHARED and type(v) in _SHARED for k, v in value.items()):
+            return _flat(value, memo)
+    elif kind is tuple and all(type(v) in _SHARED for v in value):
+        return value  # deepcopy too gives the tuple itself
+    return copy.deepcopy(value, memo)
 
 
 _FLAT_TYPES = (list, set, dict)
@@ -313,7 +324,8 @@ _SHARED = frozenset({int, str, bool, float, type(None), Card})
 
 def _copy_fields(value: _T, memo: dict[int, Any], flat: Mapping[str, Callable[[Any, dict[int, Any]], Any]]) -> _T:
     """A deep copy of ``value`` (a game's deal, zone or table meld) made quickly: the fields named in ``flat``
-    are copied by their function when they hold what it expects, every other field by deepcopy.
+    are copied by their function when they hold what it expects, every other field by :func:`_copy_value`
+    (deepcopy, but sharing what is immutable).
 
     Cards and actions are immutable and copy as themselves, so walking them one by one only costs time:
     most of a clone's time went there (``Game.clone``, which search bots call for every sampled position)."""
@@ -337,9 +349,7 @@ def _copy_fields(value: _T, memo: dict[int, Any], flat: Mapping[str, Callable[[A
             if copied is not None:
                 fields[name] = copied
                 continue
-        if type(held) is tuple and all(type(v) in _SHARED for v in held):
-            continue  # immutable values only (the seats in play): deepcopy would give the tuple itself
-        fields[name] = copy.deepcopy(held, memo)
+        fields[name] = _copy_value(held, memo)
     for cls in type(value).__mro__:  # a subclass's slots (copy.copy shares what they hold)
         slots = cls.__dict__.get("__slots__", ())
         for name in (slots,) if isinstance(slots, str) else slots:
@@ -941,9 +951,11 @@ class Game:
             self._automatic[-1].add(len(self._actions[-1]))
         self._actions[-1].append(chosen)
         if (self._counts_cards or deal.result is not None) and deal.card_count() != len(self.deck):  # len() calls
-            if self._counts_cards:
-                self._lost_cards(deal, f"after {_clip(str(chosen))}")
-            self._lost_cards(deal, f"in a play-out, by the end of its hand ({_clip(str(chosen))} ended it),")
+            done = _clip(str(chosen))
+            self._lost_cards(
+                deal,
+                f"after {done}" if self._counts_cards else f"in a play-out, by the end of its hand ({done} ended it),",
+            )
         if self._tells_applied:
             self.variant.hook.rummykit_action_applied(deal=deal, seat=seat, action=chosen)
         if deal.result is not None:
@@ -1035,7 +1047,6 @@ class Game:
         Applying actions to the copy leaves this game unchanged; both go on identically from the same
         actions. For search bots and vectorised environments. Games also pickle (the variant is saved by
         name, house rules, options and plugin files, and loaded again)."""
-        self._intact()
         # The random generator's state: a shallow copy sets it whole, where a deep one copies its 625 numbers
         # one by one.
         return self._clone(_copy_random(self.rng))
@@ -1043,6 +1054,7 @@ class Game:
     def _clone(self, rng: random.Random) -> Game:
         """:meth:`clone`, the copy holding ``rng`` as its random generator (``search.determinize`` gives
         its copies a generator of their own: a copy of this game's would be thrown away)."""
+        self._intact()
         memo: dict[int, Any] = {id(self.variant): self.variant, id(self.rng): rng}
         # What never changes is shared rather than walked: the deal's starting state, and the finished
         # hands' actions, automatic moves and results.

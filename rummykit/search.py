@@ -74,7 +74,6 @@ def determinize(game: Game, seat: int, rng: random.Random) -> Game:
     """A copy of ``game`` with the cards ``seat`` cannot see dealt again at random among the places that hold
     them (see the module's text). The copy's own random generator is seeded from ``rng`` too, so what the
     copy deals next (a new stock, the next hand) owes nothing to the real game's generator."""
-    game._intact()
     world = game._clone(random.Random(rng.getrandbits(64)))
     if world.is_over:
         return world

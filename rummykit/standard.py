@@ -447,17 +447,16 @@ def melds_and_layoffs(deal: Deal, hand: list[Card], *, melds: bool = True, layof
     targets = layoff_targets(deal, deal.current)
     if targets:
         faces = {card.face for card in choices}
+        has_wild = not wild.isdisjoint(faces)
         table = deal.table
         layoff_faces = search.layoff_faces  # as extend(meld, [card]) answers, once per meld: asked per table meld
-        if wild.isdisjoint(faces):
-            for index in targets:
-                fits = layoff_faces(table[index].meld)
-                if not fits.isdisjoint(faces):
-                    actions.extend([Action("layoff", (card,), index) for card in choices if card.face in fits])
-            return actions
         for index in targets:
             meld = table[index].meld
             fits = layoff_faces(meld)
+            if not has_wild:
+                if not fits.isdisjoint(faces):
+                    actions.extend([Action("layoff", (card,), index) for card in choices if card.face in fits])
+                continue
             for card in choices:
                 if card.face in wild:
                     actions.extend(wild_layoffs(search, meld, card, index))
