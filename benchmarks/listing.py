@@ -61,7 +61,11 @@ def forget(game: rummykit.Game) -> None:
     for kept in ("_last_general", "_last_first"):  # the second is newer than some checkouts
         if hasattr(search, kept):
             setattr(search, kept, None)
-    for memo in ("_by_low_melds", "_kept"):  # each lowest card's melds; answers kept with melds (newer still)
+    for memo in (
+        "_by_low_melds",
+        "_skeletons",
+        "_kept",
+    ):  # each lowest card's melds and their shapes; answers kept with melds (newer still)
         if hasattr(search, memo):
             getattr(search, memo).clear()
     try:  # Skarney's contract melds, kept by their cards (newer still)

@@ -387,6 +387,9 @@ class MeldSearch:
         """The walk's choices of wild cards, by the hand's wild cards and their number (:meth:`_wild_choices`)."""
         self._by_low_melds: dict[tuple[object, ...], list[Meld]] = {}
         """The general walk's melds by their lowest natural face, with the ids of the cards they may hold."""
+        self._skeletons: dict[tuple[object, ...], list[tuple[tuple[int, ...], int]]] = {}
+        """What those melds are made of (:meth:`_skeletons_with`), by their lowest natural face, how many wild
+        cards a meld may take and how many cards of each face they may hold."""
         self._run_paths = [self._run_path(face) for face in range(52)]
         """By natural face, the faces of its suit a run holding it passes, position by position away from its own
         (as bits), up and down from each run position it may take, within the run span, excluded ranks cutting
@@ -1934,22 +1937,34 @@ class MeldSearch:
         wild_ids = tuple([ids[f] for f in sorted(set(wilds))])
         max_w = len(wilds) if self.rules.max_wilds is None else min(self.rules.max_wilds, len(wilds))
         by_low = self._by_low_melds
+        skeletons = self._skeletons
         for low in sorted(counts):
             if holding is not None and (low > holding or (low % 13 != holding % 13 and low // 13 != holding // 13)):
                 continue
             # The melds whose lowest natural card is ``low`` depend only on the cards they may hold: kept by
             # those cards' ids, they are found again when the hand changed elsewhere (a card or two a turn).
-            key_low = (low, wild_ids, self._reached_ids(low, ids, max_w))
+            reached = self._reached_ids(low, ids, max_w)
+            key_low = (low, wild_ids, reached)
             found = by_low.get(key_low)
             if found is None:
+                # What they are made of depends on how many of each face are within reach, not on which
+                # copies or which wild cards: kept so, the walk is not repeated when only those changed.
+                key_shape = (low, max_w, tuple(map(len, reached)))
+                shapes = skeletons.get(key_shape)
+                if shapes is None:
+                    shapes = list(self._skeletons_with(low, counts, max_w))
+                    if len(skeletons) >= 20_000:
+                        skeletons.clear()
+                    skeletons[key_shape] = shapes
                 found = []
-                for faces, used_wilds in self._melds_with(low, counts, wilds):
-                    key = tuple(sorted(faces + used_wilds))
-                    if key not in seen:
-                        seen.add(key)
-                        meld = self._realise(faces, used_wilds, by_face)
-                        if meld is not None:
-                            found.append(meld)
+                for faces, w in shapes:
+                    for used_wilds in self._wild_choices(wilds, w):
+                        key = tuple(sorted(faces + used_wilds))
+                        if key not in seen:
+                            seen.add(key)
+                            meld = self._realise(faces, used_wilds, by_face)
+                            if meld is not None:
+                                found.append(meld)
                 if len(by_low) >= 20_000:
                     by_low.clear()
                 by_low[key_low] = found
@@ -2084,13 +2099,21 @@ class MeldSearch:
     ) -> Iterable[tuple[tuple[int, ...], tuple[int, ...]]]:
         """Melds that contain natural face ``low`` and otherwise only faces >= low from ``counts``,
         plus wild cards from ``wilds``: pairs of (natural faces, wild faces)."""
+        max_w = len(wilds) if self.rules.max_wilds is None else min(self.rules.max_wilds, len(wilds))
+        for faces, w in self._skeletons_with(low, counts, max_w):
+            for chosen in self._wild_choices(wilds, w):
+                yield faces, chosen
+
+    def _skeletons_with(self, low: int, counts: Counter[int], max_w: int) -> Iterable[tuple[tuple[int, ...], int]]:
+        """:meth:`_melds_with` before its wild cards are chosen: pairs of (natural faces, how many wild cards),
+        each then taken with every choice of that many of the hand's wild cards. They depend on the wild
+        cards only by how many a meld may take (``max_w``)."""
         rules = self.rules
-        max_w = len(wilds) if rules.max_wilds is None else min(rules.max_wilds, len(wilds))
         if low == JOKER_FACE:
             if rules.joker_sets:
                 top = counts[JOKER_FACE] if rules.set_max is None else min(counts[JOKER_FACE], rules.set_max)
                 for size in range(rules.set_min, top + 1):
-                    yield (JOKER_FACE,) * size, ()
+                    yield (JOKER_FACE,) * size, 0
             return
         rank, suit = low % 13 + 1, low // 13
         if rank in rules.excluded_ranks:
@@ -2105,8 +2128,7 @@ class MeldSearch:
                 faces = tuple(f for s in range(4) for f in [_face(rank, s)] * pick[s])
                 for w in range(0, max_w + 1):
                     if self._set_size_ok(naturals_n + w):
-                        for chosen in self._wild_choices(wilds, w):
-                            yield faces, chosen
+                        yield faces, w
         if rules.runs:
             for pos in rules.positions(rank):
                 bounds = self._run_bounds(pos, pos)
@@ -2133,9 +2155,7 @@ class MeldSearch:
                         if rules.run_max is not None and length > rules.run_max:
                             break
                         if length >= rules.run_min:
-                            for faces, w in partial:
-                                for chosen in self._wild_choices(wilds, w):
-                                    yield faces, chosen
+                            yield from partial
                         end += 1
                         if end > hi_bound or (start == 1 and end == ace_high):
                             break
@@ -2156,7 +2176,7 @@ class MeldSearch:
                     present |= 1 << face
             for option, mask, repeated in specials:
                 if mask & present == mask and all(counts[f] >= n for f, n in repeated.items()):
-                    yield option, ()
+                    yield option, 0
 
     @staticmethod
     def _grow(
