@@ -246,6 +246,27 @@ def test_melds_kept_by_their_lowest_card_match_a_fresh_walk(seed: int, rules: st
         hand.append(rng.choice([c for c in deck if c not in hand]))
 
 
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.integers(0, 10**9), st.sampled_from(["fortune", "arlington", "skarney", "persian", *range(len(ORDERED_RULES))])
+)
+def test_melds_kept_by_their_faces_hold_other_copies_in_the_same_places(seed: int, rules: str | int) -> None:
+    """What the whole walk keeps by faces (each lowest card's meld shapes, the layout of each meld made) serves
+    another hand of the same faces in other copies (three decks: copies 0 to 2, a face held twice or three
+    times) with the melds of its own cards, as a search that keeps nothing makes them."""
+    variant_search = rummykit.load_variant(rules).meld_search if isinstance(rules, str) else search_for(rules, 0)
+    kept = MeldSearch(variant_search.rules, variant_search.values, accept=variant_search.accept)
+    rng = random.Random(seed)
+    deck = build_deck(3, 6)
+    hand = rng.sample(deck, rng.randint(3, 14))
+    twin = [Card(c.rank, c.suit, (c.copy + rng.randint(1, 2)) % 3) if not c.is_joker else c for c in hand]
+    if len({c.id for c in twin}) != len(twin):
+        return  # two cards became the same card
+    kept._candidate_melds_general(twin)
+    fresh = MeldSearch(kept.rules, kept.values, accept=kept.accept)
+    assert described(kept._candidate_melds_general(hand)) == described(fresh._candidate_melds_general(hand))
+
+
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(range(len(ORDERED_RULES))), st.integers(0, 10**9), st.integers(0, 30))
 def test_the_tables_list_what_the_walk_lists(index: int, seed: int, size: int) -> None:
