@@ -379,6 +379,9 @@ class MeldSearch:
         """Melds made by the walks, by their cards' ids (see :meth:`_realise`)."""
         self._copied: dict[tuple[int, ...], Meld] = {}
         """Melds of hands of several decks, by their cards' ids (see :meth:`_candidate_melds_copies`)."""
+        self._entries_by_meldable: dict[int, list[tuple[tuple[int, tuple[int, ...]], Meld]]] = {}
+        """The tables' melds within a hand's cards that meld (first copies, as a mask), in the listing's order:
+        those of hands of several decks (see :meth:`_candidate_melds_copies`)."""
         self._repeated: dict[tuple[int, tuple[int, ...]], list[tuple[tuple[int, tuple[int, ...]], Meld]]] = {}
         """Sets holding a face twice, by rank and copies held (see :meth:`_repeated_sets`)."""
         self._repeated_set_made: dict[tuple[int, tuple[int, ...]], tuple[tuple[int, tuple[int, ...]], Meld] | None] = {}
@@ -503,18 +506,28 @@ class MeldSearch:
         mask &= ~excluded
         result = 0
         if length:
-            start = mask & starts
-            for i in range(1, length):
-                start &= mask >> i
-            run = start
-            for i in range(1, length):
-                run |= start << i
-            result = run
+            if length == 3:  # most rules: written out, as this is asked of every hand listed
+                start = mask & starts & mask >> 1 & mask >> 2
+                result = start | start << 1 | start << 2
+            else:
+                start = mask & starts
+                for i in range(1, length):
+                    start &= mask >> i
+                result = start
+                for i in range(1, length):
+                    result |= start << i
             if top:
-                for suit in range(4):
-                    lane = top << (13 * suit)
-                    if mask & lane == lane:
-                        result |= lane
+                if mask & top == top:
+                    result |= top
+                lane = top << 13
+                if mask & lane == lane:
+                    result |= lane
+                lane = top << 26
+                if mask & lane == lane:
+                    result |= lane
+                lane = top << 39
+                if mask & lane == lane:
+                    result |= lane
         if set_min:
             a, b, c, d = mask & 0x1FFF, (mask >> 13) & 0x1FFF, (mask >> 26) & 0x1FFF, mask >> 39
             ranks = (a & b & (c | d)) | (c & d & (a | b)) if set_min == 3 else a & b & c & d
@@ -1704,40 +1717,62 @@ class MeldSearch:
         distinct faces from the meld tables and the sets holding two copies of a card (by the copies of each
         rank held), each made of the lowest copies held, as the general walk makes them. None for hands and
         rules the general walk handles (special melds may repeat a face; the largest hands are listed lazily)."""
-        if self.rules.specials or len(cards) >= _LAZY_FROM:
+        rules = self.rules
+        if rules.specials or len(cards) >= _LAZY_FROM:
             return None
+        present = twice = 0  # the faces held, and those held more than once (bits)
+        for card in cards:
+            bit = 1 << card.face
+            if present & bit:
+                twice |= bit
+            else:
+                present |= bit
+        if present & self._slow_bits:
+            return None  # a wild card or a joker
+        meldable = present if self._scan_prune is None else self._meldable(present, self._scan_prune)
+        repeats = 0  # the ranks (bits, 0 for aces) of the faces held twice, when a set may repeat a face
+        if twice and rules.sets and not rules.set_distinct_suits:
+            for suit in range(4):
+                repeats |= (twice >> (13 * suit)) & 0x1FFF
+        if not meldable and not repeats:
+            return []  # most small hands: no card of them melds
+        # Only the faces a meld may take are sorted out by copy: those that meld alone and the repeated ranks'.
+        wanted = meldable | repeats | repeats << 13 | repeats << 26 | repeats << 39
         by_face: dict[int, list[Card]] = {}
-        present = 0
-        repeated = []
-        slow = self._slow_bits
         for card in cards:
             face = card.face
-            held = by_face.get(face)
-            if held is None:
-                bit = 1 << face
-                if bit & slow:
-                    return None  # a wild card or a joker
-                by_face[face] = [card]
-                present |= bit
-            else:
-                held.append(card)
-                if len(held) == 2:
-                    repeated.append(face)
-        for face in repeated:
-            by_face[face].sort(key=_ORDER)  # each face's copies, lowest first
-        entries = self._table_entries(
-            present if self._scan_prune is None else self._meldable(present, self._scan_prune)
-        )
-        if repeated and self.rules.sets and not self.rules.set_distinct_suits:
-            done = 0
-            for face in repeated:
-                index = face % 13
-                if done >> index & 1:
-                    continue
-                done |= 1 << index
+            if wanted >> face & 1:
+                held = by_face.get(face)
+                if held is None:
+                    by_face[face] = [card]
+                else:
+                    held.append(card)
+        if twice & wanted:
+            for held in by_face.values():
+                if len(held) > 1:
+                    held.sort(key=_ORDER)  # each face's copies, lowest first
+        entries: list[tuple[tuple[int, tuple[int, ...]], Meld]] = []
+        if meldable:
+            # The same few cards meld in hand after hand (in Fortune's random play seven times in ten): their
+            # melds are kept by those cards, in order.
+            kept = self._entries_by_meldable
+            known = kept.get(meldable)
+            if known is None:
+                known = self._table_entries(meldable)
+                known.sort(key=_first)
+                if len(kept) >= 4096:
+                    kept.clear()
+                kept[meldable] = known
+            entries = known
+        if repeats:
+            entries = list(entries)  # the kept list stays as it is
+            while repeats:
+                low = repeats & -repeats
+                index = low.bit_length() - 1
                 counts = tuple([len(by_face.get(f, ())) for f in range(index, 52, 13)])
                 entries += self._repeated_sets(index, counts)
-        entries.sort(key=_first)
+                repeats ^= low
+            entries.sort(key=_first)
         return self._with_copies(entries, by_face)
 
     def _with_copies(
