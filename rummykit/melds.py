@@ -314,6 +314,9 @@ class MeldSearch:
             self.accept = self.rules.accept  # a game sets its test on the rules (rummykit_meld_rules)
         self._placements: dict[int, tuple[Meld, tuple[Meld, ...]]] = {}
         """:meth:`placements` by the meld's id, with the meld (asked while the tables are built, too)."""
+        self._placements_by_faces: dict[Hashable, list[tuple[tuple[int, ...], tuple[int, ...], Any, int, Any]]] = {}
+        """The same by the run's faces in their places: which card goes where in each other placement, and what
+        it makes (ranks, suit, wild cards, faces stood for)."""
         self._made_by_faces: dict[Hashable, Any] = {}
         """What :meth:`meld` answered, by the faces given (distinct faces only), the kind asked for and the faces
         named: False for no meld, else the meld's fields with its cards as places in the cards given. A meld's
@@ -995,15 +998,32 @@ class MeldSearch:
         known = self._placements.get(id(meld))  # a hand's melds are listed again turn after turn
         if known is not None and known[0] is meld:
             return list(known[1])
-        wild_faces = self.rules.wild_faces
-        natural = [c for c in meld.cards if c.face not in wild_faces]
-        wild = [c for c in meld.cards if c.face in wild_faces]
+        cards = meld.cards
+        # Another run of the same faces in the same places (other copies, a new object) has the same placements,
+        # their cards in the same places: kept by the faces (and the copies' order, where a face repeats).
+        faces = tuple([c.face for c in cards])
+        copies = tuple([c.copy for c in cards]) if len(set(faces)) != len(faces) else None
+        key = (faces, meld.ranks, meld.suit, copies)
+        by_faces = self._placements_by_faces
+        shapes = by_faces.get(key)
+        if shapes is None:
+            wild_faces = self.rules.wild_faces
+            natural = [c for c in cards if c.face not in wild_faces]
+            wild = [c for c in cards if c.face in wild_faces]
+            where = {c.id: i for i, c in enumerate(cards)}
+            shapes = []
+            for up in range(len(wild) + 1):
+                other = self._as_run(natural, wild, {}, up)
+                if other is not None and other.ranks != meld.ranks:
+                    if self.accept is None or self.accept(other):
+                        order = tuple([where[c.id] for c in other.cards])
+                        shapes.append((order, other.ranks, other.suit, other.wilds, other.represents))
+            if len(by_faces) >= 20_000:
+                by_faces.clear()
+            by_faces[key] = shapes
         found = [meld]
-        for up in range(len(wild) + 1):
-            other = self._as_run(natural, wild, {}, up)
-            if other is not None and other.ranks != meld.ranks:
-                if self.accept is None or self.accept(other):
-                    found.append(other)
+        for order, ranks, suit, wilds, represents in shapes:
+            found.append(Meld("run", tuple([cards[i] for i in order]), ranks, suit, wilds, represents))
         if len(self._placements) >= 4096:
             self._placements.clear()
         self._placements[id(meld)] = (meld, tuple(found))  # the meld is kept with them: its id is not reused

@@ -251,9 +251,10 @@ def test_melds_kept_by_their_lowest_card_match_a_fresh_walk(seed: int, rules: st
     st.integers(0, 10**9), st.sampled_from(["fortune", "arlington", "skarney", "persian", *range(len(ORDERED_RULES))])
 )
 def test_melds_kept_by_their_faces_hold_other_copies_in_the_same_places(seed: int, rules: str | int) -> None:
-    """What the whole walk keeps by faces (each lowest card's meld shapes, the layout of each meld made) serves
-    another hand of the same faces in other copies (three decks: copies 0 to 2, a face held twice or three
-    times) with the melds of its own cards, as a search that keeps nothing makes them."""
+    """What the whole walk keeps by faces (each lowest card's meld shapes, the layout of each meld made, each
+    run's placements of its wild cards) serves another hand of the same faces in other copies (three decks:
+    copies 0 to 2, a face held twice or three times) with melds of its own cards, as a search that keeps
+    nothing makes them."""
     variant_search = rummykit.load_variant(rules).meld_search if isinstance(rules, str) else search_for(rules, 0)
     kept = MeldSearch(variant_search.rules, variant_search.values, accept=variant_search.accept)
     rng = random.Random(seed)
@@ -262,9 +263,27 @@ def test_melds_kept_by_their_faces_hold_other_copies_in_the_same_places(seed: in
     twin = [Card(c.rank, c.suit, (c.copy + rng.randint(1, 2)) % 3) if not c.is_joker else c for c in hand]
     if len({c.id for c in twin}) != len(twin):
         return  # two cards became the same card
-    kept._candidate_melds_general(twin)
+    for meld in kept._candidate_melds_general(twin):
+        kept.placements(meld)
     fresh = MeldSearch(kept.rules, kept.values, accept=kept.accept)
-    assert described(kept._candidate_melds_general(hand)) == described(fresh._candidate_melds_general(hand))
+    listed = kept._candidate_melds_general(hand)
+    assert described(listed) == described(fresh._candidate_melds_general(hand))
+    for meld in listed:  # each run's other placements of its wild cards, kept by faces too
+        assert described(kept.placements(meld)) == described(fresh.placements(meld))
+
+
+def test_placements_kept_by_faces_follow_the_order_of_two_copies_of_a_wild_card() -> None:
+    """A run may hold two copies of one wild card in either order (a Meld made by hand): the placements kept
+    for one order are not handed to the other, whose copies stand where a fresh search puts them."""
+    search = rummykit.load_variant("fortune").meld_search
+    two = Card(2, 0, 1)  # the second deck's 2C
+    laid = search.meld([*parse("5H 6H 2C"), two])
+    assert laid is not None and [c.copy for c in laid.cards] == [0, 0, 0, 1]
+    swapped = Meld(laid.kind, (*laid.cards[:2], two, laid.cards[2]), laid.ranks, laid.suit, laid.wilds)
+    search.placements(laid)
+    fresh = MeldSearch(search.rules, search.values, accept=search.accept)
+    assert described(search.placements(swapped)) == described(fresh.placements(swapped))
+    assert described(search.placements(laid)) == described(fresh.placements(laid))
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
