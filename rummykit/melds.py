@@ -1229,8 +1229,10 @@ class MeldSearch:
                 return self._holding(card, self._ordered_melds(cards, card.face), limit)
             except _OutOfOrder:  # see _first_melds: the whole walk decides
                 pass
-        natural = card.face not in wild and not card.is_joker and not self.rules.specials
-        return self._holding(card, self._candidate_melds_general(cards, holding=card.face if natural else None), limit)
+        # Only the melds holding a card of its face are walked (another copy's then swapped for it); with special
+        # melds, every meld (they need not follow ranks and suits).
+        held = None if self.rules.specials or (card.is_joker and card.face not in wild) else card.face
+        return self._holding(card, self._candidate_melds_general(cards, holding=held), limit)
 
     def _meld_reach(self, card: Card, others: Sequence[Card]) -> list[Card] | None:
         """The cards of ``others`` that a meld holding the natural ``card`` might hold, in their order, or None
@@ -1978,9 +1980,9 @@ class MeldSearch:
         self, cards: Sequence[Card], limit: int | None = None, holding: int | None = None
     ) -> list[Meld]:
         """:meth:`candidate_melds` by the general walk (wild cards, duplicates, special melds). ``holding``, a
-        natural face (no special melds): only the lowest cards whose melds may hold it are walked, those of
-        its rank or suit up to it (a meld holds its lowest natural card and faces above it only), so the
-        answer holds every meld with that face and some others."""
+        face (no special melds): only the melds that hold a card of that face, in the same order. For a natural
+        face only the lowest cards whose melds may hold it are walked (those of its rank or suit up to it: a
+        meld holds its lowest natural card and faces above it only); for a wild one, only the melds taking it."""
         by_face = _sorted_by_face(cards)
         wild_faces = self.rules.wild_faces
         naturals = tuple(sorted(f for f, cs in by_face.items() for _ in cs if f not in wild_faces))
@@ -1993,13 +1995,21 @@ class MeldSearch:
         max_w = len(wilds) if self.rules.max_wilds is None else min(self.rules.max_wilds, len(wilds))
         by_low = self._by_low_melds
         skeletons = self._skeletons
+        natural_held = wild_held = None  # the face ``holding`` names, as the one or the other
+        if holding is not None:
+            if holding in wild_faces:
+                wild_held = holding
+            else:
+                natural_held = holding
         for low in sorted(counts):
-            if holding is not None and (low > holding or (low % 13 != holding % 13 and low // 13 != holding // 13)):
+            if natural_held is not None and (
+                low > natural_held or (low % 13 != natural_held % 13 and low // 13 != natural_held // 13)
+            ):
                 continue
             # The melds whose lowest natural card is ``low`` depend only on the cards they may hold: kept by
             # those cards' ids, they are found again when the hand changed elsewhere (a card or two a turn).
             reached = self._reached_ids(low, ids, max_w)
-            key_low = (low, wild_ids, reached)
+            key_low = (low, wild_ids, reached, holding)
             found = by_low.get(key_low)
             if found is None:
                 # What they are made of depends on how many of each face are within reach, not on which
@@ -2013,7 +2023,11 @@ class MeldSearch:
                     skeletons[key_shape] = shapes
                 found = []
                 for faces, w in shapes:
+                    if natural_held is not None and natural_held not in faces:
+                        continue  # only melds holding that card are wanted (a pile's top card)
                     for used_wilds in self._wild_choices(wilds, w):
+                        if wild_held is not None and wild_held not in used_wilds:
+                            continue
                         key = tuple(sorted(faces + used_wilds))
                         if key not in seen:
                             seen.add(key)
@@ -2024,8 +2038,8 @@ class MeldSearch:
                     by_low.clear()
                 by_low[key_low] = found
             result.extend(found)
-        for faces in self._wild_only_melds(wilds) if holding is None else ():
-            if faces not in seen:
+        for faces in self._wild_only_melds(wilds) if natural_held is None else ():
+            if faces not in seen and (wild_held is None or wild_held in faces):
                 seen.add(faces)
                 meld = self._realise((), faces, by_face)
                 if meld is not None:

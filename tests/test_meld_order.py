@@ -272,6 +272,26 @@ def test_melds_kept_by_their_faces_hold_other_copies_in_the_same_places(seed: in
         assert described(kept.placements(meld)) == described(fresh.placements(meld))
 
 
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.integers(0, 10**9), st.sampled_from(["fortune", "arlington", "skarney", "persian", *range(len(ORDERED_RULES))])
+)
+def test_the_melds_holding_a_card_are_those_of_the_whole_walk_that_hold_it(seed: int, rules: str | int) -> None:
+    """The melds holding one card (a pile's top card; natural, wild or a joker) walk only the melds that may hold
+    it: the same melds in the same order as every meld of the hand and the card, those holding it kept."""
+    variant_search = rummykit.load_variant(rules).meld_search if isinstance(rules, str) else search_for(rules, 0)
+    kept = MeldSearch(variant_search.rules, variant_search.values, accept=variant_search.accept)
+    rng = random.Random(seed)
+    deck = build_deck(2, 4)
+    hand = rng.sample(deck, rng.randint(3, 16))
+    wild = [c for c in deck if kept.is_wild(c) and c not in hand]
+    top = rng.choice(wild) if wild and rng.random() < 0.4 else rng.choice([c for c in deck if c not in hand])
+    for limit in (None, 60, 3):
+        fresh = MeldSearch(kept.rules, kept.values, accept=kept.accept)
+        every = fresh._holding(top, fresh._candidate_melds_general([*hand, top]), limit)
+        assert described(kept.melds_containing(top, hand, limit)) == described(every)
+
+
 def test_placements_kept_by_faces_follow_the_order_of_two_copies_of_a_wild_card() -> None:
     """A run may hold two copies of one wild card in either order (a Meld made by hand): the placements kept
     for one order are not handed to the other, whose copies stand where a fresh search puts them."""
