@@ -1965,8 +1965,8 @@ class MeldSearch:
         return known
 
     def kept(self, meld: Meld) -> dict[Hashable, Any]:
-        """A place to keep answers about ``meld`` under these rules (its lay-offs, its exchanges), for as long
-        as it is kept. Melds are immutable and a table meld stays the same object from turn to turn (a grown
+        """A place to keep answers about ``meld`` under these rules (its lay-offs, its exchanges, its action), for
+        as long as it is kept. Melds are immutable and a table meld stays the same object from turn to turn (a grown
         meld is a new one), so what a turn's listing asks of the table is found again the next turn. Callers
         choose keys that say what the answer is of (``("swap", place, card id)``)."""
         entry = self._kept.get(id(meld))

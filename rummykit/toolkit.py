@@ -113,8 +113,6 @@ def layoff_targets(deal: Deal, seat: int) -> list[int]:
 _MELD_ACTIONS: dict[int, tuple[Meld, Action]] = {}
 _LISTED_MELDS: dict[int, tuple[Action, Meld]] = {}
 """The meld each action of :data:`_MELD_ACTIONS` lays (it is the meld ``search.meld`` makes of its cards)."""
-_WILD_MELD_ACTIONS: dict[int, tuple[Meld, MeldSearch, Action]] = {}
-"""The actions of melds with wild cards, each naming what they stand for (carried out as typed ones are)."""
 
 
 def meld_action(search: MeldSearch, meld: Meld, kind: str = "meld") -> Action:
@@ -134,17 +132,18 @@ def meld_action(search: MeldSearch, meld: Meld, kind: str = "meld") -> Action:
             _LISTED_MELDS[id(action)] = (action, meld)
             return action
         return Action(kind, meld.cards)
-    if kind == "meld":  # a hand's melds with wild cards are the same objects turn after turn, until it changes
-        seen = _WILD_MELD_ACTIONS.get(id(meld))
-        if seen is not None and seen[0] is meld and seen[1] is search:  # another game's wild cards name others
-            return seen[2]
+    # A hand's melds with wild cards are the same objects turn after turn, until it changes: each keeps its
+    # action with the meld search (whose rules say which cards are wild).
+    kept = search.kept(meld) if kind == "meld" else None
+    if kept is not None:
+        laid: Action | None = kept.get("meld action")
+        if laid is not None:
+            return laid
     wild = search.rules.wild_faces
     meant = tuple([card_from_face(f) if c.face in wild else None for c, f in zip(meld.cards, meld.faces)])
     action = Action(kind, meld.cards, stands_for=meant)
-    if kind == "meld":
-        if len(_WILD_MELD_ACTIONS) > 4096:
-            _WILD_MELD_ACTIONS.clear()
-        _WILD_MELD_ACTIONS[id(meld)] = (meld, search, action)  # the meld is kept with it: its id is not reused
+    if kept is not None:
+        kept["meld action"] = action
     return action
 
 
