@@ -61,9 +61,9 @@ def forget(game: rummykit.Game) -> None:
     for kept in ("_last_general", "_last_first"):  # the second is newer than some checkouts
         if hasattr(search, kept):
             setattr(search, kept, None)
-    # Each lowest card's melds and their shapes, the tables' melds by the cards that meld, answers kept with
-    # melds (each newer than some checkouts).
-    for memo in ("_by_low_melds", "_skeletons", "_entries_by_meldable", "_kept"):
+    # Each lowest card's melds and their shapes, the tables' melds by the cards that meld, runs' placements by
+    # their faces, answers kept with melds (each newer than some checkouts).
+    for memo in ("_by_low_melds", "_skeletons", "_entries_by_meldable", "_placements_by_faces", "_kept"):
         if hasattr(search, memo):
             getattr(search, memo).clear()
     try:  # Skarney's contract melds, kept by their cards (newer still)
