@@ -314,14 +314,13 @@ class MeldSearch:
             self.accept = self.rules.accept  # a game sets its test on the rules (rummykit_meld_rules)
         self._placements: dict[int, tuple[Meld, tuple[Meld, ...]]] = {}
         """:meth:`placements` by the meld's id, with the meld (asked while the tables are built, too)."""
-        self._placements_by_faces: dict[Hashable, list[tuple[tuple[int, ...], tuple[int, ...], Any, int, Any]]] = {}
-        """The same by the run's faces in their places: which card goes where in each other placement, and what
-        it makes (ranks, suit, wild cards, faces stood for)."""
+        self._placements_by_faces: dict[Hashable, list[_Layout]] = {}
+        """The same by the run's faces in their places: each other placement's :func:`_layout`."""
         self._made_by_faces: dict[Hashable, Any] = {}
         """What :meth:`meld` answered, by the faces given (distinct faces only), the kind asked for and the faces
-        named: False for no meld, else the meld's fields with its cards as places in the cards given. A meld's
-        validity and shape depend on faces alone (and the game's test on them: see :data:`MeldCheck`), so
-        other copies of the same faces make the same meld."""
+        named: False for no meld, else its :func:`_layout`. A meld's validity and shape depend on faces alone
+        (and the game's test on them: see :data:`MeldCheck`), so other copies of the same faces make the same
+        meld."""
         looked_at = self.rules.accept_faces
         by_suit = [
             self.accept is None
@@ -771,14 +770,11 @@ class MeldSearch:
             if found is None:
                 made[key] = False
                 return None
-            where = {face: i for i, face in enumerate(faces)}
-            order = tuple([where[c.face] for c in found.cards])
-            made[key] = (found.kind, order, found.ranks, found.suit, found.wilds, found.represents)
+            made[key] = _layout(found, cards)
             return found
         if template is False:
             return None
-        meld_kind, order, ranks, suit, wilds, represents = template
-        return Meld(meld_kind, tuple([cards[i] for i in order]), ranks, suit, wilds, represents)
+        return _laid_out(template, cards)
 
     def _meld_checked(
         self, cards: Sequence[Card], kind: str | None, stands_for: Sequence[Card | None] | None
@@ -1010,20 +1006,18 @@ class MeldSearch:
             wild_faces = self.rules.wild_faces
             natural = [c for c in cards if c.face not in wild_faces]
             wild = [c for c in cards if c.face in wild_faces]
-            where = {c.id: i for i, c in enumerate(cards)}
             shapes = []
             for up in range(len(wild) + 1):
                 other = self._as_run(natural, wild, {}, up)
                 if other is not None and other.ranks != meld.ranks:
                     if self.accept is None or self.accept(other):
-                        order = tuple([where[c.id] for c in other.cards])
-                        shapes.append((order, other.ranks, other.suit, other.wilds, other.represents))
+                        shapes.append(_layout(other, cards))
             if len(by_faces) >= 20_000:
                 by_faces.clear()
             by_faces[key] = shapes
         found = [meld]
-        for order, ranks, suit, wilds, represents in shapes:
-            found.append(Meld("run", tuple([cards[i] for i in order]), ranks, suit, wilds, represents))
+        for shape in shapes:
+            found.append(_laid_out(shape, cards))
         if len(self._placements) >= 4096:
             self._placements.clear()
         self._placements[id(meld)] = (meld, tuple(found))  # the meld is kept with them: its id is not reused
@@ -2318,6 +2312,23 @@ def check_copies(cards: Sequence[Card], decks: int, jokers: int, where: str) -> 
                 )
             raise ValueError(f"{where}: the hand names {card} {named}, but the deck holds {held}")
         seen.add(card.id)
+
+
+_Layout = tuple[str, tuple[int, ...], tuple[int, ...], int | None, int, tuple[int, ...]]
+"""A meld's fields with its cards as places in the cards it was made of (:func:`_layout`)."""
+
+
+def _layout(meld: Meld, cards: Sequence[Card]) -> _Layout:
+    """``meld``'s fields, its cards given as their places in ``cards`` (which hold each of them once): other cards
+    of the same faces in the same places make the same meld, :func:`_laid_out` of them."""
+    where = {card.id: i for i, card in enumerate(cards)}
+    return (meld.kind, tuple([where[c.id] for c in meld.cards]), meld.ranks, meld.suit, meld.wilds, meld.represents)
+
+
+def _laid_out(layout: _Layout, cards: Sequence[Card]) -> Meld:
+    """The meld :func:`_layout` describes, of ``cards``."""
+    kind, order, ranks, suit, wilds, represents = layout
+    return Meld(kind, tuple([cards[i] for i in order]), ranks, suit, wilds, represents)
 
 
 def _sorted_by_face(cards: Iterable[Card]) -> dict[int, list[Card]]:
