@@ -293,6 +293,7 @@ class MeldSearch:
     """The natural faces a deck holds (``decks.ranks``, ``decks.suits``); None: all 52. A hand given as
     texts naming another card is not taken on the fast path, so the caller's check refuses it."""
     _by_low: list[tuple[int, ...]] = field(init=False, repr=False)
+    _by_low_second: list[list[tuple[int, tuple[int, ...]]]] = field(init=False, repr=False)
     _cache: dict[int, int] = field(init=False, repr=False)
     """The bit search's memo: a mask's least deadwood and the meld of its lowest card, packed in one int (see
     :meth:`_best_inner`). Ints, not tuples: the memo then makes nothing the garbage collector must track."""
@@ -330,6 +331,8 @@ class MeldSearch:
         self._placed_by_rules = (by_suit[0], by_suit[1], by_suit[2], by_suit[3])
         """By suit, whether every run of it is laid where the rules place its wild cards (no game's test refuses it)."""
         self._by_low = self._build_tables()
+        self._by_low_second = [_by_second_card(masks) for masks in self._by_low]
+        """Each lowest card's melds in the tables grouped by their second card (:meth:`_table_entries`)."""
         self._cache = {}
         self._gcache = {}
         self._wild_bits = sum(1 << face for face in self.rules.wild_faces)
@@ -382,8 +385,8 @@ class MeldSearch:
         self._copied: dict[tuple[int, ...], Meld] = {}
         """Melds of hands of several decks, by their cards' ids (see :meth:`_candidate_melds_copies`)."""
         self._entries_by_meldable: dict[int, list[tuple[tuple[int, tuple[int, ...]], Meld]]] = {}
-        """The tables' melds within a hand's cards that meld (first copies, as a mask), in the listing's order:
-        those of hands of several decks (see :meth:`_candidate_melds_copies`)."""
+        """The tables' melds within a hand's cards that meld (first copies, as a mask), in the listing's order
+        (see :meth:`_sorted_entries`)."""
         self._repeated: dict[tuple[int, tuple[int, ...]], list[tuple[tuple[int, tuple[int, ...]], Meld]]] = {}
         """Sets holding a face twice, by rank and copies held (see :meth:`_repeated_sets`)."""
         self._repeated_set_made: dict[tuple[int, tuple[int, ...]], tuple[tuple[int, tuple[int, ...]], Meld] | None] = {}
@@ -1708,23 +1711,39 @@ class MeldSearch:
         meldable = mask if self._scan_prune is None else self._meldable(mask, self._scan_prune)
         if not meldable:
             return []
-        entries = self._table_entries(meldable)
-        entries.sort(key=_first)
+        entries = self._sorted_entries(meldable)
         if first_copies:
             return [entry[1] for entry in entries]
         # another deck's copies: the same melds, of the hand's cards
         return self._with_copies(entries, {c.face: [c] for c in cards})
 
+    def _sorted_entries(self, meldable: int) -> list[tuple[tuple[int, tuple[int, ...]], Meld]]:
+        """:meth:`_table_entries` in the listing's order, kept by ``meldable``: the same few cards meld in hand
+        after hand (in Fortune's random play seven times in ten). The list kept is not to be changed."""
+        kept = self._entries_by_meldable
+        known = kept.get(meldable)
+        if known is None:
+            known = self._table_entries(meldable)
+            known.sort(key=_first)
+            if len(kept) >= 4096:
+                kept.clear()
+            kept[meldable] = known
+        return known
+
     def _table_entries(self, meldable: int) -> list[tuple[tuple[int, tuple[int, ...]], Meld]]:
         """The tables' melds within ``meldable`` (first copies), each with its place in the listing's order."""
-        by_low = self._by_low
+        by_second = self._by_low_second
         entries = []
         rest = meldable
         while rest:
             low = rest & -rest
-            for meld_mask in by_low[low.bit_length() - 1]:
-                if meld_mask & meldable == meld_mask:
-                    entries.append(self._table_meld(meld_mask))
+            # Most cards that may meld make no meld with the others: grouped by their second card, the melds
+            # of a card not held are passed over together.
+            for second, meld_masks in by_second[low.bit_length() - 1]:
+                if second & meldable:
+                    for meld_mask in meld_masks:
+                        if meld_mask & meldable == meld_mask:
+                            entries.append(self._table_meld(meld_mask))
             rest ^= low
         return entries
 
@@ -1769,17 +1788,7 @@ class MeldSearch:
                     held.sort(key=_ORDER)  # each face's copies, lowest first
         entries: list[tuple[tuple[int, tuple[int, ...]], Meld]] = []
         if meldable:
-            # The same few cards meld in hand after hand (in Fortune's random play seven times in ten): their
-            # melds are kept by those cards, in order.
-            kept = self._entries_by_meldable
-            known = kept.get(meldable)
-            if known is None:
-                known = self._table_entries(meldable)
-                known.sort(key=_first)
-                if len(kept) >= 4096:
-                    kept.clear()
-                kept[meldable] = known
-            entries = known
+            entries = self._sorted_entries(meldable)
         if repeats:
             entries = list(entries)  # the kept list stays as it is
             while repeats:
@@ -2360,6 +2369,15 @@ _PIECE_CARDS: list[list[tuple[Card, ...]]] = [
     for start, width in ((s * 13 + half * 7, 7 - half) for s in range(4) for half in (0, 1))
 ]  # fmt: skip
 """Per 7- or 6-bit piece of a mask (clubs A-7, clubs 8-K, diamonds A-7 ...), the first-copy cards of each value."""
+
+
+def _by_second_card(masks: Sequence[int]) -> list[tuple[int, tuple[int, ...]]]:
+    """``masks`` (melds of one lowest card) grouped by their second lowest card, as that card's bit."""
+    groups: dict[int, list[int]] = {}
+    for mask in masks:
+        rest = mask & (mask - 1)
+        groups.setdefault(rest & -rest if rest else mask, []).append(mask)  # a meld of one card: its own bit
+    return [(second, tuple(group)) for second, group in groups.items()]
 
 
 def _first(entry: tuple[tuple[int, tuple[int, ...]], Meld]) -> tuple[int, tuple[int, ...]]:
