@@ -235,20 +235,23 @@ def melded_points(deal: Deal) -> list[int]:
     added = iceberg_state(deal).added
     points = [0] * deal.game.num_players
     for table_meld in deal.table:
-        cards = table_meld.meld.cards
-        first = sum(1 for c in cards if c.id in table_meld.first_ids)
+        first_ids = table_meld.first_ids
+        ids = [c.id for c in table_meld.meld.cards]
+        first = len(first_ids.intersection(ids))
         points[table_meld.owner] += laid_points(rules, table_meld.meld.kind, first)
+        if first == len(ids):
+            continue  # nothing laid off on it
         # Cards not yet noted were laid off by the action that ended the hand, after every noted card (all by
         # one seat, so what they score together does not depend on their order).
-        placed = first + sum(1 for c in cards if c.id in added)
-        for card in cards:
-            if card.id not in table_meld.first_ids:
-                place = added.get(card.id)
+        placed = first + len(added.keys() & ids)
+        for card_id in ids:
+            if card_id not in first_ids:
+                place = added.get(card_id)
                 if place is None:
                     placed += 1
                     place = placed
                 step = built_up(rules, place) - built_up(rules, place - 1)
-                points[table_meld.credits.get(card.id, table_meld.owner)] += step
+                points[table_meld.credits.get(card_id, table_meld.owner)] += step
     return points
 
 
@@ -328,19 +331,23 @@ def every_mask(hand: list[Card]) -> set[int]:
 
 
 def candidate_uses(hand: list[Card], targets: list[Meld]) -> tuple[set[int], set[tuple[int, int]]]:
-    """The sets of hand cards (none wild) that might form a meld, and those that might be laid off on each of
-    ``targets``, built by shape rather than by trying every set of one suit (2^n of them) on every target.
-    Melds: any cards of one rank; in a suit, one card of each rank of a block of ranks in a row, around the
-    corner too; the special melds' sixes. Lay-offs: cards of a table set's rank; next to a table run, a
-    block below it and a block above it."""
+    """The sets of two or more hand cards (none wild) that might form a meld, and those that might be laid
+    off on each of ``targets``, built by shape rather than by trying every set of one suit (2^n of them) on
+    every target. Melds: any two or more cards of one rank; in a suit, one card of each rank of a block of
+    ranks in a row, around the corner too; the special melds' sixes. Lay-offs: cards of a table set's rank;
+    next to a table run, a block below it and a block above it."""
     melds: set[int] = set()
     layoffs: set[tuple[int, int]] = set()
-    by_rank = _groups(hand, lambda c: c.rank)
+    if not hand:  # the seat that went out
+        return melds, layoffs
+    by_rank: dict[int, int] = {}  # rank -> the bits of the hand's cards of that rank
     by_suit: dict[int, dict[int, list[int]]] = {}  # suit -> rank (1 to 13) -> hand indexes
     for i, card in enumerate(hand):
+        by_rank[card.rank] = by_rank.get(card.rank, 0) | (1 << i)
         by_suit.setdefault(card.suit, {}).setdefault(card.rank, []).append(i)
     for group in by_rank.values():
-        melds.update(_subsets(group))
+        if group & (group - 1):  # one card alone is no meld
+            melds.update([sub for sub in _subsets(group) if sub & (sub - 1)])
     for ranks in by_suit.values():
         for start in ranks:
             block = [start]

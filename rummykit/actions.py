@@ -274,15 +274,30 @@ def _meld_key(action: Action) -> list[list[tuple[int, int]]]:
 
 
 class OneCardActions(dict[Card, Action]):
-    """``table[card]`` is the shared action ``kind card``, made on first use: one dict lookup per card."""
+    """``table[card]`` is the shared action ``kind card`` (``on target`` when given), made on first use: one
+    dict lookup per card."""
+
+    def __init__(self, kind: str, target: int | None = None):
+        super().__init__()
+        self.kind = kind
+        self.target = target
+
+    def __missing__(self, card: Card) -> Action:
+        action = self[card] = Action(self.kind, (card,), self.target)
+        return action
+
+
+class OneCardActionsOn(dict[int, OneCardActions]):
+    """``table[target][card]`` is the shared action ``kind card on target``: lay-offs of one card, listed
+    for every table meld at every turn."""
 
     def __init__(self, kind: str):
         super().__init__()
         self.kind = kind
 
-    def __missing__(self, card: Card) -> Action:
-        action = self[card] = Action(self.kind, (card,))
-        return action
+    def __missing__(self, target: int) -> OneCardActions:
+        actions = self[target] = OneCardActions(self.kind, target)
+        return actions
 
 
 _ONE_CARD_ACTIONS: dict[str, OneCardActions] = {}

@@ -1930,6 +1930,15 @@ class MeldSearch:
         self._keep_fit(meld, found)
         return found
 
+    def layoff_faces_each(self, melds: Iterable[Meld]) -> list[frozenset[int]]:
+        """:meth:`layoff_faces` of each of ``melds``, in order: a listing asks it of every table meld."""
+        fits = self._fits
+        found = []
+        for meld in melds:
+            fit = fits.get(id(meld))
+            found.append(fit[1] if fit is not None and fit[0] is meld else self.layoff_faces(meld))
+        return found
+
     def _keep_fit(self, meld: Meld, faces: frozenset[int]) -> None:
         """Keep :meth:`layoff_faces`'s answer by the meld's id, with the meld (so that its id is not reused)."""
         if len(self._fits) >= 4096:

@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .actions import Action, ActionWords, OneCardActions, PositionWords, Verb
+from .actions import Action, ActionWords, OneCardActions, OneCardActionsOn, PositionWords, Verb
 from .cards import Card, card_from_face
 from .engine import Deal, Game, HandResult
 from .hookspecs import hookimpl
@@ -83,6 +83,7 @@ DRAW_DISCARD = Action("draw discard")
 END_TURN = Action("end turn")
 """Ends a turn that ends without a discard (``turn.end: done``, or ``offer`` with one card left)."""
 DISCARDS = OneCardActions("discard")
+_LAYOFFS = OneCardActionsOn("layoff")
 NOTHING_TO_ADD = "not a legal action now"
 """What a refusal says when no rule explains it further: an ``rummykit_explain_illegal`` answer that ends
 the search for a reason (the engine says the same for no answer)."""
@@ -449,19 +450,21 @@ def melds_and_layoffs(deal: Deal, hand: list[Card], *, melds: bool = True, layof
         faces = {card.face for card in choices}
         has_wild = not wild.isdisjoint(faces)
         table = deal.table
-        layoff_faces = search.layoff_faces  # as extend(meld, [card]) answers, once per meld: asked per table meld
-        for index in targets:
-            meld = table[index].meld
-            fits = layoff_faces(meld)
-            if not has_wild:
+        melds_on = [table[index].meld for index in targets]
+        # The faces each table meld takes, as extend(meld, [card]) answers (found once per meld object).
+        fits_each = search.layoff_faces_each(melds_on)
+        if not has_wild:
+            for index, fits in zip(targets, fits_each):
                 if not fits.isdisjoint(faces):
-                    actions.extend([Action("layoff", (card,), index) for card in choices if card.face in fits])
-                continue
+                    on = _LAYOFFS[index]
+                    actions.extend([on[card] for card in choices if card.face in fits])
+            return actions
+        for index, meld, fits in zip(targets, melds_on, fits_each):
             for card in choices:
                 if card.face in wild:
                     actions.extend(wild_layoffs(search, meld, card, index))
                 elif card.face in fits:
-                    actions.append(Action("layoff", (card,), index))
+                    actions.append(_LAYOFFS[index][card])
     return actions
 
 

@@ -64,7 +64,9 @@ def rummykit_automatic_action(deal: Deal) -> Action | None:
     if deal.phase != "draw" or deal.responder is not None:
         return None
     passed = deal.zones[PASSED].cards[deal.current]
-    return Action(TAKE_UP, tuple(passed)) if passed else None
+    if not passed:
+        return None
+    return Action.of(TAKE_UP, passed[0]) if len(passed) == 1 else Action(TAKE_UP, tuple(passed))
 
 
 @hookimpl
