@@ -156,10 +156,18 @@ def listed_meld(action: Action) -> Meld | None:
 def wild_layoffs(search: MeldSearch, meld: Meld, card: Card, target: int) -> list[Action]:
     """Lay-offs of the wild ``card`` on ``meld`` (table meld ``target``), one per place it may stand (either
     end of a run), each naming the card it stands for (``layoff 2C=8H on 3``)."""
-    faces = search.wild_layoff_faces(meld, card)  # kept: the table's melds and the hand's wild cards stay
-    if meld.kind in ("set", "run"):
-        return [Action("layoff", (card,), target, stands_for=(card_from_face(face),)) for face in faces]
-    return [Action("layoff", (card,), target) for _ in faces]
+    # Kept with the meld: the table's melds and the hand's wild cards stay from turn to turn.
+    kept = search.kept(meld)
+    key = ("wild layoff actions", card.id, target)
+    known: tuple[Action, ...] | None = kept.get(key)
+    if known is None:
+        faces = search.wild_layoff_faces(meld, card)
+        if meld.kind in ("set", "run"):
+            known = tuple([Action("layoff", (card,), target, stands_for=(card_from_face(face),)) for face in faces])
+        else:
+            known = tuple([Action("layoff", (card,), target) for _ in faces])
+        kept[key] = known
+    return list(known)
 
 
 # -- counting ----------------------------------------------------------------------------------------

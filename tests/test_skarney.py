@@ -804,6 +804,45 @@ def _swaps_every_card(deal: Any, seat: int) -> list[str]:
 
 
 @pytest.mark.parametrize("name", ["skarney", "skarney-singles"])
+def test_the_exchanges_and_wild_lay_offs_kept_with_a_table_meld_are_those_worked_out_afresh(name: str) -> None:
+    # exchanged() keeps its answer with the table meld by the card; wild_layoffs() its actions by the card and
+    # the meld's place. A key without the card, or the place, would answer for another card or meld.
+    from rummykit.mechanics.exchange import _exchanged, exchanged
+    from rummykit.toolkit import wild_layoffs
+
+    variant = rummykit.load_variant(name)
+    search = variant.meld_search
+    exchanges = layoffs = 0
+    for seed in range(5):
+        game = variant.new_game(seed=seed)
+        bots = [GreedyBot(seed * 10 + s) if s % 2 else RandomBot(seed * 10 + s) for s in range(game.num_players)]
+        while not game.is_over and len(game.results) < 2:
+            deal = game.deal
+            if deal.phase == "play":
+                hand = deal.hands[deal.current]
+                for index, table_meld in enumerate(deal.table):
+                    for card in hand:
+                        if table_meld.meld.wilds and not search.is_wild(card):
+                            found = exchanged(deal, index, card)
+                            assert found == _exchanged(deal, table_meld, card, False)
+                            exchanges += found is not None
+                        if search.is_wild(card):
+                            listed = wild_layoffs(search, table_meld.meld, card, index)
+                            listed.clear()  # the list is the caller's: what is kept stays
+                            listed = wild_layoffs(search, table_meld.meld, card, index)
+                            faces = search.wild_layoff_faces(table_meld.meld, card)
+                            assert len(listed) == len(faces)
+                            for action in listed:
+                                assert action.cards == (card,) and action.target == index
+                                assert search.extend(table_meld.meld, [card], list(action.stands_for)) is not None
+                            moved = wild_layoffs(search, table_meld.meld, card, index + 1)  # as if at another place
+                            assert [a.target for a in moved] == [index + 1] * len(listed)
+                            layoffs += len(listed)
+            game.apply(bots[deal.actor].choose(game))
+    assert exchanges > 20 and layoffs > 50
+
+
+@pytest.mark.parametrize("name", ["skarney", "skarney-singles"])
 def test_the_listed_exchanges_are_every_card_that_takes_a_wild_cards_place(name: str) -> None:
     from rummykit.mechanics.exchange import swaps
 

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from .. import standard
 from ..actions import Action, ActionWords, PositionWords, Verb
 from ..cards import JOKER_FACE, Card, card_from_face
-from ..engine import Deal
+from ..engine import Deal, TableMeld
 from ..hookspecs import hookimpl
 from ..melds import Meld, MeldSearch
 from ..ruleset import Problem
@@ -130,13 +130,14 @@ def exchange_targets(deal: Deal, seat: int) -> list[int]:
     exchangeable = deal.variant.exchangeable
     result = []
     for i, tm in enumerate(deal.table):
-        if not tm.meld.wilds or tm.meld.kind not in ("set", "run"):
+        meld = tm.meld
+        if not meld.wilds or meld.kind not in ("set", "run"):
             continue
         if mode == "own-side" and game.side_of(tm.owner) != side:
             continue
         if mode == "opponents" and game.side_of(tm.owner) == side:
             continue
-        if not any(c.face in exchangeable for c in tm.meld.cards):
+        if not any(c.face in exchangeable for c in meld.cards):
             continue
         if mode == "layer" and not any(
             c.face in exchangeable and tm.credits.get(c.id, tm.owner) == seat for c in tm.meld.cards
@@ -154,6 +155,23 @@ def exchanged(deal: Deal, index: int, card: Card) -> tuple[Meld, Card] | None:
     meld = table_meld.meld
     search = deal.variant.meld_search
     layer_only = deal.variant.exchange == "layer"
+    if layer_only:
+        return _exchanged(deal, table_meld, card, True)
+    # Whoever laid its wild cards, the answer is the meld's and the card's: kept with the meld (the swaps are
+    # listed every turn, and a table meld stays the same object from turn to turn).
+    answers = search.kept(meld)
+    key = ("exchanged", card.id, deal.variant.exchangeable)
+    if key in answers:
+        known: tuple[Meld, Card] | None = answers[key]
+        return known
+    found = answers[key] = _exchanged(deal, table_meld, card, False)
+    return found
+
+
+def _exchanged(deal: Deal, table_meld: TableMeld, card: Card, layer_only: bool) -> tuple[Meld, Card] | None:
+    """:func:`exchanged`, worked out."""
+    meld = table_meld.meld
+    search = deal.variant.meld_search
     faces = meld.faces
     candidates = [
         i
