@@ -263,7 +263,8 @@ class _Kept:
 
     search: MeldSearch
     made: _Made = field(default_factory=dict)
-    groups: dict[tuple[object, ...], list[Meld]] = field(default_factory=dict)
+    groups: dict[tuple[object, ...], tuple[list[Meld], list[int]]] = field(default_factory=dict)
+    """Each group's melds, with the cards each holds by face (:func:`_need`)."""
 
 
 _KEPT: dict[int, _Kept] = {}
@@ -285,6 +286,15 @@ def three_card_melds(search: MeldSearch, hand: Sequence[Card], size: int = 3) ->
     one wild card, once per combination of faces (the first copies of each face). Built rank by rank and
     suit by suit, so the cost grows with the hand, not with its subsets; a rank's sets and a suit's runs are
     kept by the cards they may hold (a hand changes a card or two a turn, so most are found again)."""
+    sets, _, runs, _ = _three_card_melds(search, hand, size)
+    return sets + runs
+
+
+def _three_card_melds(
+    search: MeldSearch, hand: Sequence[Card], size: int
+) -> tuple[list[Meld], list[int], list[Meld], list[int]]:
+    """:func:`three_card_melds`: the sets and the cards each holds by face (:func:`_need`), then the runs and
+    theirs."""
     by_face: dict[int, list[Card]] = {}
     for card in sorted(hand):
         by_face.setdefault(card.face, []).append(card)
@@ -295,7 +305,10 @@ def three_card_melds(search: MeldSearch, hand: Sequence[Card], size: int = 3) ->
     groups = kept.groups
     if len(groups) >= 20_000:
         groups.clear()
-    found: list[Meld] = []
+    sets: list[Meld] = []
+    set_needs: list[int] = []
+    runs: list[Meld] = []
+    run_needs: list[int] = []
     key: tuple[object, ...]
     rules = search.rules
     if rules.sets:
@@ -305,10 +318,12 @@ def three_card_melds(search: MeldSearch, hand: Sequence[Card], size: int = 3) ->
                 by_rank.setdefault(cards[0].rank, []).extend(cards)
         for cards in by_rank.values():
             key = ("set", size, tuple([c.id for c in cards]), wild_ids)
-            melds = groups.get(key)
-            if melds is None:
-                melds = groups[key] = _rank_sets(search, kept.made, cards, wilds, size)
-            found.extend(melds)
+            group = groups.get(key)
+            if group is None:
+                melds = _rank_sets(search, kept.made, cards, wilds, size)
+                group = groups[key] = (melds, [_need(search, m) for m in melds])
+            sets += group[0]
+            set_needs += group[1]
     if rules.runs:
         low, high = rules.run_span
         for suit in range(4):
@@ -318,11 +333,13 @@ def three_card_melds(search: MeldSearch, hand: Sequence[Card], size: int = 3) ->
                 if face in by_face and face not in wild_faces:
                     at[pos] = by_face[face][0]
             key = ("run", size, suit, tuple([(pos, c.id) for pos, c in at.items()]), wild_ids)
-            melds = groups.get(key)
-            if melds is None:
-                melds = groups[key] = _suit_runs(search, kept.made, suit, at, wilds, size)
-            found.extend(melds)
-    return found
+            group = groups.get(key)
+            if group is None:
+                melds = _suit_runs(search, kept.made, suit, at, wilds, size)
+                group = groups[key] = (melds, [_need(search, m) for m in melds])
+            runs += group[0]
+            run_needs += group[1]
+    return sets, set_needs, runs, run_needs
 
 
 def _rank_sets(search: MeldSearch, made: _Made, cards: list[Card], wilds: list[Card], size: int) -> list[Meld]:
@@ -408,16 +425,15 @@ def contracts(deal: Deal, seat: int, limit: int = CONTRACT_LIMIT) -> list[Action
     size = int(_rules(deal).contract_meld_size)
     if len(hand) < count * size:
         return []
-    melds = three_card_melds(search, hand, size)
+    sets, set_needs, runs, run_needs = _three_card_melds(search, hand, size)
     have = _GUARDS  # each face's count held, in its own byte, above it the byte's guard bit
     by_face: dict[int, list[Card]] = {}  # the hand's cards by face, in the hand's order
     for card in hand:
         have += 1 << (8 * card.face)
         by_face.setdefault(card.face, []).append(card)
     result: list[list[Meld]] = []
-    for kind in ("set", "run"):
-        options = [m for m in melds if m.kind == kind]
-        _choose(options, [_need(search, m) for m in options], count, have, result, limit)
+    _choose(sets, set_needs, count, have, result, limit)
+    _choose(runs, run_needs, count, have, result, limit)
     return [_contract_action(search, by_face, chosen) for chosen in result]
 
 
@@ -441,27 +457,39 @@ def _need(search: MeldSearch, meld: Meld) -> int:
 def _choose(options: list[Meld], needs: list[int], count: int, have: int, result: list[list[Meld]], limit: int) -> None:
     """Depth-first: add to ``result`` the choices of ``count`` melds of ``options`` whose cards the hand holds
     (``have`` and ``needs``, counts by face as in :data:`_GUARDS`), until ``limit`` are found or
-    ``CONTRACT_STEPS`` melds have been tried."""
-    chosen: list[Meld] = []
+    ``CONTRACT_STEPS`` melds have been tried. (A loop over a stack of choices rather than calls: listed at every
+    turn before a contract.)"""
+    if count <= 0:
+        result.append([])
+        return
     budget = CONTRACT_STEPS
-
-    def walk(start: int, used: int) -> None:
-        nonlocal budget
-        if len(chosen) == count:
-            result.append(list(chosen))
-            return
-        for i in range(start, len(options)):
+    size = len(options)
+    picks = [0] * count  # the option chosen at each depth
+    used = [0] * count  # the cards the choices above each depth hold
+    depth = 0
+    i = 0
+    while True:
+        if i < size:
             if len(result) >= limit or budget <= 0:
                 return
             budget -= 1
-            after = used + needs[i]
+            after = used[depth] + needs[i]
             if (have - after) & _GUARDS != _GUARDS:  # some face more than the hand holds
+                i += 1
                 continue
-            chosen.append(options[i])
-            walk(i + 1, after)
-            chosen.pop()
-
-    walk(0, 0)
+            picks[depth] = i
+            if depth + 1 == count:
+                result.append([options[p] for p in picks])
+                i += 1
+                continue
+            depth += 1
+            used[depth] = after
+            i += 1
+            continue
+        if depth == 0:
+            return
+        depth -= 1
+        i = picks[depth] + 1
 
 
 def _contract_action(search: MeldSearch, by_face: dict[int, list[Card]], melds: Sequence[Meld]) -> Action:

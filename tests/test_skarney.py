@@ -859,3 +859,54 @@ def test_the_listed_exchanges_are_every_card_that_takes_a_wild_cards_place(name:
                 checked += len(listed)
             game.apply(bots[deal.actor].choose(game))
     assert checked > 50  # exchanges were there to list
+
+
+def test_the_contracts_choice_of_melds_is_the_depth_first_walk_with_its_step_budget() -> None:
+    # _choose walks with a loop over a stack; the walk it stands for, written as calls, must give the same
+    # choices in the same order, under every limit and step budget (random holdings and melds by face).
+    import random
+
+    from rummykit.plugins import skarney
+
+    def walked(needs: list[int], count: int, have: int, limit: int, steps: int) -> list[list[int]]:
+        found: list[list[int]] = []
+        chosen: list[int] = []
+        budget = steps
+
+        def walk(start: int, used: int) -> None:
+            nonlocal budget
+            if len(chosen) == count:
+                found.append(list(chosen))
+                return
+            for i in range(start, len(needs)):
+                if len(found) >= limit or budget <= 0:
+                    return
+                budget -= 1
+                after = used + needs[i]
+                if (have - after) & skarney._GUARDS != skarney._GUARDS:
+                    continue
+                chosen.append(i)
+                walk(i + 1, after)
+                chosen.pop()
+
+        walk(0, 0)
+        return found
+
+    rng = random.Random(7)
+    default_steps = skarney.CONTRACT_STEPS
+    compared = 0
+    try:
+        for _ in range(3000):
+            faces = rng.randint(3, 12)
+            needs = [sum(1 << (8 * f) for f in rng.sample(range(faces), 3)) for _ in range(rng.randint(0, 20))]
+            have = skarney._GUARDS + sum(rng.randint(0, 2) << (8 * f) for f in range(faces))
+            count, limit = rng.randint(1, 4), rng.randint(1, 30)
+            for steps in (default_steps, 7, 40):
+                skarney.CONTRACT_STEPS = steps
+                result: list[list[int]] = []
+                skarney._choose(list(range(len(needs))), needs, count, have, result, limit)  # type: ignore[arg-type]
+                assert result == walked(needs, count, have, limit, steps)
+                compared += bool(result)
+    finally:
+        skarney.CONTRACT_STEPS = default_steps
+    assert compared > 1000
