@@ -340,10 +340,9 @@ def candidate_uses(hand: list[Card], targets: list[Meld]) -> tuple[set[int], set
     layoffs: set[tuple[int, int]] = set()
     if not hand:  # the seat that went out
         return melds, layoffs
-    by_rank: dict[int, int] = {}  # rank -> the bits of the hand's cards of that rank
+    by_rank = _groups(hand, lambda c: c.rank)
     by_suit: dict[int, dict[int, list[int]]] = {}  # suit -> rank (1 to 13) -> hand indexes
     for i, card in enumerate(hand):
-        by_rank[card.rank] = by_rank.get(card.rank, 0) | (1 << i)
         by_suit.setdefault(card.suit, {}).setdefault(card.rank, []).append(i)
     for group in by_rank.values():
         if group & (group - 1):  # one card alone is no meld

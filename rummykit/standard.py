@@ -460,11 +460,12 @@ def melds_and_layoffs(deal: Deal, hand: list[Card], *, melds: bool = True, layof
                     actions.extend([on[card] for card in choices if card.face in fits])
             return actions
         for index, meld, fits in zip(targets, melds_on, fits_each):
+            on = _LAYOFFS[index]
             for card in choices:
                 if card.face in wild:
                     actions.extend(wild_layoffs(search, meld, card, index))
                 elif card.face in fits:
-                    actions.append(_LAYOFFS[index][card])
+                    actions.append(on[card])
     return actions
 
 

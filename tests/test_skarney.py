@@ -824,7 +824,7 @@ def test_the_exchanges_and_wild_lay_offs_kept_with_a_table_meld_are_those_worked
                     for card in hand:
                         if table_meld.meld.wilds and not search.is_wild(card):
                             found = exchanged(deal, index, card)
-                            assert found == _exchanged(deal, table_meld, card, False)
+                            assert found == _exchanged(deal, table_meld, card)
                             exchanges += found is not None
                         if search.is_wild(card):
                             listed = wild_layoffs(search, table_meld.meld, card, index)

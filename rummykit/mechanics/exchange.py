@@ -130,14 +130,13 @@ def exchange_targets(deal: Deal, seat: int) -> list[int]:
     exchangeable = deal.variant.exchangeable
     result = []
     for i, tm in enumerate(deal.table):
-        meld = tm.meld
-        if not meld.wilds or meld.kind not in ("set", "run"):
+        if not tm.meld.wilds or tm.meld.kind not in ("set", "run"):
             continue
         if mode == "own-side" and game.side_of(tm.owner) != side:
             continue
         if mode == "opponents" and game.side_of(tm.owner) == side:
             continue
-        if not any(c.face in exchangeable for c in meld.cards):
+        if not any(c.face in exchangeable for c in tm.meld.cards):
             continue
         if mode == "layer" and not any(
             c.face in exchangeable and tm.credits.get(c.id, tm.owner) == seat for c in tm.meld.cards
@@ -152,11 +151,10 @@ def exchanged(deal: Deal, index: int, card: Card) -> tuple[Meld, Card] | None:
     None. In a run the wild must stand for ``card`` itself; in a set, for a card of its rank (one standing
     for ``card``'s suit first)."""
     table_meld = deal.table[index]
+    if deal.variant.exchange == "layer":
+        return _exchanged(deal, table_meld, card)
     meld = table_meld.meld
     search = deal.variant.meld_search
-    layer_only = deal.variant.exchange == "layer"
-    if layer_only:
-        return _exchanged(deal, table_meld, card, True)
     # Whoever laid its wild cards, the answer is the meld's and the card's: kept with the meld (the swaps are
     # listed every turn, and a table meld stays the same object from turn to turn).
     answers = search.kept(meld)
@@ -164,14 +162,15 @@ def exchanged(deal: Deal, index: int, card: Card) -> tuple[Meld, Card] | None:
     if key in answers:
         known: tuple[Meld, Card] | None = answers[key]
         return known
-    found = answers[key] = _exchanged(deal, table_meld, card, False)
+    found = answers[key] = _exchanged(deal, table_meld, card)
     return found
 
 
-def _exchanged(deal: Deal, table_meld: TableMeld, card: Card, layer_only: bool) -> tuple[Meld, Card] | None:
+def _exchanged(deal: Deal, table_meld: TableMeld, card: Card) -> tuple[Meld, Card] | None:
     """:func:`exchanged`, worked out."""
     meld = table_meld.meld
     search = deal.variant.meld_search
+    layer_only = deal.variant.exchange == "layer"
     faces = meld.faces
     candidates = [
         i
