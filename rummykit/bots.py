@@ -28,7 +28,7 @@ from typing import Any, Protocol
 
 from .actions import action_words
 from .cards import Card
-from .engine import Action, Deal, Game, IllegalAction, _random_in_state
+from .engine import Action, Deal, Game, _random_in_state
 from .melds import Arrangement
 from .search import determinize, expected_deadwood, hand_points, hidden_cards, side_difference
 from .standard import layoff_targets, meld_action
@@ -99,8 +99,9 @@ class GreedyBot:
             card = deal.offer.card
             useful = (
                 self.rng.random() < self.ACCEPT_ANYWAY
-                or card.face not in {c.face for c in search.arrange(hand + [card]).deadwood}
+                # (before the arrangement: far quicker, and either answer will do)
                 or any(search.lays_off(deal.table[i].meld, card) for i in layoff_targets(deal, deal.actor))
+                or card.face not in {c.face for c in search.arrange(hand + [card]).deadwood}
             )
             return by_kind["accept" if useful else "decline"][0]
         if not by_kind.keys() <= self.KNOWN_VERBS:
@@ -261,16 +262,16 @@ class GreedyBot:
             # allows them now (a contract may ask for several melds at once: then the longest listed one).
             # None listed, none is allowed: the listing caps melds, it lists some whenever a meld is allowed.
             laid = max(arrangement.melds, key=len)
-            try:
-                # Named as the listing names it (each wild card's stand-in too), so that it is found there.
-                action = game.resolve(meld_action(search, laid))
-                # What is left is best arranged as the rest of this arrangement: no need to search it again.
-                rest = [c for c in hand if c not in laid.cards]
-                kept = tuple(m for m in arrangement.melds if m is not laid)
-                self._remember(game, rest, Arrangement(kept, arrangement.deadwood, arrangement.deadwood_value))
-                return action
-            except IllegalAction:
+            # Named as the listing names it (each wild card's stand-in too), so that it is found there; what the
+            # rules refuse is None here (resolve's refusal would name every legal action, for nothing).
+            action = game._legal_form(meld_action(search, laid))
+            if action is None:
                 return max(by_kind["meld"], key=lambda a: (len(a.cards), sum(value(c) for c in a.cards)))
+            # What is left is best arranged as the rest of this arrangement: no need to search it again.
+            rest = [c for c in hand if c not in laid.cards]
+            kept = tuple(m for m in arrangement.melds if m is not laid)
+            self._remember(game, rest, Arrangement(kept, arrangement.deadwood, arrangement.deadwood_value))
+            return action
         if "layoff" in by_kind:
             laid_off = max(by_kind["layoff"], key=lambda a: value(a.cards[0]))
             card = laid_off.cards[0]

@@ -893,6 +893,23 @@ class Game:
             self._intact()
         if self.is_over:
             raise IllegalAction("the game is over")
+        found = self._legal_form(action)
+        if found is not None:
+            return found
+        wanted = Action.parse(action) if isinstance(action, str) else action
+        legal = self.deal.legal_actions()
+        reason = self.variant.hook.rummykit_explain_illegal(deal=self.deal, action=wanted)
+        names = ", ".join(sorted({str(a) for a in legal})[:12])
+        more = "" if len(legal) <= 12 else f" (and {len(legal) - 12} more)"
+        raise IllegalAction(
+            f"{_clip(str(wanted))} is not allowed: {_clip(reason or 'not a legal action now', 300)}. "
+            f"Legal now: {_clip(names, 400)}{more}"
+        )
+
+    def _legal_form(self, action: Action | str) -> Action | None:
+        """:meth:`resolve` in a game that is not over, but None where it would raise :class:`IllegalAction` for
+        an action that is not legal now: without the message, which names the legal actions (a bot trying an
+        action the rules may refuse need not pay for it)."""
         legal = self.deal.legal_actions()
         if isinstance(action, str):
             wanted = Action.parse(action)
@@ -913,13 +930,7 @@ class Game:
         checked = self.variant.hook.rummykit_check_action(deal=self.deal, action=wanted)
         if isinstance(checked, Action) and self.deal.allows(checked):
             return checked
-        reason = self.variant.hook.rummykit_explain_illegal(deal=self.deal, action=wanted)
-        names = ", ".join(sorted({str(a) for a in legal})[:12])
-        more = "" if len(legal) <= 12 else f" (and {len(legal) - 12} more)"
-        raise IllegalAction(
-            f"{_clip(str(wanted))} is not allowed: {_clip(reason or 'not a legal action now', 300)}. "
-            f"Legal now: {_clip(names, 400)}{more}"
-        )
+        return None
 
     def apply(self, action: Action | str) -> None:
         """Apply a legal action (or its text) for the current player.
