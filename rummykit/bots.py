@@ -264,14 +264,14 @@ class GreedyBot:
             laid = max(arrangement.melds, key=len)
             # Named as the listing names it (each wild card's stand-in too), so that it is found there; what the
             # rules refuse is None here (resolve's refusal would name every legal action, for nothing).
-            action = game._legal_form(meld_action(search, laid))
-            if action is None:
+            melding = game._legal_form(meld_action(search, laid))
+            if melding is None:
                 return max(by_kind["meld"], key=lambda a: (len(a.cards), sum(value(c) for c in a.cards)))
             # What is left is best arranged as the rest of this arrangement: no need to search it again.
             rest = [c for c in hand if c not in laid.cards]
             kept = tuple(m for m in arrangement.melds if m is not laid)
             self._remember(game, rest, Arrangement(kept, arrangement.deadwood, arrangement.deadwood_value))
-            return action
+            return melding
         if "layoff" in by_kind:
             laid_off = max(by_kind["layoff"], key=lambda a: value(a.cards[0]))
             card = laid_off.cards[0]
