@@ -893,11 +893,14 @@ class Game:
             self._intact()
         if self.is_over:
             raise IllegalAction("the game is over")
+        legal = self.deal.legal_actions()
+        for candidate in legal:  # bots hand back the very objects listed (the rest: _legal_form)
+            if candidate is action:
+                return candidate
         found = self._legal_form(action)
         if found is not None:
             return found
         wanted = Action.parse(action) if isinstance(action, str) else action
-        legal = self.deal.legal_actions()
         reason = self.variant.hook.rummykit_explain_illegal(deal=self.deal, action=wanted)
         names = ", ".join(sorted({str(a) for a in legal})[:12])
         more = "" if len(legal) <= 12 else f" (and {len(legal) - 12} more)"
