@@ -110,3 +110,45 @@ def test_in_place_hooks_run_kernel_then_game_then_house_rules_in_order(tmp_path:
     view = variant.new_game(seed=1).observation(0)
     # The game's own observe hook (gin's, which adds knock_limit) ran before both house rules.
     assert view["order"] == [("first-rule", True), ("second-rule", True)]
+
+
+@pytest.mark.parametrize("name", ["skarney-singles", "fortune", "gin"])
+def test_resolve_without_its_message_accepts_and_refuses_exactly_what_resolve_does(name: str) -> None:
+    # The bots try an action the rules may refuse through Game._legal_form, which skips resolve's message: it
+    # must find the same action for whatever resolve accepts (the listed object itself, an equal copy, a meld
+    # left out of the capped listing) and None for whatever resolve refuses.
+    import random
+
+    from rummykit.toolkit import meld_action
+
+    variant = rummykit.load_variant(name)
+    search = variant.meld_search
+    rng = random.Random(7)
+    compared = refused = unlisted = 0
+    for seed in range(3):
+        game = variant.new_game(seed=seed, max_hands=1)
+        while not game.is_over and compared < 3000:
+            listed = game.legal_actions()
+            hand = game.deal.hands[game.deal.actor]
+            tries: list[rummykit.Action] = list(listed) + [rummykit.Action(a.kind, a.cards, a.target) for a in listed]
+            tries += [meld_action(search, m) for m in search.arrange(hand).melds]
+            if len(hand) >= 3:
+                tries.append(rummykit.Action("meld", tuple(rng.sample(hand, 3))))
+            tries.append(rummykit.Action("discard", (game.deck[rng.randrange(len(game.deck))],)))
+            for action in tries:
+                try:
+                    expected: rummykit.Action | None = game.resolve(action)
+                except IllegalAction:
+                    expected = None
+                found = game._legal_form(action)
+                assert found == expected, (name, str(action))
+                if expected is not None and action in listed:
+                    assert found is next(a for a in listed if a == action)
+                compared += 1
+                refused += expected is None
+                unlisted += expected is not None and all(a != expected for a in listed)
+            assert game.legal_actions() == listed
+            game.apply(rng.choice(listed))
+    assert refused and compared - refused  # both answers met
+    if name == "skarney-singles":
+        assert unlisted  # a meld resolve accepts outside the listing
