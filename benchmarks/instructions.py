@@ -5,10 +5,12 @@ more from run to run.
 
     python3 benchmarks/instructions.py                      # Gin: the vector env, the AEC env, the raw engine
     python3 benchmarks/instructions.py --variants 500-rum --steps 40
+    python3 benchmarks/instructions.py --variants skarney-singles --kinds search --decisions 10
     benchmarks/.checkouts/venv-REF/bin/python benchmarks/instructions.py --source benchmarks/.checkouts/tree-REF
                                                             # another checkout, with its own environment
 
-Each count runs the workload twice under callgrind, with a warm-up only and with ``--steps`` more steps,
+Each count runs the workload twice under callgrind, with a warm-up only and with ``--steps`` more steps
+(``--decisions`` for ``search``),
 and divides the difference by the steps taken (so start-up, imports and warm-up cancel out). The play is
 seeded and ``PYTHONHASHSEED`` fixed, so two runs of the same code take the same path and give the same
 count. Workloads, with random legal choices throughout:
@@ -17,6 +19,9 @@ count. Workloads, with random legal choices throughout:
 - ``aec``: the PettingZoo loop of ``benchmarks/envs.py`` (``last()``, an index drawn from the mask,
   ``step``); per step.
 - ``raw``: ``Game.legal_actions`` then ``Game.apply`` on one-hand games; per action.
+- ``search``: the search bot (seat 0) against greedy bots, seed 1, as ``benchmarks/search_bot.py`` plays it;
+  per decision of the search bot (``--decisions`` of them, the greedy bots' moves between them included).
+  A whole game takes minutes of CPU, hours under callgrind: this counts a stretch of one.
 
 Needs ``valgrind`` (``apt install valgrind``) and, for the environments, the ``rl`` extra. Instructions are
 not time (cache misses and allocation cost more than they count), but a change that removes instructions
@@ -34,8 +39,8 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-WARM_UP = {"vector": 100, "aec": 1000, "raw": 2000}
-"""Steps played before counting starts (vector: steps of all 64 games)."""
+WARM_UP = {"vector": 100, "aec": 1000, "raw": 2000, "search": 2}
+"""Steps played before counting starts (vector: steps of all 64 games; search: the search bot's decisions)."""
 
 WORKLOAD = r"""
 import os, random, sys
@@ -77,6 +82,16 @@ elif kind == "aec":
                 break
         episode += 1
         env.reset(seed=episode)
+elif kind == "search":
+    from rummykit.bots import GreedyBot, SearchBot
+    game = rummykit.load_variant(name).new_game(seed=1)
+    bots = [SearchBot(seed=1)] + [GreedyBot(seed=1 + seat) for seat in range(1, game.num_players)]
+    made = 0
+    while not game.is_over and made < warm + steps:
+        seat = game.deal.actor
+        made += seat == 0
+        game.apply(bots[seat].choose(game))
+    print("decisions", made)
 else:
     import rummykit
     variant = rummykit.load_variant(name)
@@ -115,7 +130,7 @@ def count(source: Path, name: str, kind: str, steps: int) -> int:
 
 
 def per_step(source: Path, name: str, kind: str, steps: int) -> float:
-    """Instructions per step (vector: per game step, 64 a call)."""
+    """Instructions per step (vector: per game step, 64 a call; search: per decision of the search bot)."""
     taken = steps * (64 if kind == "vector" else 1)
     return (count(source, name, kind, steps) - count(source, name, kind, 0)) / taken
 
@@ -127,8 +142,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--steps", type=int, default=100, help="vector steps (64 game steps each); AEC and raw 64x as many"
     )
+    parser.add_argument(
+        "--decisions", type=int, default=10, help="search: the search bot's decisions counted (default 10)"
+    )
     parser.add_argument("--source", type=Path, default=HERE.parent, help="the checkout to measure (default: this one)")
     args = parser.parse_args(argv)
+    if args.decisions < 1 or args.steps < 1:
+        parser.error("--steps and --decisions are whole numbers of at least 1")
     source = args.source.resolve()
     if not (source / "rummykit" / "__init__.py").is_file():
         raise SystemExit(f"--source {args.source}: no rummykit package there (expected {source}/rummykit/__init__.py)")
@@ -137,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"instructions per step, {source}")
     for name in args.variants:
         for kind in args.kinds:
-            steps = args.steps if kind == "vector" else args.steps * 64
+            steps = args.steps if kind == "vector" else args.decisions if kind == "search" else args.steps * 64
             print(f"{name:16} {kind:7} {per_step(source, name, kind, steps):>10,.0f}", flush=True)
     return 0
 

@@ -758,7 +758,7 @@ def test_vector_env_soak(name: str) -> None:
 
 
 def test_instruction_count_workloads_run(tmp_path: Path) -> None:
-    """benchmarks/instructions.py: its three workloads run as written (here without valgrind, briefly); a
+    """benchmarks/instructions.py: its workloads run as written (here without valgrind, briefly); a
     --source without rummykit is refused before anything runs, and a workload that would import another
     checkout's code than the source's stops."""
     import subprocess
@@ -779,6 +779,15 @@ def test_instruction_count_workloads_run(tmp_path: Path) -> None:
             check=False,
         )
         assert done.returncode == 0, done.stderr
+    searched = subprocess.run(
+        [sys.executable, "-c", instructions.WORKLOAD, "gin", "search", "1", "2", str(root)],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert searched.returncode == 0, searched.stderr
+    assert searched.stdout.split() == ["decisions", "3"]  # the warm-up's and the counted ones
     elsewhere = subprocess.run(
         [sys.executable, "-c", instructions.WORKLOAD, "gin", "raw", "2", "3", str(tmp_path)],
         cwd=root,
@@ -789,6 +798,8 @@ def test_instruction_count_workloads_run(tmp_path: Path) -> None:
     assert elsewhere.returncode != 0 and "not " + str(tmp_path) + "'s own code" in elsewhere.stderr
     with pytest.raises(SystemExit, match="no rummykit package there"):
         instructions.main(["--source", str(tmp_path)])
+    with pytest.raises(SystemExit):
+        instructions.main(["--kinds", "search", "--decisions", "0"])
 
 
 def play_out(env: envs.RummyEnv, seed: int) -> None:
