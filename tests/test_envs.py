@@ -770,31 +770,18 @@ def test_instruction_count_workloads_run(tmp_path: Path) -> None:
         import instructions
     finally:
         sys.path.pop(0)
+
+    def workload(kind: str, warm: str, steps: str, source: Path) -> subprocess.CompletedProcess[str]:
+        command = [sys.executable, "-c", instructions.WORKLOAD, "gin", kind, warm, steps, str(source)]
+        return subprocess.run(command, cwd=root, capture_output=True, text=True, check=False)
+
     for kind in ("vector", "aec", "raw"):
-        done = subprocess.run(
-            [sys.executable, "-c", instructions.WORKLOAD, "gin", kind, "2", "3", str(root)],
-            cwd=root,
-            capture_output=True,
-            text=True,
-            check=False,
-        )
+        done = workload(kind, "2", "3", root)
         assert done.returncode == 0, done.stderr
-    searched = subprocess.run(
-        [sys.executable, "-c", instructions.WORKLOAD, "gin", "search", "1", "2", str(root)],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    searched = workload("search", "1", "2", root)
     assert searched.returncode == 0, searched.stderr
     assert searched.stdout.split() == ["decisions", "3"]  # the warm-up's and the counted ones
-    elsewhere = subprocess.run(
-        [sys.executable, "-c", instructions.WORKLOAD, "gin", "raw", "2", "3", str(tmp_path)],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    elsewhere = workload("raw", "2", "3", tmp_path)
     assert elsewhere.returncode != 0 and "not " + str(tmp_path) + "'s own code" in elsewhere.stderr
     with pytest.raises(SystemExit, match="no rummykit package there"):
         instructions.main(["--source", str(tmp_path)])
