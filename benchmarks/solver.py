@@ -21,8 +21,10 @@ Markdown table (the one in docs/performance.md).
 
 ``--bot-hands VARIANT`` times the hands bots ask about instead: a search bot (seeded with ``--seed``) plays
 that variant against greedy bots for ``--decisions`` of its decisions, every distinct hand its rollouts
-hand the solver is kept, and each is then solved once by a new solver, timed by hand size. Those are the
-hands that decide a search bot's time (most of 8 to 20 cards with a wild card or two).
+hand the solver is kept, and each is then solved once by a new solver, timed by hand size; then once more by
+a solver kept to its programme (hands of up to ``small_up_to`` cards are otherwise searched card by card
+first). Those are the hands that decide a search bot's time (most of 8 to 20 cards with a wild card or two).
+``--programme`` keeps the seeded hands' solver to its programme too.
 """
 
 from __future__ import annotations
@@ -60,8 +62,14 @@ def fortune_values() -> list[int]:
     return values + [200]
 
 
+PROGRAMME_ONLY = False
+"""``--programme``: the solver's programme for every hand, small ones too."""
+
+
 def new_search(setting: str) -> MeldSearch:
     search = MeldSearch(MeldRules(wild_faces=SETTINGS[setting][0], ace="both"), fortune_values())
+    if PROGRAMME_ONLY and search._solver is not None:
+        search._solver.small_up_to = 0
     search.arrange(parse("3H 4H 5H 7C 7D 2S 9S TS KD KC QC 2D"))  # build the solver's tables outside the clock
     return search
 
@@ -105,28 +113,46 @@ def bot_hands(variant_name: str, decisions: int, seed: int) -> list[tuple[list[i
 
 
 def time_bot_hands(variant_name: str, decisions: int, seed: int) -> None:
+    """Each distinct hand solved once by a new solver of the variant's meld search, then once more by a new
+    solver kept to its programme (no search for small hands), by hand size."""
     import rummykit
-    from rummykit.solver import DeadwoodSolver
 
     hands = bot_hands(variant_name, decisions, seed)
     search = rummykit.load_variant(variant_name).meld_search
-    solver = DeadwoodSolver(search.rules, search.values)
-    by_size: dict[int, list[float]] = {}
-    for counts, wilds, jokers in hands:
-        start = time.process_time()
-        solver.solve(counts, wilds, jokers)
-        seconds = time.process_time() - start
-        by_size.setdefault((sum(counts) + len(wilds) + jokers) // 4 * 4, []).append(seconds)
-    total = sum(sum(times) for times in by_size.values())
-    print(f"{len(hands)} distinct hands from {decisions} decisions of a search bot in {variant_name} (seed {seed})\n")
-    print("| cards | hands | median ms | mean ms | share of the time |")
-    print("|------:|------:|----------:|--------:|------------------:|")
+    assert search._solver is not None  # bot_hands has checked
+    ways = {}
+    for way, small_up_to in (("as built", search._solver.small_up_to), ("programme", 0)):
+        solver = type(search._solver)(search.rules, search.values, search._solver._melds_with)
+        solver.small_up_to = small_up_to
+        ways[way] = solver
+    by_size: dict[int, dict[str, list[float]]] = {}
+    answers: dict[str, list[int]] = {way: [] for way in ways}
+    for way, solver in ways.items():
+        for counts, wilds, jokers in hands:
+            start = time.process_time()
+            answers[way].append(solver.solve(counts, wilds, jokers)[0])
+            seconds = time.process_time() - start
+            size = (sum(counts) + len(wilds) + jokers) // 4 * 4
+            by_size.setdefault(size, {w: [] for w in ways})[way].append(seconds)
+    if answers["as built"] != answers["programme"]:
+        raise SystemExit("the two ways found different least deadwood")
+    total = {way: sum(sum(times[way]) for times in by_size.values()) for way in ways}
+    print(f"{len(hands)} distinct hands from {decisions} decisions of a search bot in {variant_name} (seed {seed})")
+    print("(the solver as built, small hands first searched card by card; then its programme alone)\n")
+    print("| cards | hands | median ms | mean ms | share of the time | programme: median ms | mean ms |")
+    print("|------:|------:|----------:|--------:|------------------:|---------------------:|--------:|")
     for size, times in sorted(by_size.items()):
+        built, programme = times["as built"], times["programme"]
         print(
-            f"| {size} to {size + 3} | {len(times)} | {statistics.median(times) * 1e3:.2f} "
-            f"| {statistics.mean(times) * 1e3:.2f} | {sum(times) / total:.0%} |"
+            f"| {size} to {size + 3} | {len(built)} | {statistics.median(built) * 1e3:.2f} "
+            f"| {statistics.mean(built) * 1e3:.2f} | {sum(built) / total['as built']:.0%} "
+            f"| {statistics.median(programme) * 1e3:.2f} | {statistics.mean(programme) * 1e3:.2f} |"
         )
-    print(f"\nAll: {total:.2f} CPU s, {total / len(hands) * 1e3:.2f} ms a hand")
+    print(
+        f"\nAll: {total['as built']:.2f} CPU s, {total['as built'] / len(hands) * 1e3:.2f} ms a hand; the programme "
+        f"alone {total['programme']:.2f} s, {total['programme'] / len(hands) * 1e3:.2f} ms a hand (the same least "
+        "deadwood for every hand)"
+    )
 
 
 def main() -> None:
@@ -141,7 +167,10 @@ def main() -> None:
     parser.add_argument("--skip-hard", action="store_true", help="leave the known hard hand out")
     parser.add_argument("--bot-hands", metavar="VARIANT", help="time the hands a search bot asks about instead")
     parser.add_argument("--decisions", type=int, default=15, help="search-bot decisions for --bot-hands (15)")
+    parser.add_argument("--programme", action="store_true", help="no search card by card for small hands")
     args = parser.parse_args()
+    global PROGRAMME_ONLY
+    PROGRAMME_ONLY = args.programme
     if args.bot_hands:
         time_bot_hands(args.bot_hands, args.decisions, args.seed)
         return

@@ -346,7 +346,11 @@ class MeldSearch:
         in a meld of the rules hold every card of a meld the game's test accepts, so they serve there too."""
         self._prune = self._scan_prune if self.accept is None else None
         solvable = DeadwoodSolver.supports(self.rules) and (self.rules.usual_order or self._order_holds_pack())
-        self._solver = DeadwoodSolver(self.rules, self.values) if solvable else None
+        # The solver's search for small hands takes its melds from this search's list; a game's own meld test
+        # would refuse some of them (the solver's arrangement is then searched again exhaustively, far slower),
+        # so with a test the solver keeps to its programme, whose arrangements the test rarely refuses.
+        melds_with = self._skeletons_with if self.accept is None else None
+        self._solver = DeadwoodSolver(self.rules, self.values, melds_with) if solvable else None
         # Special melds by their lowest face, each with the faces it needs: found without a scan of every option.
         self._specials_by_low: dict[int, list[tuple[tuple[int, ...], int, Counter[int]]]] = {}
         for special in self.rules.specials:
@@ -2185,7 +2189,7 @@ class MeldSearch:
             for chosen in self._wild_choices(wilds, w):
                 yield faces, chosen
 
-    def _skeletons_with(self, low: int, counts: Counter[int], max_w: int) -> Iterable[tuple[tuple[int, ...], int]]:
+    def _skeletons_with(self, low: int, counts: dict[int, int], max_w: int) -> Iterable[tuple[tuple[int, ...], int]]:
         """:meth:`_melds_with` before its wild cards are chosen: pairs of (natural faces, how many wild cards),
         each then taken with every choice of that many of the hand's wild cards. They depend on the wild
         cards only by how many a meld may take (``max_w``)."""
@@ -2265,7 +2269,7 @@ class MeldSearch:
         position: int,
         face: int,
         low: int,
-        counts: Counter[int],
+        counts: dict[int, int],
         max_w: int,
     ) -> list[tuple[int, tuple[int, ...], int]]:
         """Extend partial runs by one run position, with the natural card there (``face``) or a wild card."""

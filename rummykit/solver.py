@@ -18,6 +18,11 @@ programme maximises the value of the natural cards melded for each number of wil
 wild cards those are (the dearest, or those better melded as a set of wild cards alone) is settled at
 the end.
 
+Hands of up to :attr:`DeadwoodSolver.small_up_to` cards are searched another way first, where it is quicker
+(:meth:`DeadwoodSolver._solve_small`): the lowest card left is deadwood or goes into one of the melds that hold
+it, each choice searched in turn and what is left remembered, for each number of wild cards melded. A hand
+whose search grows past :attr:`DeadwoodSolver.small_states` goes to the programme.
+
 Big hands first get a quick pass that keeps only the most promising states. Its deadwood bounds the passes
 after it, which drop every state that has already left out, plus what the positions after it must leave
 out whatever it does, as much (:meth:`DeadwoodSolver._look_ahead`: each suit on its own, runs coming from
@@ -35,7 +40,7 @@ import itertools
 import math
 import operator
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
@@ -60,6 +65,10 @@ CodedMove = tuple[int, int, int, int, int, Move]
 """A move for numbered states (see :meth:`DeadwoodSolver._coded_moves`)."""
 Layout = tuple[int, int]
 """Widths of the fields of a numbered state that depend on the hand: naturals for the sets, wild cards."""
+MeldsWith = Callable[[int, dict[int, int], int], Iterable[tuple[tuple[int, ...], int]]]
+"""The melds holding natural face ``low`` (or a joker that is not wild) and otherwise only higher faces of the
+counts given, with up to the number of wild cards given: pairs of (natural faces, wild cards). The meld
+search's own list (:meth:`rummykit.melds.MeldSearch._skeletons_with`), so that both find the same melds."""
 Step = tuple[int, int, dict[int, tuple[int, object]]]
 """One step of the programme (a position, and a suit or -1 for the sets): each state reached, from which
 state of the step before and by which move."""
@@ -70,6 +79,12 @@ _IDLE: Move = ((), 0, 0, 0, 0, 0, (), 0)
 """The move of a suit with no card at a position and no run open: nothing happens."""
 _RUNS_BITS = 16
 _KEPT_BITS = 6
+_GUARDS = sum(8 << (4 * face) for face in range(JOKER + 1))
+"""The guard bit of each face's count in :meth:`DeadwoodSolver._solve_small`'s hands."""
+_SUIT_ABOVE = [(1 << (4 * (13 - face % 13))) - 1 for face in range(JOKER + 1)]
+"""By face, the counts of its suit from it up in those hands, once shifted down to it."""
+_NONE = -INF
+"""No arrangement with that many wild cards melded."""
 
 
 def _face(position: int, suit: int) -> int:
@@ -79,9 +94,13 @@ def _face(position: int, suit: int) -> int:
 class DeadwoodSolver:
     """Least deadwood of a hand given as counts of natural faces and a list of wild faces."""
 
-    def __init__(self, rules: MeldRules, values: Sequence[int]) -> None:
+    def __init__(self, rules: MeldRules, values: Sequence[int], melds_with: MeldsWith | None = None) -> None:
         self.rules = rules
         self.values = values
+        self._melds_with = melds_with
+        """The melds holding a face (see :data:`MeldsWith`); without it every hand goes to the programme."""
+        self._small_melds: dict[tuple[int, int, int, tuple[int, ...]], list[tuple[int, int, int, tuple[int, ...]]]] = {}
+        """:meth:`_solve_small`'s melds by their lowest face, kept by what they depend on."""
         self._run_min = rules.run_min
         self._max_wilds = rules.max_wilds
         # Positions follow the run order (under the usual order a position is its rank; 14 is the high ace).
@@ -157,6 +176,16 @@ class DeadwoodSolver:
     """Whether the exact passes and the depth-first tries drop a state whose open runs need more wild cards
     than it has left (:meth:`_open_runs_need`): such a state can never end, so the answer is the same either
     way, found sooner."""
+
+    small_up_to = 20
+    """Hands of at most this many cards are searched by :meth:`_solve_small` first. Measured on the hands a search
+    bot's play-outs ask about (Skarney Singles, Skarney, Fortune, Arlington), and on seeded random hands: up to 18
+    cards it is quicker whatever the wild cards, often several times; from 22 or so, with fewer than three wild
+    cards, the programme is."""
+    small_states = 1_500
+    """:meth:`_solve_small` gives a hand up to the programme once it has remembered this many hands left (the
+    play-outs' hands need some 30 at the median, rarely more than 500; a few hands of many cards in two suits,
+    with several wild cards to a meld, would need hundreds of thousands)."""
 
     @staticmethod
     def supports(rules: MeldRules) -> bool:
@@ -384,6 +413,10 @@ class DeadwoodSolver:
         if self.skip_meldless and self._meldless(counts, len(wilds), jokers):
             natural = sum(map(operator.mul, values[:52], counts[:52]))
             return natural + sum(values[face] for face in wilds) + jokers * values[JOKER], ()
+        if self._melds_with is not None and sum(counts) + len(wilds) + jokers <= self.small_up_to:
+            small = self._solve_small(counts, wilds, jokers)
+            if small is not None:
+                return small
         if len(self._moves) > 200_000:
             self._moves.clear()
             self._coded.clear()
@@ -475,6 +508,111 @@ class DeadwoodSolver:
             melds.extend(_even_groups((JOKER,) * melded, rules.set_max))
             jokers -= melded
         return cost + jokers * values[JOKER], tuple(melds)
+
+    def _solve_small(
+        self, counts: Sequence[int], wilds: Sequence[int], jokers: int
+    ) -> tuple[int, tuple[tuple[int, ...], ...]] | None:
+        """:meth:`_solve` by another search, quicker for small hands; None once it has remembered more than
+        :attr:`small_states` hands left. The lowest card left is deadwood, or goes into one of the melds that
+        hold it and higher cards only (:data:`MeldsWith`); for each choice the cards left are searched the same
+        way and remembered. What a hand leaves is a number, 4 bits per face (its count, below a guard bit), so
+        whether a meld's cards are there is one subtraction (a hand holding a face 8 times or more goes to the
+        programme). For each number of wild cards in melds it keeps
+        the most natural value melded; which wild cards are melded is then chosen as in :meth:`_choose`. Of
+        two choices worth the same, the first (deadwood before melds, melds in the meld search's order)."""
+        assert self._melds_with is not None
+        if jokers > 7 or max(counts) > 7:
+            return None  # a count takes 3 bits (8 decks or 8 jokers: the programme)
+        values = self.values
+        budget = len(wilds)
+        max_w = budget if self._max_wilds is None else min(self._max_wilds, budget)
+        hand = jokers << (4 * JOKER)
+        for face in range(52):
+            if counts[face]:
+                hand += counts[face] << (4 * face)
+        by_low: dict[int, list[tuple[int, int, int, tuple[int, ...]]]] = {}
+        kept = self._small_melds
+        if len(kept) > 20_000:
+            kept.clear()
+        as_dict: dict[int, int] | None = None
+        for face in range(53):
+            if not (hand >> (4 * face)) & 15:
+                continue
+            # A face's melds depend on the cards of its suit from it up (runs) and on the faces of its rank
+            # from it up (sets).
+            above = tuple(counts[f] for f in range(face + 13, 52, 13))
+            key = (face, max_w, (hand >> (4 * face)) & _SUIT_ABOVE[face], above)
+            options = kept.get(key)
+            if options is None:
+                if as_dict is None:
+                    as_dict = {f: (hand >> (4 * f)) & 15 for f in range(53) if (hand >> (4 * f)) & 15}
+                options = []
+                for faces, wild_count in self._melds_with(face, as_dict, max_w):
+                    taken = 0
+                    for f in faces:
+                        taken += 1 << (4 * f)
+                    options.append((taken, wild_count, sum(values[f] for f in faces), faces))
+                kept[key] = options
+            by_low[face] = options
+        least = _NONE
+        cap = self.small_states
+        memo: dict[int, list[int]] = {0: [0] + [least] * budget}
+
+        def best(left: int) -> list[int]:
+            """Per number of wild cards melded, the most natural value the cards ``left`` meld (not yet kept)."""
+            if len(memo) > cap:
+                raise _GiveUp
+            low = ((left & -left).bit_length() - 1) >> 2
+            rest = memo.get(left - (1 << (4 * low)))
+            found = list(rest if rest is not None else best(left - (1 << (4 * low))))  # the lowest card as deadwood
+            guarded = left | _GUARDS
+            for taken, wild_count, worth, _ in by_low[low]:
+                if (guarded - taken) & _GUARDS != _GUARDS:
+                    continue  # a card it needs is not left
+                rest = memo.get(left - taken)
+                if rest is None:
+                    rest = best(left - taken)
+                for k in range(budget + 1 - wild_count):
+                    value = rest[k]
+                    if value != least and value + worth > found[k + wild_count]:
+                        found[k + wild_count] = value + worth
+            memo[left] = found
+            return found
+
+        try:
+            top = memo[hand] if hand in memo else best(hand)
+        except _GiveUp:
+            return None
+        finally:
+            best = None  # type: ignore[assignment]  # (the function refers to itself: no cycle left behind)
+        melded = {k: (value, 0, 0) for k, value in enumerate(top) if value != least}
+        cost, used, wild_groups = self._choose(counts, wilds, melded)
+        cost += jokers * values[JOKER]  # (melded jokers are in the values melded; _choose counts naturals only)
+        # The melds, followed back: at each hand left, the first choice that reaches what was kept.
+        melds: list[tuple[int, ...]] = []
+        spare = list(used)
+        left, k = hand, len(used)
+        while left:
+            want = memo[left][k]
+            low = ((left & -left).bit_length() - 1) >> 2
+            if memo[left - (1 << (4 * low))][k] == want:
+                left -= 1 << (4 * low)
+                continue
+            guarded = left | _GUARDS
+            for taken, wild_count, worth, faces in by_low[low]:
+                if wild_count > k or (guarded - taken) & _GUARDS != _GUARDS:
+                    continue
+                value = memo[left - taken][k - wild_count]
+                if value != least and value + worth == want:
+                    melds.append(faces + tuple(spare[:wild_count]))
+                    del spare[:wild_count]
+                    left -= taken
+                    k -= wild_count
+                    break
+            else:  # pragma: no cover - the value kept came from one of these choices
+                raise AssertionError("small search: no choice reaches the value kept")
+        melds.extend(wild_groups)
+        return cost, tuple(melds)
 
     def _decide_within(
         self, counts: Sequence[int], wilds: Sequence[int], bound: int, failed: dict[tuple[int, int, int], int]

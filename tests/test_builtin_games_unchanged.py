@@ -18,8 +18,11 @@ suit the one on the table stood for when it sorted before it (a deuce of hearts 
 standing for the five of hearts was listed as ``2H=5H``, and the deuce of spades became the five of spades);
 the table's wild card now keeps what it stands for. Fortune and Arlington list such lay-offs: 23 of their
 games' listings changed (1 to 12 steps each, those listing one), 6 of their records (where a bot laid one
-off), none of their scores (a set's cards score alike whatever suit a wild card stands for). Every other
-game is as first recorded.
+off), none of their scores (a set's cards score alike whatever suit a wild card stands for). And again when
+the solver began to search hands of up to 20 cards card by card (quicker there): the greedy bot's best
+arrangement again chose other melds of the same deadwood, in the greedy games of the two-deck games (500 Rum at
+5 and 6 players, Fortune at every count, Skarney, Skarney Singles at every count); the random bots' games
+and every listing before the first such choice stayed the same. Every other game is as first recorded.
 """
 
 from __future__ import annotations

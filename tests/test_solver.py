@@ -91,6 +91,73 @@ def test_solver_matches_the_exhaustive_search(rules: int, picks: list[int]) -> N
     assert found.deadwood_value == ms._arrange_exhaustive(hand).deadwood_value
 
 
+def _solver_input(ms: MeldSearch, hand: Sequence[Card]) -> tuple[list[int], list[int], int]:
+    counts = [0] * 52
+    wilds = sorted(c.face for c in hand if ms.is_wild(c))
+    jokers = sum(1 for c in hand if c.face == JOKER_FACE and not ms.is_wild(c))
+    for card in hand:
+        if not ms.is_wild(card) and card.face < 52:
+            counts[card.face] += 1
+    return counts, wilds, jokers
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    rules=ANY_RULES,
+    picks=st.lists(st.integers(0, len(DECK) - 1), min_size=1, max_size=16, unique=True),
+    fortune=st.booleans(),
+)
+def test_the_search_for_small_hands_matches_the_programme(rules: int, picks: list[int], fortune: bool) -> None:
+    # Small hands are searched card by card (each the lowest left: deadwood, or in a meld with higher cards);
+    # the programme answers the rest. Both find the least deadwood; each meld found is one the rules allow,
+    # and melds and deadwood are the hand.
+    hand = [DECK[i] for i in picks]
+    values = FORTUNE_VALUES if fortune else FACE_VALUES
+    ms = search(values, **RULES[rules])
+    solver = ms._solver
+    assert solver is not None
+    counts, wilds, jokers = _solver_input(ms, hand)
+    small = solver._solve_small(counts, wilds, jokers)
+    assert small is not None
+    programme = search(values, **RULES[rules])
+    assert programme._solver is not None
+    programme._solver.small_up_to = 0
+    assert small[0] == programme._solver.solve(counts, wilds, jokers)[0]
+    found = ms._arrange_solver(hand)
+    assert found is not None
+    assert_valid(found, hand, ms)
+    assert found.deadwood_value == small[0]
+    if len(hand) <= 11:
+        assert small[0] == ms._arrange_exhaustive(hand).deadwood_value
+
+
+def test_a_small_hand_whose_search_grows_too_big_goes_to_the_programme(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The search for small hands gives up once it has remembered small_states hands left; the programme then
+    # answers. Hands above small_up_to cards never go to it.
+    ms = search(FORTUNE_VALUES, **RULES[0])
+    solver = ms._solver
+    assert solver is not None
+    hand = parse("3S 4S 5S 6S 7S 8S 9S TS 3H 4H 5H 6H 7H 8H 9H 2C 2D JK")  # two suits in a row, three wild
+    counts, wilds, jokers = _solver_input(ms, hand)
+    assert solver._solve_small(counts, wilds, jokers) is not None
+    passes: list[int] = []
+    best_by_wilds = solver._best_by_wilds
+    monkeypatch.setattr(solver, "_best_by_wilds", lambda *a, **k: passes.append(1) or best_by_wilds(*a, **k))
+    assert ms.arrange(hand).deadwood_value == 0
+    assert not passes  # answered by the search for small hands
+    solver.small_states = 50
+    assert solver._solve_small(counts, wilds, jokers) is None
+    solver._solved.clear()
+    found = ms.arrange(hand)
+    assert_valid(found, hand, ms)
+    assert found.deadwood_value == 0 and passes  # the programme's
+    solver.small_states = 1_500
+    solver.small_up_to = len(hand) - 1
+    solver._solved.clear()
+    passes.clear()
+    assert ms.arrange(hand).deadwood_value == 0 and passes
+
+
 @pytest.mark.parametrize("rules", range(len(RULES)))
 def test_solver_matches_the_exhaustive_search_on_bigger_hands(rules: int) -> None:
     ms = search(**RULES[rules])
@@ -124,6 +191,7 @@ def test_every_pass_of_the_solver_matches_the_exhaustive_search(
     solver = ms._solver
     assert solver is not None
     solver.beam_from = solver.zero_from = 1
+    solver.small_up_to = 0  # the programme, not the search for small hands
     solver.try_states = try_states
     solver.beam = beam
     solver.pass_states = pass_states
@@ -155,6 +223,7 @@ def test_dropping_states_whose_open_runs_cannot_end_changes_no_answer(
         solver = ms._solver
         assert solver is not None
         solver.check_open_runs = check
+        solver.small_up_to = 0  # the programme, not the search for small hands
         if every_pass:
             solver.beam_from = solver.zero_from = 1
             solver.beam = 4
@@ -176,6 +245,7 @@ def _with_and_without_the_meldless_check(rules: int, hand: list[Card]) -> tuple[
         ms = search(**RULES[rules])
         assert ms._solver is not None
         ms._solver.skip_meldless = skip
+        ms._solver.small_up_to = 0  # the programme, not the search for small hands
         found = ms._arrange_solver(hand)
         assert found is not None
         answers.append((found.deadwood_value, [str(meld) for meld in found.melds]))
@@ -255,6 +325,7 @@ def test_a_gap_filled_by_wild_cards_in_a_row_is_not_dropped(hand: str, deadwood:
         ms = search(**RULES[3] | {"max_wilds": None})
         assert ms._solver is not None
         ms._solver.check_open_runs = check
+        ms._solver.small_up_to = 0  # the programme, not the search for small hands
         found = ms._arrange_solver(cards)
         assert found is not None
         assert found.deadwood_value == deadwood == ms._arrange_exhaustive(cards).deadwood_value
@@ -267,6 +338,7 @@ def test_a_try_that_finds_nothing_rules_out_deadwood_up_to_the_next_step() -> No
     solver = ms._solver
     assert solver is not None
     solver.beam_from = solver.zero_from = 1
+    solver.small_up_to = 0  # the programme, not the search for small hands
     solver.beam = 1
     hand = parse("7H 8D TC 2D 2S 2H 7D JK")
     found = ms.arrange(hand)
@@ -312,6 +384,7 @@ def _spied(monkeypatch: pytest.MonkeyPatch, **limits: int) -> tuple[MeldSearch, 
     solver = ms._solver
     assert solver is not None
     solver.beam_from = solver.zero_from = 1
+    solver.small_up_to = 0  # the programme, not the search for small hands
     solver.beam = 1
     for name, value in limits.items():
         setattr(solver, name, value)
