@@ -21,7 +21,7 @@ the end.
 Hands of up to :attr:`DeadwoodSolver.small_up_to` cards are searched another way first, where it is quicker
 (:meth:`DeadwoodSolver._solve_small`): the lowest card left is deadwood or goes into one of the melds that hold
 it, each choice searched in turn and what is left remembered, for each number of wild cards melded. A hand
-whose search grows past :attr:`DeadwoodSolver.small_states` goes to the programme.
+whose search grows past :attr:`DeadwoodSolver.small_work` choices goes to the programme.
 
 Big hands first get a quick pass that keeps only the most promising states. Its deadwood bounds the passes
 after it, which drop every state that has already left out, plus what the positions after it must leave
@@ -182,10 +182,12 @@ class DeadwoodSolver:
     bot's play-outs ask about (Skarney Singles, Skarney, Fortune, Arlington), and on seeded random hands: up to 18
     cards it is quicker whatever the wild cards, often several times; from 22 or so, with fewer than three wild
     cards, the programme is."""
-    small_states = 1_500
-    """:meth:`_solve_small` gives a hand up to the programme once it has remembered this many hands left (the
-    play-outs' hands need some 30 at the median, rarely more than 500; a few hands of many cards in two suits,
-    with several wild cards to a meld, would need hundreds of thousands)."""
+    small_work = 5_000
+    """:meth:`_solve_small` gives a hand up to the programme once it has tried this many choices (a card as
+    deadwood or a meld; a few microseconds each). The play-outs' hands of Skarney Singles need some 60 at the
+    median and at most 3,000; the programme takes about a millisecond for a hand of 16 cards. A few hands of
+    many cards in two suits with several wild cards, where a meld may take any number of them, would need
+    hundreds of thousands."""
 
     @staticmethod
     def supports(rules: MeldRules) -> bool:
@@ -512,8 +514,8 @@ class DeadwoodSolver:
     def _solve_small(
         self, counts: Sequence[int], wilds: Sequence[int], jokers: int
     ) -> tuple[int, tuple[tuple[int, ...], ...]] | None:
-        """:meth:`_solve` by another search, quicker for small hands; None once it has remembered more than
-        :attr:`small_states` hands left. The lowest card left is deadwood, or goes into one of the melds that
+        """:meth:`_solve` by another search, quicker for small hands; None once it has tried more than
+        :attr:`small_work` choices. The lowest card left is deadwood, or goes into one of the melds that
         hold it and higher cards only (:data:`MeldsWith`); for each choice the cards left are searched the same
         way and remembered. What a hand leaves is a number, 4 bits per face (its count, below a guard bit), so
         whether a meld's cards are there is one subtraction (a hand holding a face 8 times or more goes to the
@@ -555,14 +557,15 @@ class DeadwoodSolver:
                 kept[key] = options
             by_low[face] = options
         least = _NONE
-        cap = self.small_states
         memo: dict[int, list[int]] = {0: [0] + [least] * budget}
+        work = [self.small_work]
 
         def best(left: int) -> list[int]:
             """Per number of wild cards melded, the most natural value the cards ``left`` meld (not yet kept)."""
-            if len(memo) > cap:
-                raise _GiveUp
             low = ((left & -left).bit_length() - 1) >> 2
+            work[0] -= len(by_low[low]) + 1
+            if work[0] < 0:
+                raise _GiveUp
             rest = memo.get(left - (1 << (4 * low)))
             found = list(rest if rest is not None else best(left - (1 << (4 * low))))  # the lowest card as deadwood
             guarded = left | _GUARDS
