@@ -24,7 +24,8 @@ that variant against greedy bots for ``--decisions`` of its decisions, every dis
 hand the solver is kept, and each is then solved once by a new solver, timed by hand size; then once more by
 a solver kept to its programme (hands of up to ``small_up_to`` cards are otherwise searched card by card
 first). Those are the hands that decide a search bot's time (most of 8 to 20 cards with a wild card or two).
-``--programme`` keeps the seeded hands' solver to its programme too.
+``--programme`` keeps the seeded hands' solver to its programme too. ``--built-small VARIANT`` times hands of
+14 to 20 cards built to be hard for that search card by card, both ways, under the variant's rules.
 """
 
 from __future__ import annotations
@@ -155,6 +156,62 @@ def time_bot_hands(variant_name: str, decisions: int, seed: int) -> None:
     )
 
 
+def built_small_hands(search: MeldSearch) -> dict[str, tuple[list[int], list[int]]]:
+    """Hands of 14 to 20 cards built to be hard for the search card by card, with 0 to 3 wild cards (the
+    search's own wild faces, jokers left out): one suit twice over, two suits in a row, and four of each
+    rank from 3 up. By name: (counts by face, wild faces)."""
+    wild_faces = sorted(search.rules.wild_faces - {JOKER_FACE})
+    natural = [f for f in range(52) if f not in search.rules.wild_faces]
+    shapes = {
+        "one suit twice over": [f for f in natural if f < 13 for _ in range(2)],
+        "two suits in a row": [f for f in natural if f < 26],
+        "four of each rank": [s * 13 + r - 1 for r in range(3, 14) for s in range(4) if s * 13 + r - 1 in natural],
+    }
+    hands = {}
+    for wild_count in range(4):
+        for size in (14, 16, 18, 20):
+            for shape, faces in shapes.items():
+                counts = [0] * 52
+                for face in faces[: size - wild_count]:
+                    counts[face] += 1
+                hands[f"{shape}, {size} cards, {wild_count} wild"] = (counts, (wild_faces * 4)[:wild_count])
+    return hands
+
+
+def time_built_small_hands(variant_name: str) -> None:
+    """:func:`built_small_hands` under a variant's rules, each by a new solver as built and by a new one kept to
+    its programme."""
+    import rummykit
+    from rummykit.solver import DeadwoodSolver
+
+    search = rummykit.load_variant(variant_name).meld_search
+    if search._solver is None:
+        raise SystemExit(f"{variant_name} does not use the solver (no wild cards or duplicates)")
+    rows = []
+    for name, (counts, wilds) in built_small_hands(search).items():
+        seconds = []
+        answers = []
+        for small_up_to in (search._solver.small_up_to, 0):
+            solver = DeadwoodSolver(search.rules, search.values, search._solver._melds_with)
+            solver.small_up_to = small_up_to
+            start = time.process_time()
+            answers.append(solver.solve(counts, wilds)[0])
+            seconds.append(time.process_time() - start)
+        if answers[0] != answers[1]:
+            raise SystemExit(f"{name}: the two ways found different least deadwood")
+        rows.append((seconds[0], seconds[1], name))
+    rows.sort()
+    print(f"{len(rows)} built hands under {variant_name}'s rules: the solver as built, and its programme alone\n")
+    print("| hand | ms as built | ms, programme |")
+    print("|:-----|-----------:|--------------:|")
+    for built, programme, name in rows[-5:]:
+        print(f"| {name} | {built * 1e3:.1f} | {programme * 1e3:.1f} |")
+    print(
+        f"\nAll: {sum(r[0] for r in rows) * 1e3:.0f} ms as built, {sum(r[1] for r in rows) * 1e3:.0f} ms the programme "
+        f"alone; the most a hand took more: {max(r[0] - r[1] for r in rows) * 1e3:.1f} ms"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=200, help="seeded hands per size and setting (default 200)")
@@ -168,11 +225,15 @@ def main() -> None:
     parser.add_argument("--bot-hands", metavar="VARIANT", help="time the hands a search bot asks about instead")
     parser.add_argument("--decisions", type=int, default=15, help="search-bot decisions for --bot-hands (15)")
     parser.add_argument("--programme", action="store_true", help="no search card by card for small hands")
+    parser.add_argument("--built-small", metavar="VARIANT", help="time hands built to be hard for small-hand search")
     args = parser.parse_args()
     global PROGRAMME_ONLY
     PROGRAMME_ONLY = args.programme
     if args.bot_hands:
         time_bot_hands(args.bot_hands, args.decisions, args.seed)
+        return
+    if args.built_small:
+        time_built_small_hands(args.built_small)
         return
     if args.profile:
         profile = cProfile.Profile()

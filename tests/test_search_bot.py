@@ -594,6 +594,26 @@ def test_solver_benchmark_collects_the_hands_a_search_bot_asks_about() -> None:
     assert solver_benchmark.bot_hands("fortune", 1, 3) == hands
 
 
+def test_solver_benchmark_times_both_ways_on_the_same_hands(capsys: pytest.CaptureFixture[str]) -> None:
+    """benchmarks/solver.py --bot-hands and --built-small: each hand solved by the solver as built and by its
+    programme alone (the benchmark stops if their least deadwood differs); the built hands are as named."""
+    benchmark("search_bot")
+    solver_benchmark = benchmark("solver")
+    search = rummykit.load_variant("skarney-singles").meld_search
+    built = solver_benchmark.built_small_hands(search)
+    assert len(built) == 48
+    for name, (counts, wilds) in built.items():
+        _, cards, wild = name.split(", ")  # e.g. "two suits in a row, 16 cards, 2 wild"
+        assert sum(counts) + len(wilds) == int(cards.split()[0]) and len(wilds) == int(wild.split()[0])
+        assert not set(wilds) - search.rules.wild_faces
+    solver_benchmark.time_built_small_hands("skarney-singles")
+    solver_benchmark.time_bot_hands("fortune", 1, 3)
+    out = capsys.readouterr().out
+    assert "48 built hands under skarney-singles's rules" in out
+    assert "distinct hands from 1 decisions of a search bot in fortune" in out
+    assert "(the same least deadwood for every hand)" in out
+
+
 @pytest.mark.parametrize("name", ["iceberg", "gin"])
 def test_a_rollout_plays_out_its_hand_and_deals_no_other(name: str) -> None:
     """A rollout ends with its hand (its copy of the game is over, no next hand dealt), and scores it as playing
