@@ -179,9 +179,9 @@ class DeadwoodSolver:
 
     small_up_to = 20
     """Hands of at most this many cards are searched by :meth:`_solve_small` first. Measured on the hands a search
-    bot's play-outs ask about (Skarney Singles, Skarney, Fortune, Arlington), and on seeded random hands: up to 18
-    cards it is quicker whatever the wild cards, often several times; from 22 or so, with fewer than three wild
-    cards, the programme is."""
+    bot's play-outs ask about (Skarney Singles, Skarney, Fortune) and on seeded random hands: up to 18 cards it is
+    quicker whatever the wild cards, often several times; from 22 or so, with fewer than three wild cards, the
+    programme is."""
     small_work = 5_000
     """:meth:`_solve_small` gives a hand up to the programme once it has tried this many choices (a card as
     deadwood or a meld; a few microseconds each). The play-outs' hands of Skarney Singles need some 60 at the
@@ -519,9 +519,9 @@ class DeadwoodSolver:
         hold it and higher cards only (:data:`MeldsWith`); for each choice the cards left are searched the same
         way and remembered. What a hand leaves is a number, 4 bits per face (its count, below a guard bit), so
         whether a meld's cards are there is one subtraction (a hand holding a face 8 times or more goes to the
-        programme). For each number of wild cards in melds it keeps
-        the most natural value melded; which wild cards are melded is then chosen as in :meth:`_choose`. Of
-        two choices worth the same, the first (deadwood before melds, melds in the meld search's order)."""
+        programme). For each number of wild cards in melds it keeps the most natural value melded; which wild
+        cards are melded is then chosen as in :meth:`_choose`. Of two choices worth the same, the first
+        (deadwood before melds, melds in the meld search's order)."""
         assert self._melds_with is not None
         if jokers > 7 or max(counts) > 7:
             return None  # a count takes 3 bits (8 decks or 8 jokers: the programme)
