@@ -101,6 +101,8 @@ class DeadwoodSolver:
         """The melds holding a face (see :data:`MeldsWith`); without it every hand goes to the programme."""
         self._small_melds: dict[tuple[int, int, int, tuple[int, ...]], list[tuple[int, int, int, tuple[int, ...]]]] = {}
         """:meth:`_solve_small`'s melds by their lowest face, kept by what they depend on."""
+        self._small_melds_kept = 0
+        """How many melds :attr:`_small_melds` holds in all."""
         self._run_min = rules.run_min
         self._max_wilds = rules.max_wilds
         # Positions follow the run order (under the usual order a position is its rank; 14 is the high ace).
@@ -184,10 +186,10 @@ class DeadwoodSolver:
     programme is."""
     small_work = 5_000
     """:meth:`_solve_small` gives a hand up to the programme once it has tried this many choices (a card as
-    deadwood or a meld; a few microseconds each). The play-outs' hands of Skarney Singles need some 60 at the
-    median and at most 3,000; the programme takes about a millisecond for a hand of 16 cards. A few hands of
-    many cards in two suits with several wild cards, where a meld may take any number of them, would need
-    hundreds of thousands."""
+    deadwood or a meld; a few microseconds each), the melds of the hand's lists counted too. The play-outs'
+    hands of Skarney Singles need some 60 at the median and at most 3,000; the programme takes about a
+    millisecond for a hand of 16 cards. A few hands of many cards in two suits with several wild cards, where a
+    meld may take any number of them, would need hundreds of thousands."""
 
     @staticmethod
     def supports(rules: MeldRules) -> bool:
@@ -534,8 +536,10 @@ class DeadwoodSolver:
                 hand += counts[face] << (4 * face)
         by_low: dict[int, list[tuple[int, int, int, tuple[int, ...]]]] = {}
         kept = self._small_melds
-        if len(kept) > 20_000:
+        if self._small_melds_kept > 100_000:  # melds kept (a face's list may hold thousands)
             kept.clear()
+            self._small_melds_kept = 0
+        work = self.small_work  # each meld of the hand's lists counts, and each choice tried (below)
         as_dict: dict[int, int] | None = None
         for face in range(53):
             if not (hand >> (4 * face)) & 15:
@@ -550,21 +554,27 @@ class DeadwoodSolver:
                     as_dict = {f: (hand >> (4 * f)) & 15 for f in range(53) if (hand >> (4 * f)) & 15}
                 options = []
                 for faces, wild_count in self._melds_with(face, as_dict, max_w):
+                    if len(options) > work:
+                        return None  # (many wild cards to a meld: the lists alone would cost more than the programme)
                     taken = 0
                     for f in faces:
                         taken += 1 << (4 * f)
                     options.append((taken, wild_count, sum(values[f] for f in faces), faces))
                 kept[key] = options
+                self._small_melds_kept += len(options)
+            work -= len(options)
+            if work < 0:
+                return None
             by_low[face] = options
         least = _NONE
         memo: dict[int, list[int]] = {0: [0] + [least] * budget}
-        work = [self.small_work]
+        left_to_try = [work]
 
         def best(left: int) -> list[int]:
             """Per number of wild cards melded, the most natural value the cards ``left`` meld (not yet kept)."""
             low = ((left & -left).bit_length() - 1) >> 2
-            work[0] -= len(by_low[low]) + 1
-            if work[0] < 0:
+            left_to_try[0] -= len(by_low[low]) + 1
+            if left_to_try[0] < 0:
                 raise _GiveUp
             rest = memo.get(left - (1 << (4 * low)))
             found = list(rest if rest is not None else best(left - (1 << (4 * low))))  # the lowest card as deadwood
