@@ -154,6 +154,11 @@ def test_a_small_hand_whose_search_grows_too_big_goes_to_the_programme(monkeypat
     assert_valid(found, hand, ms)
     assert found.deadwood_value == 0 and passes  # the programme's
     solver.small_work = 5_000
+    # The melds of a hand's lists count too, made before the search: with six wild cards, any number to a meld,
+    # they pass the limit alone (tens of thousands), and the search gives up before making them all.
+    many = parse("2S 2H 2D 2C JK JK 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS 3H 4H")
+    assert solver._solve_small(*_solver_input(ms, many)) is None
+    assert solver._small_melds_kept < 10_000
     solver.small_up_to = len(hand) - 1
     solver._solved.clear()
     passes.clear()
