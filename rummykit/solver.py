@@ -551,7 +551,9 @@ class DeadwoodSolver:
             options = kept.get(key)
             if options is None:
                 if as_dict is None:
-                    as_dict = {f: (hand >> (4 * f)) & 15 for f in range(53) if (hand >> (4 * f)) & 15}
+                    as_dict = {f: n for f, n in enumerate(counts) if n}
+                    if jokers:
+                        as_dict[JOKER] = jokers
                 options = []
                 for faces, wild_count in self._melds_with(face, as_dict, max_w):
                     if len(options) > work:
@@ -568,13 +570,13 @@ class DeadwoodSolver:
             by_low[face] = options
         least = _NONE
         memo: dict[int, list[int]] = {0: [0] + [least] * budget}
-        left_to_try = [work]
 
         def best(left: int) -> list[int]:
             """Per number of wild cards melded, the most natural value the cards ``left`` meld (not yet kept)."""
+            nonlocal work
             low = ((left & -left).bit_length() - 1) >> 2
-            left_to_try[0] -= len(by_low[low]) + 1
-            if left_to_try[0] < 0:
+            work -= len(by_low[low]) + 1
+            if work < 0:
                 raise _GiveUp
             rest = memo.get(left - (1 << (4 * low)))
             found = list(rest if rest is not None else best(left - (1 << (4 * low))))  # the lowest card as deadwood

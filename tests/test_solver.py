@@ -91,16 +91,6 @@ def test_solver_matches_the_exhaustive_search(rules: int, picks: list[int]) -> N
     assert found.deadwood_value == ms._arrange_exhaustive(hand).deadwood_value
 
 
-def _solver_input(ms: MeldSearch, hand: Sequence[Card]) -> tuple[list[int], list[int], int]:
-    counts = [0] * 52
-    wilds = sorted(c.face for c in hand if ms.is_wild(c))
-    jokers = sum(1 for c in hand if c.face == JOKER_FACE and not ms.is_wild(c))
-    for card in hand:
-        if not ms.is_wild(card) and card.face < 52:
-            counts[card.face] += 1
-    return counts, wilds, jokers
-
-
 @settings(max_examples=400, deadline=None)
 @given(
     rules=ANY_RULES,
@@ -116,7 +106,7 @@ def test_the_search_for_small_hands_matches_the_programme(rules: int, picks: lis
     ms = search(values, **RULES[rules])
     solver = ms._solver
     assert solver is not None
-    counts, wilds, jokers = _solver_input(ms, hand)
+    counts, wilds, jokers = ms._solver_input(hand)
     solver.small_work = 200_000  # (so that it answers for nearly every hand; a few would take far longer)
     small = solver._solve_small(counts, wilds, jokers)
     assume(small is not None)
@@ -140,7 +130,7 @@ def test_a_small_hand_whose_search_grows_too_big_goes_to_the_programme(monkeypat
     solver = ms._solver
     assert solver is not None
     hand = parse("3S 4S 5S 6S 7S 8S 9S 3H 4H 5H 6H 7H 8H 2C")  # two suits in a row and a wild card
-    counts, wilds, jokers = _solver_input(ms, hand)
+    counts, wilds, jokers = ms._solver_input(hand)
     assert solver._solve_small(counts, wilds, jokers) is not None
     passes: list[int] = []
     best_by_wilds = solver._best_by_wilds
@@ -157,7 +147,7 @@ def test_a_small_hand_whose_search_grows_too_big_goes_to_the_programme(monkeypat
     # The melds of a hand's lists count too, made before the search: with six wild cards, any number to a meld,
     # they pass the limit alone (tens of thousands), and the search gives up before making them all.
     many = parse("2S 2H 2D 2C JK JK 3S 4S 5S 6S 7S 8S 9S TS JS QS KS AS 3H 4H")
-    assert solver._solve_small(*_solver_input(ms, many)) is None
+    assert solver._solve_small(*ms._solver_input(many)) is None
     assert solver._small_melds_kept < 10_000
     solver.small_up_to = len(hand) - 1
     solver._solved.clear()
