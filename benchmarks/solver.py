@@ -42,6 +42,7 @@ from pathlib import Path
 
 from rummykit.cards import JOKER_FACE, Card, build_deck, parse
 from rummykit.melds import MeldRules, MeldSearch
+from rummykit.solver import DeadwoodSolver
 
 TWOS = frozenset(suit * 13 + 1 for suit in range(4))
 SETTINGS = {"deuces": (TWOS, 0), "jokers": (TWOS | {JOKER_FACE}, 4)}
@@ -63,13 +64,11 @@ def fortune_values() -> list[int]:
     return values + [200]
 
 
-PROGRAMME_ONLY = False
-"""``--programme``: the solver's programme for every hand, small ones too."""
-
-
-def new_search(setting: str) -> MeldSearch:
+def new_search(setting: str, programme: bool = False) -> MeldSearch:
+    """A meld search under the module's rules and values; ``programme``: its solver's programme for every hand,
+    small ones too (``--programme``)."""
     search = MeldSearch(MeldRules(wild_faces=SETTINGS[setting][0], ace="both"), fortune_values())
-    if PROGRAMME_ONLY and search._solver is not None:
+    if programme and search._solver is not None:
         search._solver.small_up_to = 0
     search.arrange(parse("3H 4H 5H 7C 7D 2S 9S TS KD KC QC 2D"))  # build the solver's tables outside the clock
     return search
@@ -113,6 +112,19 @@ def bot_hands(variant_name: str, decisions: int, seed: int) -> list[tuple[list[i
     return [(list(counts), list(wilds), jokers) for counts, wilds, jokers in asked]
 
 
+def solvers_both_ways(search: MeldSearch) -> dict[str, DeadwoodSolver]:
+    """New solvers for ``search``'s hands: "as built" (small hands first searched card by card) and
+    "programme" (its programme alone)."""
+    if search._solver is None:
+        raise SystemExit("this variant does not use the solver (no wild cards or duplicates)")
+    ways = {}
+    for way, small_up_to in (("as built", search._solver.small_up_to), ("programme", 0)):
+        solver = DeadwoodSolver(search.rules, search.values, search._solver._melds_with)
+        solver.small_up_to = small_up_to
+        ways[way] = solver
+    return ways
+
+
 def time_bot_hands(variant_name: str, decisions: int, seed: int) -> None:
     """Each distinct hand solved once by a new solver of the variant's meld search, then once more by a new
     solver kept to its programme (no search for small hands), by hand size."""
@@ -120,12 +132,7 @@ def time_bot_hands(variant_name: str, decisions: int, seed: int) -> None:
 
     hands = bot_hands(variant_name, decisions, seed)
     search = rummykit.load_variant(variant_name).meld_search
-    assert search._solver is not None  # bot_hands has checked
-    ways = {}
-    for way, small_up_to in (("as built", search._solver.small_up_to), ("programme", 0)):
-        solver = type(search._solver)(search.rules, search.values, search._solver._melds_with)
-        solver.small_up_to = small_up_to
-        ways[way] = solver
+    ways = solvers_both_ways(search)
     by_size: dict[int, dict[str, list[float]]] = {}
     answers: dict[str, list[int]] = {way: [] for way in ways}
     for way, solver in ways.items():
@@ -182,18 +189,13 @@ def time_built_small_hands(variant_name: str) -> None:
     """:func:`built_small_hands` under a variant's rules, each by a new solver as built and by a new one kept to
     its programme."""
     import rummykit
-    from rummykit.solver import DeadwoodSolver
 
     search = rummykit.load_variant(variant_name).meld_search
-    if search._solver is None:
-        raise SystemExit(f"{variant_name} does not use the solver (no wild cards or duplicates)")
     rows = []
     for name, (counts, wilds) in built_small_hands(search).items():
         seconds = []
         answers = []
-        for small_up_to in (search._solver.small_up_to, 0):
-            solver = DeadwoodSolver(search.rules, search.values, search._solver._melds_with)
-            solver.small_up_to = small_up_to
+        for solver in solvers_both_ways(search).values():  # new ones for each hand: nothing kept from another
             start = time.process_time()
             answers.append(solver.solve(counts, wilds)[0])
             seconds.append(time.process_time() - start)
@@ -227,8 +229,6 @@ def main() -> None:
     parser.add_argument("--programme", action="store_true", help="no search card by card for small hands")
     parser.add_argument("--built-small", metavar="VARIANT", help="time hands built to be hard for small-hand search")
     args = parser.parse_args()
-    global PROGRAMME_ONLY
-    PROGRAMME_ONLY = args.programme
     if args.bot_hands:
         time_bot_hands(args.bot_hands, args.decisions, args.seed)
         return
@@ -238,7 +238,7 @@ def main() -> None:
     if args.profile:
         profile = cProfile.Profile()
         for setting in args.wilds:
-            search = new_search(setting)
+            search = new_search(setting, args.programme)
             profile.enable()
             for index in range(args.hands):
                 search.arrange(hand(setting, args.profile, index, args.seed))
@@ -246,7 +246,7 @@ def main() -> None:
         pstats.Stats(profile).sort_stats("tottime").print_stats(15)
         return
     if not args.skip_hard:
-        seconds, least = timed(new_search("deuces"), parse(HARD_HAND))
+        seconds, least = timed(new_search("deuces", args.programme), parse(HARD_HAND))
         print(f"The hard hand (45 cards, deuces wild): {seconds * 1e3:.0f} ms, least deadwood {least}\n", flush=True)
     if args.hard:
         return
@@ -259,7 +259,7 @@ def main() -> None:
     print("| wild cards | cards | hands | wild cards (mean) | median ms | worst ms | mean deadwood | no deadwood |")
     print("|:-----------|------:|------:|------------------:|----------:|---------:|--------------:|------------:|")
     for setting in args.wilds:
-        search = new_search(setting)
+        search = new_search(setting, args.programme)
         for size in args.sizes:
             times, deadwood, wilds = [], [], []
             for index in range(args.hands):
