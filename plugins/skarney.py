@@ -38,8 +38,10 @@ other side has melded at all). See ``docs/skarney.md``.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator, Sequence
+import operator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import Any, TypeAlias
 
 from rummykit import hookimpl
@@ -252,6 +254,9 @@ def rummykit_offer_order(deal: Deal, seat: int, card: Card) -> list[int] | None:
 # -- what is legal ---------------------------------------------------------------------------------------
 
 
+_ORDER = operator.attrgetter("order")
+"""Sorts cards as ``sorted(cards)`` does, without a Python call per comparison (:attr:`Card.order`)."""
+
 _Made: TypeAlias = "dict[tuple[object, ...], Meld | None]"
 
 
@@ -265,6 +270,18 @@ class _Kept:
     made: _Made = field(default_factory=dict)
     groups: dict[tuple[object, ...], tuple[list[Meld], list[int]]] = field(default_factory=dict)
     """Each group's melds, with the cards each holds by face (:func:`_need`)."""
+    run_places: list[list[tuple[int, int]]] = field(init=False)
+    """Each suit's places in a run (the rules' run span), with the face at each, in order."""
+    contracts: dict[tuple[int, ...], list[Action]] = field(default_factory=dict)
+    """:func:`contracts`' answers by the contract's shape and the hand's cards in order: a search bot's
+    play-outs list the same hand's contracts again and again (four times in ten in Skarney Singles)."""
+
+
+    def __post_init__(self) -> None:
+        low, high = self.search.rules.run_span
+        self.run_places = [
+            [(pos, suit * 13 + (0 if pos == 14 else pos - 1)) for pos in range(low, high + 1)] for suit in range(4)
+        ]
 
 
 _KEPT: dict[int, _Kept] = {}
@@ -296,10 +313,14 @@ def _three_card_melds(
     """:func:`three_card_melds`: the sets and the cards each holds by face (:func:`_need`), then the runs and
     theirs."""
     by_face: dict[int, list[Card]] = {}
-    for card in sorted(hand):
-        by_face.setdefault(card.face, []).append(card)
+    for card in sorted(hand, key=_ORDER):  # by face, so by_face's faces are in order too
+        copies = by_face.get(card.face)
+        if copies is None:
+            by_face[card.face] = [card]
+        else:
+            copies.append(card)
     wild_faces = search.rules.wild_faces
-    wilds = [cards[0] for face, cards in sorted(by_face.items()) if face in wild_faces]
+    wilds = [cards[0] for face, cards in by_face.items() if face in wild_faces]
     wild_ids = tuple([c.id for c in wilds])
     kept = _kept_by(search)
     groups = kept.groups
@@ -313,7 +334,7 @@ def _three_card_melds(
     rules = search.rules
     if rules.sets:
         by_rank: dict[int, list[Card]] = {}
-        for face, cards in sorted(by_face.items()):
+        for face, cards in by_face.items():
             if face not in wild_faces and face != JOKER_FACE:
                 by_rank.setdefault(cards[0].rank, []).extend(cards)
         for cards in by_rank.values():
@@ -325,13 +346,8 @@ def _three_card_melds(
             sets += group[0]
             set_needs += group[1]
     if rules.runs:
-        low, high = rules.run_span
-        for suit in range(4):
-            at: dict[int, Card] = {}
-            for pos in range(low, high + 1):
-                face = suit * 13 + (0 if pos == 14 else pos - 1)
-                if face in by_face and face not in wild_faces:
-                    at[pos] = by_face[face][0]
+        for suit, places in enumerate(kept.run_places):
+            at = {pos: by_face[face][0] for pos, face in places if face in by_face and face not in wild_faces}
             key = ("run", size, suit, tuple([(pos, c.id) for pos, c in at.items()]), wild_ids)
             group = groups.get(key)
             if group is None:
@@ -425,6 +441,19 @@ def contracts(deal: Deal, seat: int, limit: int = CONTRACT_LIMIT) -> list[Action
     size = int(_rules(deal).contract_meld_size)
     if len(hand) < count * size:
         return []
+    kept = _kept_by(search).contracts
+    key = (count, size, limit, *[card.id for card in hand])
+    found = kept.get(key)
+    if found is None:
+        found = _contracts(search, hand, count, size, limit)
+        if len(kept) >= 4096:
+            kept.clear()
+        kept[key] = found
+    return list(found)
+
+
+def _contracts(search: MeldSearch, hand: list[Card], count: int, size: int, limit: int) -> list[Action]:
+    """:func:`contracts` of ``hand``, found."""
     sets, set_needs, runs, run_needs = _three_card_melds(search, hand, size)
     have = _GUARDS  # each face's count held, in its own byte, above it the byte's guard bit
     by_face: dict[int, list[Card]] = {}  # the hand's cards by face, in the hand's order
@@ -496,20 +525,42 @@ def _contract_action(search: MeldSearch, by_face: dict[int, list[Card]], melds: 
     """The ``meld A B C | D E F | ...`` action laying ``melds``, each naming distinct physical cards of the hand
     (``by_face``, its cards by face in its order): a card two melds name goes to the first, the second takes
     the next copy of its face."""
+    laid = [_laid(search, meld) for meld in melds]
+    ids: frozenset[int] = frozenset()
+    for action, held in laid:
+        if not ids.isdisjoint(held):
+            return _contract_action_of_copies(by_face, melds, [action for action, _ in laid])
+        ids |= held
+    cards: tuple[Card, ...] = ()
+    meant: tuple[Card | None, ...] = ()
+    for action, _ in laid:
+        cards += action.cards
+        meant += action.stands_for or (None,) * len(action.cards)
+    return Action("meld", cards, groups=tuple(len(m.cards) for m in melds), stands_for=meant if any(meant) else ())
+
+
+def _laid(search: MeldSearch, meld: Meld) -> tuple[Action, frozenset[int]]:
+    """The action laying ``meld`` alone, with its cards' ids (kept with the meld: contract melds are made once)."""
+    kept = search.kept(meld)
+    laid: tuple[Action, frozenset[int]] | None = kept.get("contract action")
+    if laid is None:
+        action = meld_action(search, meld)
+        laid = kept["contract action"] = (action, frozenset(c.id for c in action.cards))
+    return laid
+
+
+def _contract_action_of_copies(by_face: dict[int, list[Card]], melds: Sequence[Meld], laid: list[Action]) -> Action:
+    """:func:`_contract_action` where two melds name the same card: the second takes the next copy held."""
     taken: set[int] = set()
     cards: list[Card] = []
     meant: list[Card | None] = []
-    for meld in melds:
-        kept = search.kept(meld)
-        laid: Action | None = kept.get("contract action")
-        if laid is None:
-            laid = kept["contract action"] = meld_action(search, meld)
-        for i, card in enumerate(laid.cards):
+    for action in laid:
+        for i, card in enumerate(action.cards):
             if card.id in taken:
                 card = next(c for c in by_face[card.face] if c.id not in taken)
             taken.add(card.id)
             cards.append(card)
-            meant.append(laid.stands_for[i] if laid.stands_for else None)
+            meant.append(action.stands_for[i] if action.stands_for else None)
     return Action(
         "meld", tuple(cards), groups=tuple(len(m.cards) for m in melds), stands_for=tuple(meant) if any(meant) else ()
     )
@@ -543,15 +594,25 @@ def is_contract(deal: Deal, action: Action) -> bool:
 def laying_problem(deal: Deal, kind: str) -> str | None:
     """Whether ``meld``, ``layoff`` or ``swap`` may be played at all this turn: nothing else the turn a
     contract is laid; before the side's contract no lay-off; exchanges before any meld or lay-off."""
+    return laying_refusals(deal).get(kind)
+
+
+_CONTRACT_TURN = "the turn a contract is laid, nothing else is laid"
+_NOTHING_LAID: Mapping[str, str] = MappingProxyType({kind: _CONTRACT_TURN for kind in ("meld", "layoff", "swap")})
+
+
+def laying_refusals(deal: Deal) -> Mapping[str, str]:
+    """:func:`laying_problem`'s answer for each verb it refuses now (asked once for all three: every listing
+    of the turn asks)."""
     state = skarney_state(deal)
-    rules = _rules(deal)
     if state.contract_now:
-        return "the turn a contract is laid, nothing else is laid"
-    if kind == "layoff" and contract_owed(deal, deal.current):
-        return f"no card is added to a meld before {_yours(deal)} contract is down"
-    if kind == "swap" and state.laid and rules.exchange_first:
-        return "exchanges come first in a turn, before any meld or lay-off"
-    return None
+        return _NOTHING_LAID
+    refused: dict[str, str] = {}
+    if contract_owed(deal, deal.current):
+        refused["layoff"] = f"no card is added to a meld before {_yours(deal)} contract is down"
+    if state.laid and _rules(deal).exchange_first:
+        refused["swap"] = "exchanges come first in a turn, before any meld or lay-off"
+    return refused
 
 
 def contract_problem(deal: Deal, action: Action) -> str | None:
@@ -667,7 +728,8 @@ def swap_problem(deal: Deal, action: Action) -> str | None:
 def rummykit_closed_verbs(deal: Deal) -> list[str] | None:
     """Lay-offs and free melds closed before the side's contract (the contracts are listed below), and what
     the turn closes (the turn a contract is laid)."""
-    closed = [kind for kind in ("meld", "layoff") if laying_problem(deal, kind) is not None]
+    refused = laying_refusals(deal)
+    closed = [kind for kind in ("meld", "layoff") if kind in refused]
     if "meld" not in closed and contract_owed(deal, deal.current):
         closed.append("meld")
     return closed
@@ -678,7 +740,7 @@ def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
     if deal.phase != "play":
         return
     seat = deal.current
-    closed = {kind for kind in ("meld", "layoff", "swap") if laying_problem(deal, kind) is not None}
+    closed = laying_refusals(deal)
     if closed:
         actions[:] = [a for a in actions if a.kind not in closed]
     if "meld" not in closed and contract_owed(deal, seat):
