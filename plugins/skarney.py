@@ -276,7 +276,6 @@ class _Kept:
     """:func:`contracts`' answers by the contract's shape and the hand's cards in order: a search bot's
     play-outs list the same hand's contracts again and again (four times in ten in Skarney Singles)."""
 
-
     def __post_init__(self) -> None:
         low, high = self.search.rules.run_span
         self.run_places = [

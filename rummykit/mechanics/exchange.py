@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .. import standard
-from ..actions import Action, ActionWords, PositionWords, Verb
+from ..actions import Action, ActionWords, OneCardActionsOn, PositionWords, Verb
 from ..cards import JOKER_FACE, Card, card_from_face
 from ..engine import Deal, TableMeld
 from ..hookspecs import hookimpl
@@ -99,11 +99,17 @@ def swaps(deal: Deal, seat: int) -> list[Action]:
     result = []
     for index in targets:
         meld = deal.table[index].meld
-        takers = sorted(placed[f] for f in _takers(search, meld) if f in placed)  # places are unique: by place
+        takers = [placed[f] for f in _takers(search, meld) if f in placed]
+        if len(takers) > 1:
+            takers.sort()  # places are unique: by place
         for _, card in takers:
             if exchanged(deal, index, card) is not None:
-                result.append(Action("swap", (card,), index))
+                result.append(_SWAPS[index][card])
     return result
+
+
+_SWAPS = OneCardActionsOn("swap")
+"""``swap C on N``, shared: listed at every turn."""
 
 
 def _takers(search: MeldSearch, meld: Meld) -> frozenset[int]:
@@ -122,28 +128,36 @@ def _takers(search: MeldSearch, meld: Meld) -> frozenset[int]:
 def exchange_targets(deal: Deal, seat: int) -> list[int]:
     """Table melds holding a wild card that ``seat`` may exchange for, by the ruleset's ``table.exchange``:
     ``any``, ``own-side``, ``opponents``, or ``layer`` (only a wild card ``seat`` laid itself)."""
-    mode = deal.variant.exchange
+    variant = deal.variant
+    mode = variant.exchange
     if mode == "none":
         return []
-    game = deal.game
-    side = game.side_of(seat)
-    exchangeable = deal.variant.exchangeable
+    side_of = variant.side_of
+    side = side_of(seat)
+    exchangeable = variant.exchangeable
+    # A meld's wild cards are all exchangeable when every wild card is (the default): no card need be looked at.
+    every_wild = exchangeable == variant.meld_search.rules.wild_faces
     result = []
     for i, tm in enumerate(deal.table):
-        if not tm.meld.wilds or tm.meld.kind not in ("set", "run"):
+        meld = tm.meld
+        if not meld.wilds or meld.kind not in _EXCHANGED_FROM:
             continue
-        if mode == "own-side" and game.side_of(tm.owner) != side:
+        if mode == "own-side" and side_of(tm.owner) != side:
             continue
-        if mode == "opponents" and game.side_of(tm.owner) == side:
+        if mode == "opponents" and side_of(tm.owner) == side:
             continue
-        if not any(c.face in exchangeable for c in tm.meld.cards):
+        if not every_wild and not any(c.face in exchangeable for c in meld.cards):
             continue
         if mode == "layer" and not any(
-            c.face in exchangeable and tm.credits.get(c.id, tm.owner) == seat for c in tm.meld.cards
+            c.face in exchangeable and tm.credits.get(c.id, tm.owner) == seat for c in meld.cards
         ):
             continue
         result.append(i)
     return result
+
+
+_EXCHANGED_FROM = ("set", "run")
+"""The kinds of meld a wild card is exchanged from (never a set of wild cards alone, nor a special meld)."""
 
 
 def exchanged(deal: Deal, index: int, card: Card) -> tuple[Meld, Card] | None:
