@@ -1983,8 +1983,9 @@ class MeldSearch:
     def kept(self, meld: Meld) -> dict[Hashable, Any]:
         """A place to keep answers about ``meld`` under these rules (its lay-offs, its exchanges, its action), for
         as long as it is kept. Melds are immutable and a table meld stays the same object from turn to turn (a grown
-        meld is a new one), so what a turn's listing asks of the table is found again the next turn. Callers
-        choose keys that say what the answer is of (``("swap", place, card id)``)."""
+        meld is a new one, the same one for the same lay-off: :func:`~rummykit.toolkit.lay_off`), so what a turn's
+        listing asks of the table is found again the next turn. Callers choose keys that say what the answer is of
+        (``("swap", place, card id)``)."""
         entry = self._kept.get(id(meld))
         if entry is None or entry[0] is not meld:
             if len(self._kept) > 4096:

@@ -62,7 +62,14 @@ def lay_off(
     for, one entry per card, ``None`` for a natural card). The cards are credited to ``seat``. The lay-off
     must be valid (``deal.variant.meld_search.extend`` accepts it)."""
     table_meld = deal.table[target]
-    grown = deal.variant.meld_search.extend(table_meld.meld, cards, stands_for)
+    search = deal.variant.meld_search
+    # Kept with the meld: a search bot's play-outs make the same lay-off again and again, and the grown meld,
+    # one object then, keeps what the listing found of it (its lay-offs, its exchanges).
+    kept = search.kept(table_meld.meld)
+    key = ("grown", tuple(cards), tuple(stands_for) if stands_for else ())
+    grown = kept.get(key)
+    if grown is None:
+        grown = kept[key] = search.extend(table_meld.meld, cards, stands_for)
     assert grown is not None
     deal.take_from_hand(seat, cards)
     table_meld.meld = grown
