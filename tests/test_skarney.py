@@ -757,13 +757,88 @@ def test_contracts_kept_from_turn_to_turn_are_those_found_afresh(name: str, monk
                     patch.setattr(
                         skarney,
                         "_kept_by",
-                        lambda search: skarney._Kept(search, Forgetful(), Forgetful()),
+                        lambda search: skarney._Kept(search, Forgetful(), Forgetful(), Forgetful()),
                     )
                     deal.variant.meld_search._kept.clear()  # what is kept with each meld (its counts, its action)
                     assert skarney.contracts(deal, deal.current) == kept
                 checked += bool(kept)
             game.apply(bot.choose(game))
     assert checked > 5
+
+
+def test_a_hands_contracts_are_kept_by_its_cards_in_order() -> None:
+    """A search bot's play-outs list the same hand's contracts again and again: they are kept by the hand's
+    cards in order. A copy of the game lists what the game listed; the same cards in another order list what
+    they list afresh (a card two melds name is taken in hand order, so the order is part of the key); a
+    caller's change to the list it got changes nothing kept."""
+    from rummykit.plugins import skarney
+
+    variant = rummykit.load_variant("skarney-singles")
+    kept_of = skarney._kept_by(variant.meld_search).contracts
+    checked = reordered = 0
+    for seed in range(4):
+        game = variant.new_game(seed=seed, max_hands=1)
+        bot = RandomBot(seed)
+        while not game.is_over and checked < 40:
+            deal = game.deal
+            if deal.phase == "play" and deal.actor == deal.current and skarney.contract_owed(deal, deal.current):
+                listed = skarney.contracts(deal, deal.current)
+                if listed:
+                    checked += 1
+                    size = len(kept_of)
+                    again = skarney.contracts(game.clone().deal, deal.current)
+                    assert again == listed and again is not listed and len(kept_of) == size  # found kept
+                    again.clear()
+                    assert skarney.contracts(deal, deal.current) == listed
+                    hand = deal.hands[deal.current]
+                    turned = hand[::-1]
+                    if turned != hand:
+                        hand[:] = turned
+                        afresh = skarney._contracts(
+                            variant.meld_search,
+                            hand,
+                            skarney.contract_size(deal),
+                            int(skarney._rules(deal).contract_meld_size),
+                            skarney.CONTRACT_LIMIT,
+                        )
+                        assert skarney.contracts(deal, deal.current) == afresh
+                        reordered += 1
+                        hand[:] = turned[::-1]
+            game.apply(bot.choose(game))
+    assert checked >= 20 and reordered >= 10
+
+
+def test_the_same_lay_off_on_the_same_meld_grows_the_same_meld() -> None:
+    """``lay_off`` keeps the grown meld with the meld it grew from: the same lay-off in a copy of the game (a
+    search bot's play-out) gives the very same object, which keeps what the listing found of it; a wild card
+    standing for another card grows another meld."""
+    from rummykit.cards import parse_card
+    from rummykit.toolkit import lay_meld, lay_off
+
+    variant = rummykit.load_variant("skarney-singles")
+    mine = "7H 8H 9H TH 2C 2D KS KD QC 4C 5D".split()
+    theirs = "3S 4S 5S 6S 7S 8S 9S JC QD 6C 6D".split()
+    game = variant.new_game(seed=1, layout={"dealer": 1, "hands": [mine, theirs]})
+    deal = game.deal
+    seat = deal.current
+    assert seat == 0
+    hand = deal.hands[seat]
+    held = {str(c): c for c in hand}
+    run = variant.meld_search.meld([held["7H"], held["8H"], held["9H"]])
+    assert run is not None
+    lay_meld(deal, seat, run)
+    copy = game.clone()
+    lay_off(deal, seat, 0, [held["TH"]])
+    lay_off(copy.deal, seat, 0, [held["TH"]])
+    assert deal.table[0].meld is copy.deal.table[0].meld
+    assert [str(c) for c in deal.table[0].meld.cards] == ["7H", "8H", "9H", "TH"]
+    low, high = game.clone(), game.clone()
+    lay_off(low.deal, seat, 0, [held["2C"]], [parse_card("6H")])
+    lay_off(high.deal, seat, 0, [held["2C"]], [parse_card("JH")])
+    assert low.deal.table[0].meld.ranks[0] == 6 and high.deal.table[0].meld.ranks[-1] == 11
+    again = game.clone()
+    lay_off(again.deal, seat, 0, [held["2C"]], [parse_card("6H")])
+    assert again.deal.table[0].meld is low.deal.table[0].meld
 
 
 def test_contracts_benchmark_times_the_listing_and_puts_it_back() -> None:
