@@ -275,6 +275,9 @@ class _Kept:
     contracts: dict[tuple[int, ...], list[Action]] = field(default_factory=dict)
     """:func:`contracts`' answers by the contract's shape and the hand's cards in order: a search bot's
     play-outs list the same hand's contracts again and again (four times in ten in Skarney Singles)."""
+    joined: dict[tuple[int, ...], tuple[tuple[Meld, ...], Action | None]] = field(default_factory=dict)
+    """A contract's melds (by their ids, kept with them) and its action (:func:`_joined`; None: two of them name
+    the same card, and the hand's copies decide)."""
 
     def __post_init__(self) -> None:
         low, high = self.search.rules.run_span
@@ -337,6 +340,8 @@ def _three_card_melds(
             if face not in wild_faces and face != JOKER_FACE:
                 by_rank.setdefault(cards[0].rank, []).extend(cards)
         for cards in by_rank.values():
+            if len(cards) < size - 1:
+                continue  # too few to make a set, even with a wild card: most ranks of a hand
             key = ("set", size, tuple([c.id for c in cards]), wild_ids)
             group = groups.get(key)
             if group is None:
@@ -345,12 +350,17 @@ def _three_card_melds(
             sets += group[0]
             set_needs += group[1]
     if rules.runs:
+        low, high = rules.run_span
+        room = range(low, high - size + 2)  # the places a run of ``size`` may start
         for suit, places in enumerate(kept.run_places):
             at = {pos: by_face[face][0] for pos, face in places if face in by_face and face not in wild_faces}
+            starts = _run_starts(at, size, room)
+            if not starts:
+                continue  # no place in the suit holds size - 1 of its cards: no run, with or without a wild card
             key = ("run", size, suit, tuple([(pos, c.id) for pos, c in at.items()]), wild_ids)
             group = groups.get(key)
             if group is None:
-                melds = _suit_runs(search, kept.made, suit, at, wilds, size)
+                melds = _suit_runs(search, kept.made, suit, at, starts, wilds, size)
                 group = groups[key] = (melds, [_need(search, m) for m in melds])
             runs += group[0]
             run_needs += group[1]
@@ -358,63 +368,68 @@ def _three_card_melds(
 
 
 def _rank_sets(search: MeldSearch, made: _Made, cards: list[Card], wilds: list[Card], size: int) -> list[Meld]:
-    """The sets of ``size`` of :func:`three_card_melds` from ``cards`` (one rank's, sorted) and ``wilds``."""
+    """The sets of ``size`` of :func:`three_card_melds` from ``cards`` (one rank's, sorted) and ``wilds`` (one card
+    of each wild face): each multiset of faces once (:func:`_face_combinations`)."""
     found: list[Meld] = []
-    seen: set[tuple[int, ...]] = set()
     for combo in _face_combinations(cards, size):
-        _add(search, made, found, seen, combo, "set")
-    for combo in _face_combinations(cards, size - 1):
-        for wild in wilds:
-            _add(search, made, found, seen, [*combo, wild], "set")
+        _add(search, made, found, combo, "set")
+    if wilds:
+        for combo in _face_combinations(cards, size - 1):
+            for wild in wilds:
+                _add(search, made, found, [*combo, wild], "set")
     return found
 
 
+def _run_starts(at: dict[int, Card], size: int, room: range) -> list[int]:
+    """The first places of the runs of ``size`` (within ``room``, the places a run may start) that hold at least
+    ``size - 1`` of the natural cards ``at`` their places, in order: the only ones a run of at most one wild card
+    may take."""
+    counted: dict[int, int] = {}
+    for pos in at:
+        for start in range(pos - size + 1, pos + 1):
+            counted[start] = counted.get(start, 0) + 1
+    return sorted(start for start, n in counted.items() if n >= size - 1 and start in room)
+
+
 def _suit_runs(
-    search: MeldSearch, made: _Made, suit: int, at: dict[int, Card], wilds: list[Card], size: int
+    search: MeldSearch, made: _Made, suit: int, at: dict[int, Card], starts: list[int], wilds: list[Card], size: int
 ) -> list[Meld]:
-    """The runs of ``size`` of :func:`three_card_melds` in ``suit``, whose natural cards by position are ``at``."""
+    """The runs of ``size`` of :func:`three_card_melds` in ``suit``, whose natural cards by position are ``at``,
+    starting at ``starts`` (:func:`_run_starts`)."""
     found: list[Meld] = []
-    seen: set[tuple[int, ...]] = set()
-    low, high = search.rules.run_span
-    for start in range(low, high - size + 2):
+    for start in starts:
         window = range(start, start + size)
         missing = [p for p in window if p not in at]
         if not missing:
-            _add(search, made, found, seen, [at[p] for p in window], "run")
-        elif len(missing) == 1 and wilds:
+            _add(search, made, found, [at[p] for p in window], "run")
+        elif wilds:  # one place missing (starts hold size - 1 cards at least): a wild card stands for its card
             gap = missing[0]
+            naturals = [at[p] for p in window if p != gap]
             meant_face = suit * 13 + (0 if gap == 14 else gap - 1)
             for wild in wilds:
-                cards = [at[p] for p in window if p != gap] + [wild]
-                _add(search, made, found, seen, cards, "run", [None] * (size - 1) + [card_from_face(meant_face)])
+                _add(search, made, found, [*naturals, wild], "run", meant_face)
     return found
 
 
 def _add(
-    search: MeldSearch,
-    made: _Made,
-    found: list[Meld],
-    seen: set[tuple[int, ...]],
-    cards: list[Card],
-    kind: str,
-    meant: list[Card | None] | None = None,
+    search: MeldSearch, made: _Made, found: list[Meld], cards: list[Card], kind: str, meant_face: int | None = None
 ) -> None:
-    """``cards`` as a meld of ``kind`` (a wild card standing for the last of ``meant``), added to ``found``
-    once per combination of faces, when it is one."""
-    stands_for = (meant[-1].face,) if meant and meant[-1] else ()
-    key = tuple(sorted(c.face for c in cards)) + stands_for
-    if key in seen:
-        return
-    seen.add(key)
-    by_cards = (kind, *stands_for, *(c.id for c in cards))
-    if by_cards in made:
-        meld = made[by_cards]
-    else:
+    """``cards`` as a meld of ``kind`` (the last, a wild card, standing for the card of ``meant_face`` when given)
+    added to ``found`` when it is one. Callers make each multiset of faces once. Kept by the cards: a hand's
+    melds come back turn after turn."""
+    by_cards = (kind, meant_face, *[c.id for c in cards])
+    meld = made.get(by_cards, _UNMADE)
+    if meld is _UNMADE:
         if len(made) >= 20_000:
             made.clear()
+        meant = None if meant_face is None else [None] * (len(cards) - 1) + [card_from_face(meant_face)]
         meld = made[by_cards] = search.meld(cards, kind=kind, stands_for=meant)
     if meld is not None:
         found.append(meld)
+
+
+_UNMADE: Any = object()
+"""Not yet made (a meld is made once per cards: None, no meld, is an answer kept too)."""
 
 
 def _face_combinations(cards: list[Card], size: int) -> Iterator[list[Card]]:
@@ -462,7 +477,19 @@ def _contracts(search: MeldSearch, hand: list[Card], count: int, size: int, limi
     result: list[list[Meld]] = []
     _choose(sets, set_needs, count, have, result, limit)
     _choose(runs, run_needs, count, have, result, limit)
-    return [_contract_action(search, by_face, chosen) for chosen in result]
+    joined = _kept_by(search).joined
+    if len(joined) >= 20_000:
+        joined.clear()
+    actions = []
+    for chosen in result:
+        # The same melds come back turn after turn while the hand waits for its contract: their action is kept.
+        key = tuple(map(id, chosen))
+        known = joined.get(key)
+        if known is None or any(a is not b for a, b in zip(known[0], chosen)):
+            known = joined[key] = (tuple(chosen), _joined(search, chosen))
+        action = known[1]
+        actions.append(action if action is not None else _contract_action(search, by_face, chosen))
+    return actions
 
 
 _GUARDS = sum(128 << (8 * face) for face in range(JOKER_FACE + 1))
@@ -524,11 +551,19 @@ def _contract_action(search: MeldSearch, by_face: dict[int, list[Card]], melds: 
     """The ``meld A B C | D E F | ...`` action laying ``melds``, each naming distinct physical cards of the hand
     (``by_face``, its cards by face in its order): a card two melds name goes to the first, the second takes
     the next copy of its face."""
+    joined = _joined(search, melds)
+    if joined is not None:
+        return joined
+    return _contract_action_of_copies(by_face, melds, [_laid(search, meld)[0] for meld in melds])
+
+
+def _joined(search: MeldSearch, melds: Sequence[Meld]) -> Action | None:
+    """:func:`_contract_action` of ``melds`` when no two name the same card (their actions joined), else None."""
     laid = [_laid(search, meld) for meld in melds]
     ids: frozenset[int] = frozenset()
-    for action, held in laid:
+    for _, held in laid:
         if not ids.isdisjoint(held):
-            return _contract_action_of_copies(by_face, melds, [action for action, _ in laid])
+            return None
         ids |= held
     cards: tuple[Card, ...] = ()
     meant: tuple[Card | None, ...] = ()

@@ -2002,13 +2002,23 @@ class MeldSearch:
         meld holds its lowest natural card and faces above it only); for a wild one, only the melds taking it."""
         by_face = _sorted_by_face(cards)
         wild_faces = self.rules.wild_faces
-        naturals = tuple(sorted(f for f, cs in by_face.items() for _ in cs if f not in wild_faces))
-        wilds = tuple(sorted(f for f, cs in by_face.items() for _ in cs if f in wild_faces))
         seen: set[tuple[int, ...]] = set()
         result: list[Meld] = []
-        counts = Counter(naturals)
-        ids = {face: tuple([c.id for c in held]) for face, held in by_face.items()}
-        wild_ids = tuple([ids[f] for f in sorted(set(wilds))])
+        # One pass over the faces (in ascending order): each natural face's count, each face's cards' ids, the
+        # wild cards' faces (one per card) and ids.
+        counts: dict[int, int] = {}
+        ids: dict[int, tuple[int, ...]] = {}
+        wild_list: list[int] = []
+        wild_id_list: list[tuple[int, ...]] = []
+        for face, held in by_face.items():
+            held_ids = ids[face] = tuple([c.id for c in held])
+            if face in wild_faces:
+                wild_list += [face] * len(held)
+                wild_id_list.append(held_ids)
+            else:
+                counts[face] = len(held)
+        wilds = tuple(wild_list)
+        wild_ids = tuple(wild_id_list)
         max_w = len(wilds) if self.rules.max_wilds is None else min(self.rules.max_wilds, len(wilds))
         by_low = self._by_low_melds
         skeletons = self._skeletons
@@ -2018,7 +2028,7 @@ class MeldSearch:
                 wild_held = holding
             else:
                 natural_held = holding
-        for low in sorted(counts):
+        for low in counts:  # ascending
             if natural_held is not None and (
                 low > natural_held or (low % 13 != natural_held % 13 and low // 13 != natural_held // 13)
             ):

@@ -30,6 +30,7 @@ from .hookspecs import hookimpl
 from .melds import Meld
 from .results import ResultWords, kernel_words
 from .toolkit import (
+    _WILD_LAYOFF_ACTIONS,
     MeldedValue,
     cards_from_hand,
     cards_text,
@@ -461,9 +462,11 @@ def melds_and_layoffs(deal: Deal, hand: list[Card], *, melds: bool = True, layof
             return actions
         for index, meld, fits in zip(targets, melds_on, fits_each):
             on = _LAYOFFS[index]
+            kept = search.kept(meld)  # a wild card's lay-offs, kept with the meld by wild_layoffs
             for card in choices:
                 if card.face in wild:
-                    actions.extend(wild_layoffs(search, meld, card, index))
+                    known = kept.get((_WILD_LAYOFF_ACTIONS, card.id, index))
+                    actions.extend(known if known is not None else wild_layoffs(search, meld, card, index))
                 elif card.face in fits:
                     actions.append(on[card])
     return actions

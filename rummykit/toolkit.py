@@ -160,12 +160,17 @@ def listed_meld(action: Action) -> Meld | None:
     return listed[1] if listed is not None and listed[0] is action else None
 
 
+_WILD_LAYOFF_ACTIONS = "wild layoff actions"
+"""The key, with the wild card's id and the table meld's index, of :func:`wild_layoffs`' answers kept with a
+meld (:meth:`MeldSearch.kept <rummykit.melds.MeldSearch.kept>`): a listing reads them there directly."""
+
+
 def wild_layoffs(search: MeldSearch, meld: Meld, card: Card, target: int) -> list[Action]:
     """Lay-offs of the wild ``card`` on ``meld`` (table meld ``target``), one per place it may stand (either
     end of a run), each naming the card it stands for (``layoff 2C=8H on 3``)."""
     # Kept with the meld: the table's melds and the hand's wild cards stay from turn to turn.
     kept = search.kept(meld)
-    key = ("wild layoff actions", card.id, target)
+    key = (_WILD_LAYOFF_ACTIONS, card.id, target)
     known: tuple[Action, ...] | None = kept.get(key)
     if known is None:
         faces = search.wild_layoff_faces(meld, card)

@@ -757,7 +757,9 @@ def test_contracts_kept_from_turn_to_turn_are_those_found_afresh(name: str, monk
                     patch.setattr(
                         skarney,
                         "_kept_by",
-                        lambda search: skarney._Kept(search, Forgetful(), Forgetful(), Forgetful()),
+                        lambda search: skarney._Kept(
+                            search, made=Forgetful(), groups=Forgetful(), contracts=Forgetful(), joined=Forgetful()
+                        ),
                     )
                     deal.variant.meld_search._kept.clear()  # what is kept with each meld (its counts, its action)
                     assert skarney.contracts(deal, deal.current) == kept
@@ -985,3 +987,61 @@ def test_the_contracts_choice_of_melds_is_the_depth_first_walk_with_its_step_bud
     finally:
         skarney.CONTRACT_STEPS = default_steps
     assert compared > 1000
+
+
+@pytest.mark.parametrize(("size", "hands", "most"), [(3, 150, 22), (4, 60, 16)])
+def test_the_three_card_melds_are_every_set_and_run_of_that_size_with_one_wild_card_at_most(
+    size: int, hands: int, most: int
+) -> None:
+    # three_card_melds builds a rank's sets and a suit's runs place by place, skipping ranks and suits that
+    # cannot hold one; tried against every combination of the hand's cards (first copies), each wild card
+    # standing in a run for every card of the suit the hand lacks in turn (where it holds the card, the
+    # natural run is listed).
+    import itertools
+    import random
+
+    from rummykit.plugins import skarney
+
+    from rummykit.cards import card_from_face
+
+    search = rummykit.load_variant("skarney-singles").meld_search
+    pack = [card_from_face(face, copy) for face in range(52) for copy in (0, 1)] + [
+        card_from_face(52, copy) for copy in range(4)
+    ]
+    rng = random.Random(11)
+
+    def described(meld: Any) -> tuple[str, tuple[int, ...], tuple[int, ...]]:
+        meant = tuple(f for c, f in zip(meld.cards, meld.faces) if search.is_wild(c) and meld.kind == "run")
+        return meld.kind, tuple(sorted(c.face for c in meld.cards)), meant
+
+    found_some = 0
+    for _ in range(hands):
+        hand = rng.sample(pack, rng.randint(size, most))
+        firsts = list({c.face: c for c in sorted(hand)}.values())  # the first copy of each face
+        wanted: set[tuple[str, tuple[int, ...], tuple[int, ...]]] = set()
+        for combo in itertools.combinations(sorted(hand), size):
+            wilds = [c for c in combo if search.is_wild(c)]
+            if len(wilds) > 1 or any(c not in firsts and c.face in {w.face for w in wilds} for c in combo):
+                continue
+            naturals = [c for c in combo if not search.is_wild(c)]
+            if len({c.face for c in naturals}) < len(naturals) and len({c.rank for c in naturals}) > 1:
+                continue
+            meld = search.meld(list(combo))
+            if meld is not None and meld.kind == "set":
+                wanted.add(described(meld))
+            if wilds:  # a run: the wild card standing for each card of the naturals' suit that the hand lacks
+                held = {c.face for c in hand if not search.is_wild(c)}
+                for face in set(range(13 * naturals[0].suit, 13 * naturals[0].suit + 13)) - held:
+                    meant = [card_from_face(face) if c is wilds[0] else None for c in combo]
+                    run = search.meld(list(combo), kind="run", stands_for=meant)
+                    if run is not None:
+                        wanted.add(described(run))
+            elif meld is not None and meld.kind == "run":
+                wanted.add(described(meld))
+        made = skarney.three_card_melds(search, hand, size)
+        got = [described(m) for m in made]
+        assert len(got) == len(set(got)), "a combination of faces listed twice"
+        assert set(got) == wanted, sorted(set(got) ^ wanted)
+        assert all(len(m.cards) == size and sum(search.is_wild(c) for c in m.cards) <= 1 for m in made)
+        found_some += bool(made)
+    assert found_some > hands // 3

@@ -97,15 +97,25 @@ def swaps(deal: Deal, seat: int) -> list[Action]:
     # The hand's natural cards by face, with their places: the swaps of a meld are listed in hand order.
     placed = {c.face: (i, c) for i, c in enumerate(distinct_cards(deal, deal.hands[seat])) if c.face not in wild}
     result = []
+    table = deal.table
+    exchangeable = deal.variant.exchangeable
+    by_meld = deal.variant.exchange != "layer"  # else who laid each wild card matters: exchanged() decides
     for index in targets:
-        meld = deal.table[index].meld
-        takers = [placed[f] for f in _takers(search, meld) if f in placed]
+        meld = table[index].meld
+        kept = search.kept(meld)  # what _takers and exchanged keep with the meld, read here directly
+        faces = kept.get("takers")
+        takers = [placed[f] for f in (faces if faces is not None else _takers(search, meld)) if f in placed]
         if len(takers) > 1:
             takers.sort()  # places are unique: by place
         for _, card in takers:
-            if exchanged(deal, index, card) is not None:
+            known = kept.get(("exchanged", card.id, exchangeable), _UNKNOWN) if by_meld else _UNKNOWN
+            if (exchanged(deal, index, card) if known is _UNKNOWN else known) is not None:
                 result.append(_SWAPS[index][card])
     return result
+
+
+_UNKNOWN: Any = object()
+"""Not yet worked out (None, no exchange, is an answer kept too)."""
 
 
 _SWAPS = OneCardActionsOn("swap")
