@@ -354,13 +354,12 @@ def _three_card_melds(
         room = range(low, high - size + 2)  # the places a run of ``size`` may start
         for suit, places in enumerate(kept.run_places):
             at = {pos: by_face[face][0] for pos, face in places if face in by_face and face not in wild_faces}
-            starts = _run_starts(at, size, room)
-            if not starts:
-                continue  # no place in the suit holds size - 1 of its cards: no run, with or without a wild card
+            if len(at) < size - 1:
+                continue  # too few of the suit's cards for a run, even with a wild card
             key = ("run", size, suit, tuple([(pos, c.id) for pos, c in at.items()]), wild_ids)
             group = groups.get(key)
             if group is None:
-                melds = _suit_runs(search, kept.made, suit, at, starts, wilds, size)
+                melds = _suit_runs(search, kept.made, suit, at, _run_starts(at, size, room), wilds, size)
                 group = groups[key] = (melds, [_need(search, m) for m in melds])
             runs += group[0]
             run_needs += group[1]
@@ -468,6 +467,8 @@ def contracts(deal: Deal, seat: int, limit: int = CONTRACT_LIMIT) -> list[Action
 
 def _contracts(search: MeldSearch, hand: list[Card], count: int, size: int, limit: int) -> list[Action]:
     """:func:`contracts` of ``hand``, found."""
+    if not _may_hold(search, hand, count, size):
+        return []
     sets, set_needs, runs, run_needs = _three_card_melds(search, hand, size)
     have = _GUARDS  # each face's count held, in its own byte, above it the byte's guard bit
     by_face: dict[int, list[Card]] = {}  # the hand's cards by face, in the hand's order
@@ -490,6 +491,63 @@ def _contracts(search: MeldSearch, hand: list[Card], count: int, size: int, limi
         action = known[1]
         actions.append(action if action is not None else _contract_action(search, by_face, chosen))
     return actions
+
+
+def _may_hold(search: MeldSearch, hand: Sequence[Card], count: int, size: int) -> bool:
+    """False when ``hand`` surely holds no ``count`` sets, nor ``count`` runs, of ``size`` cards with one wild
+    card at most: most hands waiting for their contract, found so before their melds are made. A meld of one
+    rank or suit holds ``size - 1`` natural cards of it at least, a run at places a window of ``size`` places
+    holds that many of; the cards counted so make at most so many melds without wild cards, and one more per
+    wild card where ``size - 1`` remain."""
+    if size < 2:
+        return True
+    wild_faces = search.rules.wild_faces
+    wilds = 0
+    by_face: dict[int, int] = {}
+    for card in hand:
+        face = card.face
+        if face in wild_faces:
+            wilds += 1
+        elif face != JOKER_FACE:
+            by_face[face] = by_face.get(face, 0) + 1
+    by_rank = [0] * 13
+    for face, held in by_face.items():
+        by_rank[face % 13] += held
+    if _most_melds(by_rank, wilds, size) >= count:
+        return True
+    low, high = search.rules.run_span
+    places = _kept_by(search).run_places
+    full = (1 << size) - 1
+    in_places = [0] * 4  # per suit, the natural cards at places that may be in a run
+    for suit in range(4):
+        present = 0
+        for pos, face in places[suit]:
+            if face in by_face:
+                present |= 1 << pos
+        usable = 0
+        for start in range(low, high - size + 2):
+            window = (present >> start) & full
+            if window.bit_count() >= size - 1:
+                usable |= window << start
+        for pos, face in places[suit]:
+            if usable >> pos & 1:
+                in_places[suit] += by_face[face]
+                usable &= ~_same_face_places(pos)  # an ace at both ends: its cards counted once
+    return _most_melds(in_places, wilds, size) >= count
+
+
+def _same_face_places(pos: int) -> int:
+    """The places (bits) of the card at ``pos``: both ends for an ace."""
+    return (1 << 1 | 1 << 14) if pos in (1, 14) else 1 << pos
+
+
+def _most_melds(held: list[int], wilds: int, size: int) -> int:
+    """At most how many melds of ``size`` cards, one wild card in each at most, groups of ``held`` natural
+    cards (a rank's, a suit's) and ``wilds`` wild cards make: ``size`` natural cards to a meld, or ``size -
+    1`` and a wild card."""
+    natural = sum(n // size for n in held)
+    with_wild = sum(n // (size - 1) - n // size for n in held)
+    return natural + min(wilds, with_wild)
 
 
 _GUARDS = sum(128 << (8 * face) for face in range(JOKER_FACE + 1))

@@ -1045,3 +1045,31 @@ def test_the_three_card_melds_are_every_set_and_run_of_that_size_with_one_wild_c
         assert all(len(m.cards) == size and sum(search.is_wild(c) for c in m.cards) <= 1 for m in made)
         found_some += bool(made)
     assert found_some > hands // 3
+
+
+def test_a_hand_the_quick_count_turns_away_holds_no_contract(monkeypatch: pytest.MonkeyPatch) -> None:
+    # _may_hold answers "surely none" before any meld is made; checked against the contracts found without it,
+    # on random hands of two decks and four jokers, contracts of three and four melds of three or four cards.
+    import random
+
+    from rummykit.plugins import skarney
+
+    from rummykit.cards import card_from_face
+
+    search = rummykit.load_variant("skarney-singles").meld_search
+    pack = [card_from_face(face, copy) for face in range(52) for copy in (0, 1)] + [
+        card_from_face(52, copy) for copy in range(4)
+    ]
+    rng = random.Random(5)
+    turned_away = empty = 0
+    for _ in range(600):
+        count, size = rng.choice([(3, 3), (4, 3), (3, 4)])
+        hand = rng.sample(pack, rng.randint(count * size, count * size + 10))
+        may = skarney._may_hold(search, hand, count, size)
+        with monkeypatch.context() as patch:
+            patch.setattr(skarney, "_may_hold", lambda *args: True)
+            found = skarney._contracts(search, hand, count, size, 1)
+        assert may or not found, [str(c) for c in hand]
+        empty += not found
+        turned_away += not may
+    assert turned_away > empty // 3  # it turns most hands without a contract away
