@@ -409,6 +409,44 @@ class DeadwoodSolver:
                 held >>= 1
         return True
 
+    def _forced_deadwood(self, counts: Sequence[int], wilds: int) -> int:
+        """The value of the natural cards of ``counts`` that no meld can hold, whatever the rest does: deadwood
+        every arrangement leaves, so the least deadwood is at least this. A card may be in a set when its rank
+        holds a set's least size with as many wild cards as a meld may take, in a run when some run of the
+        least length through its place holds as many natural cards as the wild cards left to fill cannot. (A
+        big hand's quick pass often finds an arrangement leaving just these: nothing less need be looked
+        for, and looking can take minutes with many wild cards.)"""
+        room = wilds if self._max_wilds is None else min(wilds, self._max_wilds)
+        meldable = 0  # faces (bits) some meld may hold
+        least_set = self.rules.set_min - room
+        for a, b, c, d in self._set_faces:
+            if counts[a] + counts[b] + counts[c] + counts[d] >= least_set:
+                meldable |= 1 << a | 1 << b | 1 << c | 1 << d
+        run_bits = self._run_bits
+        run_min = self._run_min
+        need = max(1, run_min - room)
+        window = (1 << run_min) - 1
+        for suit in range(0, 52, 13):
+            held = 0  # the run positions the suit's cards hold
+            for face in range(suit, suit + 13):
+                if counts[face]:
+                    held |= run_bits[face]
+            covered = 0  # those in a window of run_min positions holding ``need`` of them
+            start = 0
+            rest = held
+            while rest:
+                here = rest & window
+                if here.bit_count() >= need:
+                    covered |= here << start
+                rest >>= 1
+                start += 1
+            if covered:
+                for face in range(suit, suit + 13):
+                    if run_bits[face] & covered:
+                        meldable |= 1 << face
+        values = self.values
+        return sum(values[face] * counts[face] for face in range(52) if counts[face] and not meldable >> face & 1)
+
     def _solve(
         self, counts: Sequence[int], wilds: Sequence[int], jokers: int
     ) -> tuple[int, tuple[tuple[int, ...], ...]]:
@@ -447,7 +485,7 @@ class DeadwoodSolver:
         def above(bound: int) -> int:
             return -(-(bound + 1) // step) * step if step else bound + 1
 
-        least = 0  # the deadwood is known to be at least this
+        least = self._forced_deadwood(counts, len(wilds))  # the deadwood is known to be at least this
         found: Found | None = None
         size = sum(counts) + len(wilds)
         beam_from = self.beam_from

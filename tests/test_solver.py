@@ -525,6 +525,77 @@ def test_a_45_card_hand_whose_least_deadwood_is_known() -> None:
     assert found.deadwood_value == 4 + 5 + 3
 
 
+def test_a_44_card_hand_of_skarney_play_with_ten_wild_cards() -> None:
+    # Met in a terminal game of Skarney Singles (a hand that took every card offered): the passes that rule out
+    # less deadwood than the quick pass finds took two minutes and gigabytes. KD cannot meld (no other king,
+    # no diamond within reach of one wild card): the least deadwood is its 10, what the depth-first try finds,
+    # and nothing below it is looked for.
+    from rummykit.solver import DeadwoodSolver
+
+    ms = rummykit.load_variant("skarney-singles").meld_search
+    melds = [
+        "3H 3S JK",
+        "4C 4C 4D 4H JK",
+        "4H 4S 4S",
+        "5C 5D 5H",
+        "5H 5S 5S",
+        "6C 6C 6D",
+        "6H 6H 6S",
+        "7C 7C 7D 7S 7S",
+        "7H 8H JK",
+        "9D TD JK",
+        "JC JH JH",
+        "2C 2C 2D 2H 2S 2S",
+    ]
+    hand = parse(" ".join(melds) + " KD")
+    assert len(hand) == 44 and sum(ms.is_wild(c) for c in hand) == 10
+    counts, wilds, _ = ms._solver_input(hand)
+    assert ms._solver is not None and ms._solver._forced_deadwood(counts, len(wilds)) == 10
+    passes: list[tuple[object, object]] = []
+    original = DeadwoodSolver._best_by_wilds
+
+    def counted(self: DeadwoodSolver, *args: Any, **kwargs: Any) -> Any:
+        passes.append((kwargs.get("beam"), kwargs.get("cap")))
+        return original(self, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as patch, time_limit(60):
+        patch.setattr(DeadwoodSolver, "_best_by_wilds", counted)
+        found = ms.arrange(hand)
+    assert_valid(found, hand, ms)
+    assert found.deadwood_value == 10 and [str(c) for c in found.deadwood] == ["KD"]
+    assert all(beam is not None or cap is not None for beam, cap in passes), passes  # no pass without a limit
+
+
+@settings(max_examples=400, deadline=None)
+@given(rules=ANY_RULES, picks=SMALL_HANDS, fortune=st.booleans())
+def test_the_cards_no_meld_can_hold_are_never_worth_more_than_the_least_deadwood(
+    rules: int, picks: list[int], fortune: bool
+) -> None:
+    ms = search(FORTUNE_VALUES if fortune else FACE_VALUES, **RULES[rules])
+    assert ms._solver is not None
+    hand = [DECK[i] for i in picks]
+    counts, wilds, _ = ms._solver_input(hand)
+    assert ms._solver._forced_deadwood(counts, len(wilds)) <= ms._arrange_exhaustive(hand).deadwood_value
+
+
+def test_the_cards_no_meld_can_hold_bound_big_hands_too() -> None:
+    # On hands of 20 to 60 cards, against the solver's answer; it is the whole deadwood on many of them.
+    met = 0
+    for rules in range(len(RULES)):
+        ms = search(FORTUNE_VALUES, **RULES[rules])
+        assert ms._solver is not None
+        rng = random.Random(rules)
+        for size in (20, 30, 45, 60):
+            hand = rng.sample(DECK, size)
+            counts, wilds, _ = ms._solver_input(hand)
+            forced = ms._solver._forced_deadwood(counts, len(wilds))
+            with time_limit(60):
+                least = ms.arrange(hand).deadwood_value
+            assert forced <= least, (rules, " ".join(map(str, hand)))
+            met += forced == least
+    assert met >= 10
+
+
 def test_a_40_card_hand_is_fast() -> None:
     # Defect 5: the exhaustive search took 38 to 191 s on 40 cards with deuces wild.
     variant_rules = {"wild_faces": TWOS | {JOKER_FACE}, "ace": "both"}

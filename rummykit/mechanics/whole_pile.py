@@ -92,17 +92,12 @@ def pile_takes(deal: Deal) -> list[Action]:
     seen: set[tuple[tuple[int, ...], tuple[int, ...]]] = set()
     for meld in search.melds_containing(top, hand, standard.MELD_ACTION_LIMIT):
         for placed in (meld,) if top_wild or not meld.wilds else search.placements(meld):
-            # Kept with the meld: a hand's melds with the pile's top card come back turn after turn.
-            kept = search.kept(placed)
-            known = kept.get(("pile take", top.id))
-            if known is None:
-                action = pile_take(search, placed, top)
-                # once per text (another copy of a card reads the same): its faces and what its wild cards stand for
-                meant = tuple([-1 if m is None else m.face for m in action.stands_for])
-                known = kept["pile take", top.id] = (action, (tuple([c.face for c in action.cards]), meant))
-            action, key = known
+            action = pile_take(search, placed, top)
             if len(action.cards) < 2:
                 continue
+            # once per text (another copy of a card reads the same): its faces and what its wild cards stand for
+            meant = tuple([-1 if m is None else m.face for m in action.stands_for])
+            key = (tuple([c.face for c in action.cards]), meant)
             if key not in seen:
                 seen.add(key)
                 result.append(action)
