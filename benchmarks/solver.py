@@ -5,7 +5,8 @@
     .venv/bin/python benchmarks/solver.py --hands 1000 --results solver-times.jsonl   # resumable full run
     .venv/bin/python benchmarks/solver.py --hands 100 --sizes 45 --wilds jokers
     .venv/bin/python benchmarks/solver.py --profile 45           # cProfile of the 45-card hands
-    .venv/bin/python benchmarks/solver.py --hard                 # only the known hard hand
+    .venv/bin/python benchmarks/solver.py --hard                 # only the known hard hands
+    .venv/bin/python benchmarks/solver.py --wild-heavy --hands 40  # hands holding 8 to 12 wild cards (Skarney)
     .venv/bin/python benchmarks/solver.py --bot-hands arlington  # the hands a search bot's rollouts ask for
 
 Rules as Fortune and Arlington play them (sets of three or four, runs of any length, ace high or low, no
@@ -24,8 +25,12 @@ that variant against greedy bots for ``--decisions`` of its decisions, every dis
 hand the solver is kept, and each is then solved once by a new solver, timed by hand size; then once more by
 a solver kept to its programme (hands of up to ``small_up_to`` cards are otherwise searched card by card
 first). Those are the hands that decide a search bot's time (most of 8 to 20 cards with a wild card or two).
-``--programme`` keeps the seeded hands' solver to its programme too. ``--built-small VARIANT`` times hands of
-14 to 20 cards built to be hard for that search card by card, both ways, under the variant's rules.
+``--programme`` keeps the seeded hands' solver to its programme too. ``--wild-heavy`` times hands under Skarney
+Singles' rules (2s and jokers wild, one to a meld) that hold many of the pack's twelve wild cards, as a hand
+that takes every card offered comes to: 30 cards with 8, 44 with 10, 60 with 12, ``--hands`` of each (hand
+``i``: ``random.Random(seed * 1_000_000 + cards * 10_000 + i)`` picks the wild cards, then the rest).
+``--built-small VARIANT`` times hands of 14 to 20 cards built to be hard for that search card by card, both
+ways, under the variant's rules.
 """
 
 from __future__ import annotations
@@ -40,6 +45,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+import rummykit
 from rummykit.cards import JOKER_FACE, Card, build_deck, parse
 from rummykit.melds import MeldRules, MeldSearch
 from rummykit.solver import DeadwoodSolver
@@ -53,6 +59,15 @@ HARD_HAND = (
 )
 """45 cards, deuces wild, whose least deadwood is 0 but which the quick pass leaves at 40 (without a look at
 what the rest of the hand must leave out, the exact pass held some 700,000 states in its widest step)."""
+PLAYED_HAND = (
+    "3H 3S JK 4C 4C 4D 4H JK 4H 4S 4S 5C 5D 5H 5H 5S 5S 6C 6C 6D 6H 6H 6S 7C 7C 7D 7S 7S 7H 8H JK 9D TD JK "
+    "JC JH JH 2C 2C 2D 2H 2S 2S KD"
+)
+"""44 cards of a terminal game of Skarney Singles, ten of them wild: least deadwood 10 (KD, which no meld can
+hold). Proving that nothing less exists took the passes two minutes before they started from the cards no meld
+can hold."""
+WILD_HEAVY = ((30, 8), (44, 10), (60, 12))
+"""``--wild-heavy``: cards in hand, wild cards among them."""
 
 
 def fortune_values() -> list[int]:
@@ -214,6 +229,28 @@ def time_built_small_hands(variant_name: str) -> None:
     )
 
 
+def time_wild_heavy(hands: int, seed: int) -> None:
+    """``--wild-heavy``: under Skarney Singles' rules, hands holding many wild cards (:data:`WILD_HEAVY`)."""
+    search = rummykit.load_variant("skarney-singles").meld_search
+    deck = build_deck(2, 4)
+    wild = [c for c in deck if search.is_wild(c)]
+    natural = [c for c in deck if not search.is_wild(c)]
+    print("| cards | wild cards | hands | median ms | worst ms | over 250 ms |")
+    print("|------:|-----------:|------:|----------:|---------:|------------:|")
+    for size, wilds in WILD_HEAVY:
+        times = []
+        for index in range(hands):
+            rng = random.Random(seed * 1_000_000 + size * 10_000 + index)
+            seconds, _ = timed(search, rng.sample(wild, wilds) + rng.sample(natural, size - wilds))
+            times.append(seconds)
+        times.sort()
+        over = sum(t > 0.25 for t in times)
+        print(
+            f"| {size} | {wilds} | {hands} | {statistics.median(times) * 1e3:.1f} | {times[-1] * 1e3:.0f} | {over} |",
+            flush=True,
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=200, help="seeded hands per size and setting (default 200)")
@@ -222,7 +259,8 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--results", type=Path, help="append each hand's time here; hands already in it are kept")
     parser.add_argument("--profile", type=int, metavar="SIZE", help="profile the hands of this size instead")
-    parser.add_argument("--hard", action="store_true", help="time only the known hard hand")
+    parser.add_argument("--hard", action="store_true", help="time only the known hard hands")
+    parser.add_argument("--wild-heavy", action="store_true", help="time hands of Skarney Singles with many wild cards")
     parser.add_argument("--skip-hard", action="store_true", help="leave the known hard hand out")
     parser.add_argument("--bot-hands", metavar="VARIANT", help="time the hands a search bot asks about instead")
     parser.add_argument("--decisions", type=int, default=15, help="search-bot decisions for --bot-hands (15)")
@@ -247,8 +285,16 @@ def main() -> None:
         return
     if not args.skip_hard:
         seconds, least = timed(new_search("deuces", args.programme), parse(HARD_HAND))
-        print(f"The hard hand (45 cards, deuces wild): {seconds * 1e3:.0f} ms, least deadwood {least}\n", flush=True)
+        print(f"The hard hand (45 cards, deuces wild): {seconds * 1e3:.0f} ms, least deadwood {least}", flush=True)
+        played = rummykit.load_variant("skarney-singles").meld_search
+        seconds, least = timed(played, parse(PLAYED_HAND))
+        print(
+            f"The played hand (44 cards of Skarney Singles, ten wild): {seconds * 1e3:.0f} ms, least deadwood {least}\n"
+        )
     if args.hard:
+        return
+    if args.wild_heavy:
+        time_wild_heavy(args.hands, args.seed)
         return
     done: dict[tuple[str, int, int, int], tuple[float, int]] = {}
     if args.results and args.results.exists():

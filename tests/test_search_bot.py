@@ -21,7 +21,7 @@ import pytest
 
 import rummykit
 from rummykit.bots import Bot, GreedyBot, OutsBot, SearchBot, candidate_actions, make_bot
-from rummykit.cards import card_from_face
+from rummykit.cards import card_from_face, parse
 from rummykit.engine import Action, Game
 from rummykit.search import determinize, expected_deadwood, hidden_cards, side_difference
 
@@ -612,6 +612,21 @@ def test_solver_benchmark_times_both_ways_on_the_same_hands(capsys: pytest.Captu
     assert "48 built hands under skarney-singles's rules" in out
     assert "distinct hands from 1 decisions of a search bot in fortune" in out
     assert "(the same least deadwood for every hand)" in out
+
+
+def test_solver_benchmark_times_the_played_hand_and_hands_heavy_with_wild_cards(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """benchmarks/solver.py --hard and --wild-heavy: the played hand is the one named (44 cards, ten wild, least
+    deadwood 10), and each wild-heavy row holds as many wild cards as it says."""
+    solver_benchmark = benchmark("solver")
+    search = rummykit.load_variant("skarney-singles").meld_search
+    played = parse(solver_benchmark.PLAYED_HAND)
+    assert len(played) == 44 and sum(search.is_wild(c) for c in played) == 10
+    assert search.arrange(played).deadwood_value == 10
+    solver_benchmark.time_wild_heavy(1, 1)
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.startswith("| ") and line[2].isdigit()]
+    assert [tuple(map(int, row.split("|")[1:4])) for row in rows] == [(30, 8, 1), (44, 10, 1), (60, 12, 1)]
 
 
 @pytest.mark.parametrize("name", ["iceberg", "gin"])
