@@ -489,7 +489,9 @@ def _contracts(search: MeldSearch, hand: list[Card], count: int, size: int, limi
         if known is None or any(a is not b for a, b in zip(known[0], chosen)):
             known = joined[key] = (tuple(chosen), _joined(search, chosen))
         action = known[1]
-        actions.append(action if action is not None else _contract_action(search, by_face, chosen))
+        if action is None:  # two melds name the same card: the hand's copies decide, so it is not kept
+            action = _contract_action_of_copies(by_face, chosen, [_laid(search, meld)[0] for meld in chosen])
+        actions.append(action)
     return actions
 
 
@@ -605,18 +607,9 @@ def _choose(options: list[Meld], needs: list[int], count: int, have: int, result
         i = picks[depth] + 1
 
 
-def _contract_action(search: MeldSearch, by_face: dict[int, list[Card]], melds: Sequence[Meld]) -> Action:
-    """The ``meld A B C | D E F | ...`` action laying ``melds``, each naming distinct physical cards of the hand
-    (``by_face``, its cards by face in its order): a card two melds name goes to the first, the second takes
-    the next copy of its face."""
-    joined = _joined(search, melds)
-    if joined is not None:
-        return joined
-    return _contract_action_of_copies(by_face, melds, [_laid(search, meld)[0] for meld in melds])
-
-
 def _joined(search: MeldSearch, melds: Sequence[Meld]) -> Action | None:
-    """:func:`_contract_action` of ``melds`` when no two name the same card (their actions joined), else None."""
+    """The ``meld A B C | D E F | ...`` action laying ``melds`` when no two name the same card (their actions
+    joined), else None (:func:`_contract_action_of_copies` decides)."""
     laid = [_laid(search, meld) for meld in melds]
     ids: frozenset[int] = frozenset()
     for _, held in laid:
@@ -642,7 +635,8 @@ def _laid(search: MeldSearch, meld: Meld) -> tuple[Action, frozenset[int]]:
 
 
 def _contract_action_of_copies(by_face: dict[int, list[Card]], melds: Sequence[Meld], laid: list[Action]) -> Action:
-    """:func:`_contract_action` where two melds name the same card: the second takes the next copy held."""
+    """The action laying ``melds`` where two name the same card, from their actions ``laid`` and the hand's cards by
+    face in its order (``by_face``): a card two melds name goes to the first, the second takes the next copy held."""
     taken: set[int] = set()
     cards: list[Card] = []
     meant: list[Card | None] = []
