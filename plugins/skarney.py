@@ -272,6 +272,8 @@ class _Kept:
     """Each group's melds, with the cards each holds by face (:func:`_need`)."""
     run_places: list[list[tuple[int, int]]] = field(init=False)
     """Each suit's places in a run (the rules' run span), with the face at each, in order."""
+    natural_run_places: list[list[tuple[int, int]]] = field(init=False)
+    """:attr:`run_places` less those of wild faces (a wild card is no natural card of a run)."""
     contracts: dict[tuple[int, ...], list[Action]] = field(default_factory=dict)
     """:func:`contracts`' answers by the contract's shape and the hand's cards in order: a search bot's
     play-outs list the same hand's contracts again and again (four times in ten in Skarney Singles)."""
@@ -284,6 +286,8 @@ class _Kept:
         self.run_places = [
             [(pos, suit * 13 + (0 if pos == 14 else pos - 1)) for pos in range(low, high + 1)] for suit in range(4)
         ]
+        wild_faces = self.search.rules.wild_faces
+        self.natural_run_places = [[(pos, face) for pos, face in places if face not in wild_faces] for places in self.run_places]
 
 
 _KEPT: dict[int, _Kept] = {}
@@ -352,13 +356,15 @@ def _three_card_melds(
     if rules.runs:
         low, high = rules.run_span
         room = range(low, high - size + 2)  # the places a run of ``size`` may start
-        for suit, places in enumerate(kept.run_places):
-            at = {pos: by_face[face][0] for pos, face in places if face in by_face and face not in wild_faces}
-            if len(at) < size - 1:
+        for suit, places in enumerate(kept.natural_run_places):
+            # The first copy of each face held, by place: the cards (so their places) are the runs' key.
+            held = [by_face[face][0] for _, face in places if face in by_face]
+            if len(held) < size - 1:
                 continue  # too few of the suit's cards for a run, even with a wild card
-            key = ("run", size, suit, tuple([(pos, c.id) for pos, c in at.items()]), wild_ids)
+            key = ("run", size, suit, tuple([c.id for c in held]), wild_ids)
             group = groups.get(key)
             if group is None:
+                at = {pos: by_face[face][0] for pos, face in places if face in by_face}
                 melds = _suit_runs(search, kept.made, suit, at, _run_starts(at, size, room), wilds, size)
                 group = groups[key] = (melds, [_need(search, m) for m in melds])
             runs += group[0]
@@ -611,17 +617,13 @@ def _joined(search: MeldSearch, melds: Sequence[Meld]) -> Action | None:
     """The ``meld A B C | D E F | ...`` action laying ``melds`` when no two name the same card (their actions
     joined), else None (:func:`_contract_action_of_copies` decides)."""
     laid = [_laid(search, meld) for meld in melds]
-    ids: frozenset[int] = frozenset()
-    for _, held in laid:
-        if not ids.isdisjoint(held):
-            return None
-        ids |= held
-    cards: tuple[Card, ...] = ()
-    meant: tuple[Card | None, ...] = ()
-    for action, _ in laid:
-        cards += action.cards
-        meant += action.stands_for or (None,) * len(action.cards)
-    return Action("meld", cards, groups=tuple(len(m.cards) for m in melds), stands_for=meant if any(meant) else ())
+    actions = [action for action, _ in laid]
+    sizes = tuple([len(action.cards) for action in actions])
+    if len(frozenset().union(*[held for _, held in laid])) != sum(sizes):
+        return None  # some card named twice
+    cards = tuple([card for action in actions for card in action.cards])
+    meant = tuple([m for action in actions for m in (action.stands_for or (None,) * len(action.cards))])
+    return Action("meld", cards, groups=sizes, stands_for=meant if any(meant) else ())
 
 
 def _laid(search: MeldSearch, meld: Meld) -> tuple[Action, frozenset[int]]:
@@ -835,7 +837,14 @@ def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
         if deal.probe is None:
             actions.extend(contracts(deal, seat))
     if "layoff" not in closed:
-        actions[:] = [a for a in actions if a.kind != "layoff" or layoff_count_problem(deal, a) is None]
+        # layoff_count_problem, inlined (listed after every card laid): at most so many cards to a meld a turn.
+        added = skarney_state(deal).added
+        limit = int(_rules(deal).layoff_per_meld)
+        actions[:] = [
+            a
+            for a in actions
+            if a.kind != "layoff" or a.target is None or added.get(a.target, 0) + len(a.cards) <= limit
+        ]
     if offer_problem(deal) is not None:
         # The last stock card was drawn: the player melds what they can and offers nothing; the hand ends.
         actions[:] = [a for a in actions if a.kind != "offer"]
@@ -879,9 +888,9 @@ def rummykit_turn_ended(deal: Deal, seat: int) -> None:
     """A stop card taken: the taker skips its next draw. Noted as the offerer's turn ends, before the next
     turn starts (the taker's own, when it sits at the offerer's left)."""
     offer, taker = deal.offer, deal.responder
-    if offer is None or taker is None or not any(card is offer.card for card in deal.hands[taker]):
-        return  # no offer, or nobody took it
-    if _rank_name(offer.card) in _rules(deal).stop_cards:
+    if offer is None or taker is None or _rank_name(offer.card) not in _rules(deal).stop_cards:
+        return  # no offer, nobody asked, or not a stop card (looked at before the taker's hand, which may be long)
+    if any(card is offer.card for card in deal.hands[taker]):  # taken
         skarney_state(deal).stopped[taker] = offer.offerer
 
 

@@ -865,14 +865,17 @@ class MeldSearch:
                         return None
                     continue
                 named[card.id] = meant.face
-        for special in rules.specials:
-            if (kind is None or kind == special.name) and tuple(sorted(c.face for c in cards)) in special.options:
-                if named:
-                    return None
-                ordered = tuple(sorted(cards, key=_ORDER))
-                return Meld(special.name, ordered, tuple(c.rank for c in ordered))
-        wild = [c for c in cards if c.face in rules.wild_faces]
-        natural = [c for c in cards if c.face not in rules.wild_faces]
+        if rules.specials:
+            sorted_faces = tuple(sorted([c.face for c in cards]))
+            for special in rules.specials:
+                if (kind is None or kind == special.name) and sorted_faces in special.options:
+                    if named:
+                        return None
+                    ordered = tuple(sorted(cards, key=_ORDER))
+                    return Meld(special.name, ordered, tuple([c.rank for c in ordered]))
+        wild_faces = rules.wild_faces
+        wild = [c for c in cards if c.face in wild_faces]
+        natural = [c for c in cards if c.face not in wild_faces]
         if not natural:
             if any(named[c.id] != c.face for c in wild if c.id in named):
                 return None
@@ -886,13 +889,18 @@ class MeldSearch:
             return None
         if rules.max_wilds is not None and len(wild) > rules.max_wilds:
             return None
-        if any(c.rank in rules.excluded_ranks for c in natural):
-            return None
-        if all(c.is_joker for c in natural):
+        excluded = rules.excluded_ranks
+        jokers = 0
+        for card in natural:  # (one loop: every meld the listing makes comes here)
+            if card.rank in excluded:
+                return None
+            if card.face == JOKER_FACE:
+                jokers += 1
+        if jokers == len(natural):
             if kind in (None, "joker-set") and rules.joker_sets and not wild and self._set_size_ok(len(natural)):
-                return Meld("joker-set", tuple(natural), tuple(0 for _ in natural))
+                return Meld("joker-set", tuple(natural), (0,) * len(natural))
             return None
-        if any(c.is_joker for c in natural):
+        if jokers:
             return None
         found = None
         if kind in (None, "set") and rules.sets:
@@ -906,10 +914,13 @@ class MeldSearch:
 
     def _as_set(self, natural: list[Card], wild: list[Card], named: dict[int, int]) -> Meld | None:
         rank = natural[0].rank
-        if any(c.rank != rank for c in natural) or not self._set_size_ok(len(natural) + len(wild)):
+        for card in natural:
+            if card.rank != rank:
+                return None
+        if not self._set_size_ok(len(natural) + len(wild)):
             return None
         suits = [c.suit for c in natural]
-        wild = sorted(wild, key=_ORDER)
+        wild = sorted(wild, key=_ORDER) if len(wild) > 1 else list(wild)
         # Each wild card's suit, in the order of ``wild``: a named one keeps its own (a wild card on the table
         # keeps what it stands for, whichever sorts first), the others take the suits still lacking.
         wild_suits: list[int] = []
@@ -930,10 +941,9 @@ class MeldSearch:
         if self.rules.set_distinct_suits and len(set(suits)) != len(suits):
             return None
         natural = sorted(natural, key=_ORDER)
-        ordered = tuple(natural) + tuple(wild)
-        represents = tuple(c.face for c in natural)
-        represents += tuple(_face(rank, s) for s in wild_suits)
-        return Meld("set", ordered, tuple(rank for _ in ordered), None, len(wild), represents)
+        ordered = tuple(natural + wild)
+        represents = tuple([c.face for c in natural] + [_face(rank, s) for s in wild_suits])
+        return Meld("set", ordered, (rank,) * len(ordered), None, len(wild), represents)
 
     def _as_run(
         self, natural: list[Card], wild: list[Card], named: dict[int, int], up: int | None = None

@@ -480,12 +480,13 @@ def discards(deal: Deal, hand: list[Card]) -> list[Action]:
 def replace_kind(actions: list[Action], kind: str, new: Sequence[Action]) -> None:
     """Put ``new`` where the listed actions of ``kind`` are (they are listed together), or at the end: how a
     mechanic changes a verb of the plain turn (the whole pile for the top card, offers for discards)."""
-    at = next((i for i, a in enumerate(actions) if a.kind == kind), None)
-    if at is None:
+    kinds = [a.kind for a in actions]  # (then list methods: the listing after a draw is long)
+    if kind not in kinds:
         actions.extend(new)
         return
-    end = at
-    while end < len(actions) and actions[end].kind == kind:
+    at = kinds.index(kind)
+    end = at + 1
+    while end < len(kinds) and kinds[end] == kind:
         end += 1
     actions[at:end] = new
 

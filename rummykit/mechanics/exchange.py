@@ -222,7 +222,14 @@ def _swapped(search: MeldSearch, meld: Meld, i: int, card: Card) -> Meld | None:
         return known
     cards = list(meld.cards)
     cards[i] = card
-    meant = [card_from_face(f) if search.is_wild(c) else None for c, f in zip(cards, meld.faces)]
+    # What each card stands for, worked out once per meld (its swaps are tried card by card).
+    stand_ins: list[Card | None] | None = answers.get("stand-ins")
+    if stand_ins is None:
+        stand_ins = answers["stand-ins"] = [
+            card_from_face(f) if search.is_wild(c) else None for c, f in zip(meld.cards, meld.faces)
+        ]
+    meant = list(stand_ins)
+    meant[i] = card_from_face(meld.faces[i]) if search.is_wild(card) else None
     swapped = search.meld(cards, kind=meld.kind, stands_for=meant)
     if swapped is not None and meld.kind == "run" and swapped.ranks != meld.ranks:
         swapped = None
