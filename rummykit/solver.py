@@ -103,6 +103,12 @@ class DeadwoodSolver:
         """:meth:`_solve_small`'s melds by their lowest face, kept by what they depend on."""
         self._small_melds_kept = 0
         """How many melds :attr:`_small_melds` holds in all."""
+        self._small_values: dict[tuple[int, int], dict[int, list[int]]] = {}
+        """:meth:`_solve_small`'s values of the hands left, by the wild cards held and the most a meld takes: a
+        hand's value depends on its cards only, and the hands a bot asks about share most of theirs."""
+        self._small_values_kept = 0
+        self._wild_uses_kept: dict[tuple[int, ...], list[tuple[tuple[int, ...], int, list[tuple[int, ...]]]]] = {}
+        """:meth:`_wild_uses`' answers, by the wild cards."""
         self._run_min = rules.run_min
         self._max_wilds = rules.max_wilds
         # Positions follow the run order (under the usual order a position is its rank; 14 is the high ace).
@@ -569,9 +575,14 @@ class DeadwoodSolver:
         budget = len(wilds)
         max_w = budget if self._max_wilds is None else min(self._max_wilds, budget)
         hand = jokers << (4 * JOKER)
+        present = []  # the faces held, in order
         for face in range(52):
-            if counts[face]:
-                hand += counts[face] << (4 * face)
+            held = counts[face]
+            if held:
+                hand += held << (4 * face)
+                present.append(face)
+        if jokers:
+            present.append(JOKER)
         by_low: dict[int, list[tuple[int, int, int, tuple[int, ...]]]] = {}
         kept = self._small_melds
         if self._small_melds_kept > 100_000:  # melds kept (a face's list may hold thousands)
@@ -579,12 +590,10 @@ class DeadwoodSolver:
             self._small_melds_kept = 0
         work = self.small_work  # each meld of the hand's lists counts, and each choice tried (below)
         as_dict: dict[int, int] | None = None
-        for face in range(53):
-            if not (hand >> (4 * face)) & 15:
-                continue
+        for face in present:
             # A face's melds depend on the cards of its suit from it up (runs) and on the faces of its rank
             # from it up (sets).
-            above = tuple(counts[f] for f in range(face + 13, 52, 13))
+            above = tuple(counts[face + 13 : 52 : 13])
             key = (face, max_w, (hand >> (4 * face)) & _SUIT_ABOVE[face], above)
             options = kept.get(key)
             if options is None:
@@ -607,7 +616,15 @@ class DeadwoodSolver:
                 return None
             by_low[face] = options
         least = _NONE
-        memo: dict[int, list[int]] = {0: [0] + [least] * budget}
+        # What the cards left meld is theirs alone (a meld's options for the lowest card are the hand's, which
+        # hold every one its cards left can make): kept from call to call.
+        if self._small_values_kept > 200_000:
+            self._small_values.clear()
+            self._small_values_kept = 0
+        memo = self._small_values.get((budget, max_w))
+        if memo is None:
+            memo = self._small_values[(budget, max_w)] = {0: [0] + [least] * budget}
+        known = len(memo)
 
         def best(left: int) -> list[int]:
             """Per number of wild cards melded, the most natural value the cards ``left`` meld (not yet kept)."""
@@ -638,6 +655,7 @@ class DeadwoodSolver:
             return None
         finally:
             best = None  # type: ignore[assignment]  # (the function refers to itself: no cycle left behind)
+            self._small_values_kept += len(memo) - known
         melded = {k: (value, 0, 0) for k, value in enumerate(top) if value != least}
         cost, used, wild_groups = self._choose(counts, wilds, melded)
         cost += jokers * values[JOKER]  # (melded jokers are in the values melded; _choose counts naturals only)
@@ -686,29 +704,39 @@ class DeadwoodSolver:
     ) -> tuple[int, tuple[int, ...], list[tuple[int, ...]]]:
         """Which wild cards go into sets and runs (the rest may make sets of their own): the least
         deadwood of naturals and wild cards, the wild cards used, and the sets of wild cards alone."""
-        rules = self.rules
         values = self.values
         natural_total = sum(map(operator.mul, values[:52], counts[:52]))
-        wild_total = sum(values[face] for face in wilds)
         choice: tuple[int, tuple[int, ...], list[tuple[int, ...]]] | None = None
-        for used in sub_multisets(wilds):
-            if len(used) not in best:
+        for used, left_over, wild_groups in self._wild_uses(wilds):
+            melded = best.get(len(used))
+            if melded is None:
                 continue
-            rest = list(wilds)
-            for face in used:
-                rest.remove(face)
-            wild_groups = self._wild_sets(rest) if rules.wild_sets else []
-            cost = (
-                natural_total
-                - best[len(used)][0]
-                + wild_total
-                - sum(values[face] for face in used)
-                - sum(values[face] for group in wild_groups for face in group)
-            )
+            cost = natural_total - melded[0] + left_over
             if choice is None or cost < choice[0]:
                 choice = (cost, used, wild_groups)
         assert choice is not None  # using no wild card is always possible
         return choice
+
+    def _wild_uses(self, wilds: Sequence[int]) -> list[tuple[tuple[int, ...], int, list[tuple[int, ...]]]]:
+        """For :meth:`_choose`, each choice of the wild cards that go into sets and runs (:func:`sub_multisets`, in
+        its order): the choice, what the other wild cards leave as deadwood once they make what sets of wild cards
+        alone they can, and those sets. Kept by the wild cards: a hand's solution asks it, and hands hold few."""
+        key = tuple(wilds)
+        found = self._wild_uses_kept.get(key)
+        if found is None:
+            values = self.values
+            found = []
+            for used in sub_multisets(wilds):
+                rest = list(wilds)
+                for face in used:
+                    rest.remove(face)
+                wild_groups = self._wild_sets(rest) if self.rules.wild_sets else []
+                left_over = sum(values[face] for face in rest) - sum(values[f] for group in wild_groups for f in group)
+                found.append((used, left_over, wild_groups))
+            if len(self._wild_uses_kept) >= 4096:
+                self._wild_uses_kept.clear()
+            self._wild_uses_kept[key] = found
+        return found
 
     def _wild_sets(self, wilds: list[int]) -> list[tuple[int, ...]]:
         """The most valuable sets of wild cards alone (one rank each) that ``wilds`` make."""

@@ -123,6 +123,34 @@ def test_the_search_for_small_hands_matches_the_programme(rules: int, picks: lis
         assert small[0] == ms._arrange_exhaustive(hand).deadwood_value
 
 
+_SHARED_SEARCHES: dict[tuple[int, bool], MeldSearch] = {}
+"""One search per rules and values for the next test, kept from example to example: its solver keeps what it
+found of every hand before."""
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    rules=ANY_RULES,
+    picks=st.lists(st.integers(0, len(DECK) - 1), min_size=2, max_size=14, unique=True),
+    fortune=st.booleans(),
+)
+def test_the_search_for_small_hands_answers_alike_after_other_hands(
+    rules: int, picks: list[int], fortune: bool
+) -> None:
+    # What the cards left of a hand meld is kept from call to call: a solver that has searched other hands
+    # (here the hands of earlier examples, and this hand less each of its cards) answers exactly as a new one.
+    values = FORTUNE_VALUES if fortune else FACE_VALUES
+    shared = _SHARED_SEARCHES.setdefault((rules, fortune), search(values, **RULES[rules]))._solver
+    assert shared is not None
+    hand = [DECK[i] for i in picks]
+    for cards in [hand[:i] + hand[i + 1 :] for i in range(len(hand))] + [hand]:
+        fresh = search(values, **RULES[rules])._solver
+        assert fresh is not None
+        answer = fresh._solve_small(*search(values, **RULES[rules])._solver_input(cards))
+        if answer is not None:  # (None: it gave up; the shared one, which counts only what it had not seen, may not)
+            assert shared._solve_small(*search(values, **RULES[rules])._solver_input(cards)) == answer
+
+
 def test_a_small_hand_whose_search_grows_too_big_goes_to_the_programme(monkeypatch: pytest.MonkeyPatch) -> None:
     # The search for small hands gives up once it has tried small_work choices; the programme then
     # answers. Hands above small_up_to cards never go to it.
