@@ -287,7 +287,9 @@ class _Kept:
             [(pos, suit * 13 + (0 if pos == 14 else pos - 1)) for pos in range(low, high + 1)] for suit in range(4)
         ]
         wild_faces = self.search.rules.wild_faces
-        self.natural_run_places = [[(pos, face) for pos, face in places if face not in wild_faces] for places in self.run_places]
+        self.natural_run_places = [
+            [(pos, face) for pos, face in places if face not in wild_faces] for places in self.run_places
+        ]
 
 
 _KEPT: dict[int, _Kept] = {}
