@@ -2226,13 +2226,14 @@ class MeldSearch:
         if rank in rules.excluded_ranks:
             return
         if rules.sets:
-            per_suit = [counts.get(_face(rank, s), 0) if _face(rank, s) >= low else 0 for s in range(4)]
+            rank_faces = [_face(rank, s) for s in range(4)]
+            per_suit = [counts.get(f, 0) if f >= low else 0 for f in rank_faces]
             if rules.set_distinct_suits:
                 per_suit = [min(n, 1) for n in per_suit]
             ranges = [range(1 if s == suit else 0, per_suit[s] + 1) for s in range(4)]
             for pick in itertools.product(*ranges):
                 naturals_n = sum(pick)
-                faces = tuple(f for s in range(4) for f in [_face(rank, s)] * pick[s])
+                faces = tuple([f for f, n in zip(rank_faces, pick) for _ in range(n)])
                 for w in range(0, max_w + 1):
                     if self._set_size_ok(naturals_n + w):
                         yield faces, w

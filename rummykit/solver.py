@@ -456,7 +456,6 @@ class DeadwoodSolver:
     def _solve(
         self, counts: Sequence[int], wilds: Sequence[int], jokers: int
     ) -> tuple[int, tuple[tuple[int, ...], ...]]:
-        rules = self.rules
         values = self.values
         if self.skip_meldless and self._meldless(counts, len(wilds), jokers):
             natural = sum(map(operator.mul, values[:52], counts[:52]))
@@ -465,6 +464,15 @@ class DeadwoodSolver:
             small = self._solve_small(counts, wilds, jokers)
             if small is not None:
                 return small
+        return self._solve_by_passes(counts, wilds, jokers)
+
+    def _solve_by_passes(
+        self, counts: Sequence[int], wilds: Sequence[int], jokers: int
+    ) -> tuple[int, tuple[tuple[int, ...], ...]]:
+        """:meth:`_solve` by the programme's passes (a method of its own: its closures' cells cost every call
+        something, and most calls end before them)."""
+        rules = self.rules
+        values = self.values
         if len(self._moves) > 200_000:
             self._moves.clear()
             self._coded.clear()
