@@ -2227,13 +2227,14 @@ class MeldSearch:
             return
         if rules.sets:
             rank_faces = [_face(rank, s) for s in range(4)]
+            singles = [(f,) for f in rank_faces]
             per_suit = [counts.get(f, 0) if f >= low else 0 for f in rank_faces]
             if rules.set_distinct_suits:
                 per_suit = [min(n, 1) for n in per_suit]
             ranges = [range(1 if s == suit else 0, per_suit[s] + 1) for s in range(4)]
             for pick in itertools.product(*ranges):
                 naturals_n = sum(pick)
-                faces = tuple([f for f, n in zip(rank_faces, pick) for _ in range(n)])
+                faces: tuple[int, ...] = sum(map(operator.mul, singles, pick), ())  # each face as often as picked
                 for w in range(0, max_w + 1):
                     if self._set_size_ok(naturals_n + w):
                         yield faces, w
