@@ -1395,6 +1395,9 @@ class MeldSearch:
         mask = self._fast_mask([c.face for c in cards])
         if mask is not None:
             return self._mask_value(mask)
+        if self._solver is not None and self.accept is None:
+            # The solver's least deadwood is the answer (only a game's own meld test may refuse its melds).
+            return self._solver.solve(*self._solver_input(cards))[0]
         return self._arrange_general(cards).deadwood_value
 
     def _meld_from_faces(self, cards: list[Card]) -> Meld:

@@ -122,7 +122,7 @@ def hand_points(game: Game, seat: int) -> float:
         for card in tm.meld.cards:
             own[tm.credits.get(card.id, tm.owner)] += variant.value(card)
     for s in deal.seats:
-        own[s] -= search.arrange(deal.hands[s]).deadwood_value
+        own[s] -= search.deadwood(deal.hands[s])
     return side_difference(game, own, seat)
 
 

@@ -151,6 +151,19 @@ def test_the_search_for_small_hands_answers_alike_after_other_hands(
             assert shared._solve_small(*search(values, **RULES[rules])._solver_input(cards)) == answer
 
 
+@settings(max_examples=200, deadline=None)
+@given(
+    rules=ANY_RULES,
+    picks=st.lists(st.integers(0, len(DECK) - 1), min_size=1, max_size=30, unique=True),
+    fortune=st.booleans(),
+)
+def test_the_deadwood_alone_is_the_best_arrangements(rules: int, picks: list[int], fortune: bool) -> None:
+    # MeldSearch.deadwood takes the solver's number without building the melds: the same as arrange's.
+    hand = [DECK[i] for i in picks]
+    values = FORTUNE_VALUES if fortune else FACE_VALUES
+    assert search(values, **RULES[rules]).deadwood(hand) == search(values, **RULES[rules]).arrange(hand).deadwood_value
+
+
 def test_a_small_hand_whose_search_grows_too_big_goes_to_the_programme(monkeypatch: pytest.MonkeyPatch) -> None:
     # The search for small hands gives up once it has tried small_work choices; the programme then
     # answers. Hands above small_up_to cards never go to it.
