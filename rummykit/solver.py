@@ -103,9 +103,10 @@ class DeadwoodSolver:
         """:meth:`_solve_small`'s melds by their lowest face, kept by what they depend on."""
         self._small_melds_kept = 0
         """How many melds :attr:`_small_melds` holds in all."""
-        self._small_values: dict[tuple[int, int], dict[int, list[int]]] = {}
-        """:meth:`_solve_small`'s values of the hands left, by the wild cards held and the most a meld takes: a
-        hand's value depends on its cards only, and the hands a bot asks about share most of theirs."""
+        self._small_values: dict[int, dict[int, list[int]]] = {}
+        """:meth:`_solve_small`'s values of the hands left, by how many wild cards the hand holds (which sets the
+        most a meld takes too): a hand's value depends on its cards only, and the hands a bot asks about share
+        most of theirs."""
         self._small_values_kept = 0
         self._wild_uses_kept: dict[tuple[int, ...], list[tuple[tuple[int, ...], int, list[tuple[int, ...]]]]] = {}
         """:meth:`_wild_uses`' answers, by the wild cards."""
@@ -629,9 +630,9 @@ class DeadwoodSolver:
         if self._small_values_kept > 200_000:
             self._small_values.clear()
             self._small_values_kept = 0
-        memo = self._small_values.get((budget, max_w))
+        memo = self._small_values.get(budget)
         if memo is None:
-            memo = self._small_values[(budget, max_w)] = {0: [0] + [least] * budget}
+            memo = self._small_values[budget] = {0: [0] + [least] * budget}
         known = len(memo)
 
         def best(left: int) -> list[int]:

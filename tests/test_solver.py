@@ -140,15 +140,18 @@ def test_the_search_for_small_hands_answers_alike_after_other_hands(
     # What the cards left of a hand meld is kept from call to call: a solver that has searched other hands
     # (here the hands of earlier examples, and this hand less each of its cards) answers exactly as a new one.
     values = FORTUNE_VALUES if fortune else FACE_VALUES
-    shared = _SHARED_SEARCHES.setdefault((rules, fortune), search(values, **RULES[rules]))._solver
+    if (rules, fortune) not in _SHARED_SEARCHES:
+        _SHARED_SEARCHES[rules, fortune] = search(values, **RULES[rules])
+    shared = _SHARED_SEARCHES[rules, fortune]._solver
     assert shared is not None
     hand = [DECK[i] for i in picks]
     for cards in [hand[:i] + hand[i + 1 :] for i in range(len(hand))] + [hand]:
-        fresh = search(values, **RULES[rules])._solver
+        fresh_search = search(values, **RULES[rules])
+        fresh = fresh_search._solver
         assert fresh is not None
-        answer = fresh._solve_small(*search(values, **RULES[rules])._solver_input(cards))
+        answer = fresh._solve_small(*fresh_search._solver_input(cards))
         if answer is not None:  # (None: it gave up; the shared one, which counts only what it had not seen, may not)
-            assert shared._solve_small(*search(values, **RULES[rules])._solver_input(cards)) == answer
+            assert shared._solve_small(*fresh_search._solver_input(cards)) == answer
 
 
 @settings(max_examples=200, deadline=None)
