@@ -99,11 +99,13 @@ class DeadwoodSolver:
         self.values = values
         self._melds_with = melds_with
         """The melds holding a face (see :data:`MeldsWith`); without it every hand goes to the programme."""
-        self._small_melds: dict[tuple[int, int, int, tuple[int, ...]], list[tuple[int, int, int, tuple[int, ...]]]] = {}
+        self._small_melds: dict[
+            tuple[int, int, int, tuple[int, ...]], tuple[tuple[int, int, int, tuple[int, ...]], ...]
+        ] = {}
         """:meth:`_solve_small`'s melds by their lowest face, kept by what they depend on."""
         self._small_melds_kept = 0
         """How many melds :attr:`_small_melds` holds in all."""
-        self._small_values: dict[int, dict[int, list[int]]] = {}
+        self._small_values: dict[int, dict[int, tuple[int, ...]]] = {}
         """:meth:`_solve_small`'s values of the hands left, by how many wild cards the hand holds (which sets the
         most a meld takes too): a hand's value depends on its cards only, and the hands a bot asks about share
         most of theirs."""
@@ -592,7 +594,7 @@ class DeadwoodSolver:
                 present.append(face)
         if jokers:
             present.append(JOKER)
-        by_low: dict[int, list[tuple[int, int, int, tuple[int, ...]]]] = {}
+        by_low: dict[int, tuple[tuple[int, int, int, tuple[int, ...]], ...]] = {}
         kept = self._small_melds
         if self._small_melds_kept > 100_000:  # melds kept (a face's list may hold thousands)
             kept.clear()
@@ -610,15 +612,15 @@ class DeadwoodSolver:
                     as_dict = {f: n for f, n in enumerate(counts) if n}
                     if jokers:
                         as_dict[JOKER] = jokers
-                options = []
+                listed: list[tuple[int, int, int, tuple[int, ...]]] = []
                 for faces, wild_count in self._melds_with(face, as_dict, max_w):
-                    if len(options) > work:
+                    if len(listed) > work:
                         return None  # (many wild cards to a meld: the lists alone would cost more than the programme)
                     taken = 0
                     for f in faces:
                         taken += 1 << (4 * f)
-                    options.append((taken, wild_count, sum(values[f] for f in faces), faces))
-                kept[key] = options
+                    listed.append((taken, wild_count, sum(values[f] for f in faces), faces))
+                options = kept[key] = tuple(listed)  # (tuples of numbers: the collector stops tracking them)
                 self._small_melds_kept += len(options)
             work -= len(options)
             if work < 0:
@@ -632,10 +634,10 @@ class DeadwoodSolver:
             self._small_values_kept = 0
         memo = self._small_values.get(budget)
         if memo is None:
-            memo = self._small_values[budget] = {0: [0] + [least] * budget}
+            memo = self._small_values[budget] = {0: (0,) + (least,) * budget}
         known = len(memo)
 
-        def best(left: int) -> list[int]:
+        def best(left: int) -> tuple[int, ...]:
             """Per number of wild cards melded, the most natural value the cards ``left`` meld (not yet kept)."""
             nonlocal work
             low = ((left & -left).bit_length() - 1) >> 2
@@ -655,8 +657,10 @@ class DeadwoodSolver:
                     value = rest[k]
                     if value != least and value + worth > found[k + wild_count]:
                         found[k + wild_count] = value + worth
-            memo[left] = found
-            return found
+            # A tuple of numbers: the collector stops tracking it (a list stays tracked, and full collections walk
+            # every one kept).
+            kept_found = memo[left] = tuple(found)
+            return kept_found
 
         try:
             top = memo[hand] if hand in memo else best(hand)
