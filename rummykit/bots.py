@@ -101,7 +101,7 @@ class GreedyBot:
                 self.rng.random() < self.ACCEPT_ANYWAY
                 # (before the arrangement: far quicker, and either answer will do)
                 or any(search.lays_off(deal.table[i].meld, card) for i in layoff_targets(deal, deal.actor))
-                or card.face not in {c.face for c in search.arrange(hand + [card]).deadwood}
+                or card.face not in {c.face for c in self._arrange(game, hand + [card]).deadwood}
             )
             return by_kind["accept" if useful else "decline"][0]
         if not by_kind.keys() <= self.KNOWN_VERBS:
