@@ -417,6 +417,88 @@ def test_search_bot_refuses_a_stop_early_that_is_not_true_or_false() -> None:
         SearchBot(1, stop_early="no")  # type: ignore[arg-type]
 
 
+def test_search_bot_refuses_a_pause_collector_that_is_not_true_or_false() -> None:
+    with pytest.raises(ValueError, match="^pause_collector is True \\(the default\\) or False, not 1"):
+        SearchBot(1, pause_collector=1)  # type: ignore[arg-type]
+
+
+class CollectorWatcher(SearchBot):
+    """A search bot that notes whether the garbage collector runs during each of its play-outs."""
+
+    def __init__(self, *, fail: bool = False, **options: Any) -> None:
+        super().__init__(1, iterations=2, candidates=3, rollout_moves=6, **options)
+        self.seen: list[bool] = []
+        self.fail = fail
+
+    def rollout(self, sim: Game, action: Action, seat: int) -> float:
+        self.seen.append(gc.isenabled())
+        if self.fail:
+            raise RuntimeError("a play-out failed")
+        return super().rollout(sim, action, seat)
+
+
+def searched_position() -> Game:
+    """A Gin position where the search bot plays out several candidates (a discard)."""
+    for game in positions("gin", 3, 40):
+        if game.deal.phase == "discard" and len(game.legal_actions()) > 2:
+            return game
+    raise AssertionError("no discard in the first 40 moves")
+
+
+def test_the_search_bot_pauses_the_collector_while_it_decides_and_sets_it_going_again() -> None:
+    game = searched_position()
+    assert gc.isenabled()
+    bot = CollectorWatcher()
+    bot.choose(game)
+    assert bot.seen and not any(bot.seen)
+    assert gc.isenabled()
+    gc.disable()  # a program that runs without the collector keeps it off
+    try:
+        bot.choose(game)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    failing = CollectorWatcher(fail=True)
+    with pytest.raises(RuntimeError, match="a play-out failed"):
+        failing.choose(game)
+    assert failing.seen == [False] and gc.isenabled()
+    running = CollectorWatcher(pause_collector=False)
+    running.choose(game)
+    assert running.seen and all(running.seen)
+
+
+def test_the_search_bot_chooses_the_same_with_the_collector_paused_or_not() -> None:
+    game = searched_position()
+    paused = [SearchBot(seed, iterations=3, rollout_moves=10).choose(game) for seed in range(4)]
+    running = [SearchBot(seed, iterations=3, rollout_moves=10, pause_collector=False).choose(game) for seed in range(4)]
+    assert paused == running
+
+
+def test_the_collector_runs_again_once_the_last_pause_in_any_thread_has_ended() -> None:
+    import threading
+
+    from rummykit.bots import collector_paused
+
+    inside, release = threading.Event(), threading.Event()
+
+    def other() -> None:
+        with collector_paused():
+            inside.set()
+            release.wait(10)
+
+    thread = threading.Thread(target=other)
+    with collector_paused():
+        thread.start()
+        assert inside.wait(10)
+        with collector_paused():
+            assert not gc.isenabled()
+        assert not gc.isenabled()
+    assert not gc.isenabled()  # the other thread's pause is still running
+    release.set()
+    thread.join(10)
+    assert gc.isenabled()
+
+
 def test_make_bot_takes_options_and_any_case() -> None:
     bot = make_bot("Search", 1, iterations=4, candidates=2)
     assert isinstance(bot, SearchBot) and (bot.iterations, bot.candidates) == (4, 2)
