@@ -105,7 +105,11 @@ class GreedyBot:
                 self.rng.random() < self.ACCEPT_ANYWAY
                 # (before the arrangement: far quicker, and either answer will do)
                 or any(search.lays_off(deal.table[i].meld, card) for i in layoff_targets(deal, deal.actor))
-                or card.face not in {c.face for c in self._arrange(game, hand + [card]).deadwood}
+                # (a card no meld of the hand can hold is deadwood in every arrangement: most offered cards)
+                or (
+                    search.can_meld(card, hand)
+                    and card.face not in {c.face for c in self._arrange(game, hand + [card]).deadwood}
+                )
             )
             return by_kind["accept" if useful else "decline"][0]
         if not by_kind.keys() <= self.KNOWN_VERBS:
