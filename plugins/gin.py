@@ -605,7 +605,10 @@ def best_reply(search: MeldSearch, cards: list[Card], knocker_melds: tuple[Meld,
         memo[key] = best
         return best
 
-    value, chain = walk(list(cards), list(knocker_melds))
+    try:
+        value, chain = walk(list(cards), list(knocker_melds))
+    finally:
+        walk = None  # type: ignore[assignment]  # (the function refers to itself: no cycle left behind)
     laid = {card.id for card, _ in chain}
     arrangement = search.arrange([c for c in cards if c.id not in laid])
     assert arrangement.deadwood_value == value

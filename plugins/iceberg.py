@@ -317,7 +317,10 @@ def most_in_one_turn(
     for options in uses.values():
         for use, _, _ in options:
             playable |= use
-    return best(playable, 0)
+    try:
+        return best(playable, 0)
+    finally:
+        best = None  # type: ignore[assignment]  # (the function refers to itself: no cycle left behind)
 
 
 def every_mask(hand: list[Card]) -> set[int]:

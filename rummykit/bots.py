@@ -443,11 +443,13 @@ class SearchBot:
     ``stop_early=False`` samples the whole budget.
 
     ``pause_collector`` (the default) pauses Python's garbage collector while the bot decides, as ``timeit``
-    does while it times, and sets it going again as it was (:func:`collector_paused`). A decision leaves no
-    cycles for it to free (each play-out's copy of the game is taken apart as it ends), but its copies live
-    long enough to set off full collections, and each full collection walks every object the process holds,
-    the meld search's answers kept among them: in a game of Skarney Singles a seventh of the bot's time went
-    there, freeing nothing. ``pause_collector=False`` leaves the collector alone.
+    does while it times, and sets it going again as it was (:func:`collector_paused`). The built-in games'
+    decisions leave no cycles for it to free (each play-out's copy of the game is taken apart as it ends, and
+    no search leaves a function that names itself), but the copies live long enough to set off full
+    collections, and each full collection walks every object the process holds, the meld search's answers
+    kept among them: in a game of Skarney Singles a seventh of the bot's time went there, freeing nothing. In
+    case a game's plugin does leave cycles, the young objects are collected between two samples once more
+    than :attr:`YOUNG_LIMIT` have gathered. ``pause_collector=False`` leaves the collector alone.
     """
 
     ITERATIONS = 24
@@ -468,6 +470,10 @@ class SearchBot:
     after 8 samples was almost never chosen after 24."""
     SETTLE_EVERY = 12
     """A close call's extra samples between two looks at whether it is settled (``stop_early``)."""
+    YOUNG_LIMIT = 100_000
+    """With the collector paused (``pause_collector``): the young objects (``gc.get_count()[0]``) that may gather
+    before they are collected (``gc.collect(0)``), between two samples: a bound on what cycles a game's plugin
+    might leave. The built-in games stay far below it."""
     SETTLED = 3.0
     """How many standard errors ahead of the first choice settle a close call for the leader (``stop_early``);
     a leader behind the first choice settles it for the first choice."""
@@ -582,6 +588,8 @@ class SearchBot:
         ``stop`` (a ``time.perf_counter`` time) no further candidate is played out. A sample cut short
         leaves the candidates after it one value short, a dropped candidate has no values from there on, and
         comparisons use the samples both sides have."""
+        if self.pause_collector and gc.get_count()[0] > self.YOUNG_LIMIT:
+            gc.collect(0)
         world = determinize(game, seat, self.rng)
         # Every candidate's copy starts from the world's generator state (a plain random.Random, just seeded by
         # determinize): read once, set in each copy (reading it is two thirds of copying it).
@@ -642,9 +650,10 @@ _RESUME = False
 
 @contextlib.contextmanager
 def collector_paused() -> Iterator[None]:
-    """Python's garbage collector paused for the block (``gc.disable()``), and set going again as it was
-    (``gc.enable()`` only if it was running) once the last such block, in any thread, has ended. Objects are
-    still freed as their last reference goes; only cycles wait. :class:`SearchBot` decides so."""
+    """Python's garbage collector paused for the block (``gc.disable()``), and set going again once the last
+    such block, in any thread, has ended, if it was running when the first began (so code that turns the
+    collector on or off while a block runs sees its setting undone at the end). Objects are still freed as
+    their last reference goes; only cycles wait. :class:`SearchBot` decides so."""
     global _PAUSES, _RESUME
     with _PAUSE_LOCK:
         if _PAUSES == 0:

@@ -1519,7 +1519,9 @@ class MeldSearch:
         least = [total]
         count = len(melds)
 
-        def walk(start: int, used: int, deadwood: int) -> None:
+        # (The walk is handed itself rather than naming itself: a nested function that names itself is a cycle
+        # only the garbage collector frees, and the search bot pauses it while it decides.)
+        def walk(walk: Callable[[Any, int, int, int], None], start: int, used: int, deadwood: int) -> None:
             if deadwood < least[0]:
                 least[0] = deadwood
             for face in in_melds:
@@ -1530,9 +1532,9 @@ class MeldSearch:
             for j in range(start, count):
                 meld = melds[j]
                 if not meld & used:
-                    walk(j + 1, used | meld, deadwood - meld_values[j])
+                    walk(walk, j + 1, used | meld, deadwood - meld_values[j])
 
-        walk(0, 0, total)
+        walk(walk, 0, 0, total)
         for face in faces:
             if not (meldable >> face) & 1:
                 best[face] = least[0] - values[face]
@@ -1567,7 +1569,8 @@ class MeldSearch:
             dead = tuple(c for c in cards if c.id not in used)
             found.append(Arrangement(tuple(built), dead, total - melded_value))
 
-        def walk(start: int, melded_value: int) -> None:
+        def walk(walk: Callable[[Any, int, int], None], start: int, melded_value: int) -> None:
+            # (handed itself, as in _discard_faces)
             if total - melded_value <= max_deadwood:
                 record(melded_value)
             for i in range(start, len(melds)):
@@ -1575,11 +1578,11 @@ class MeldSearch:
                 if all(taken[face] + n <= len(by_face[face]) for face, n in need.items()):
                     taken.update(need)
                     chosen.append(i)
-                    walk(i, melded_value + meld_values[i])
+                    walk(walk, i, melded_value + meld_values[i])
                     chosen.pop()
                     taken.subtract(need)
 
-        walk(0, 0)
+        walk(walk, 0, 0)
         return found
 
     def candidate_melds(self, cards: Sequence[Card], limit: int | None = None) -> list[Meld]:

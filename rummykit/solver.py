@@ -301,7 +301,10 @@ class DeadwoodSolver:
                             started,
                         )
 
-        walk(0, naturals, 0, 0, 0)
+        try:
+            walk(0, naturals, 0, 0, 0)
+        finally:
+            walk = None  # type: ignore[assignment]  # (the function refers to itself: no cycle left behind)
         result = list(found.values())
         self._moves[key] = result
         return result

@@ -474,6 +474,59 @@ def test_the_search_bot_chooses_the_same_with_the_collector_paused_or_not() -> N
     assert paused == running
 
 
+@pytest.mark.parametrize("name", VARIANTS)
+def test_a_decision_leaves_nothing_for_the_collector(name: str) -> None:
+    """The pause holds cycles back, so a decision must make none: a search that names itself (a nested function
+    that calls itself) is one, and each Gin decision left thousands of objects so before they were handed
+    themselves."""
+    chosen = 0
+    for game in positions(name, 5, 24, every=6):
+        gc.collect()
+        gc.disable()
+        try:
+            game.resolve(SearchBot(chosen, iterations=3, rollout_moves=20).choose(game))
+            left = gc.collect()
+        finally:
+            gc.enable()
+        assert left == 0, f"{name}: a decision left {left} objects in cycles"
+        chosen += 1
+    assert chosen >= 3
+
+
+class CycleMaker(SearchBot):
+    """A search bot whose play-outs each leave 200 cycles behind, as a game's plugin might."""
+
+    def __init__(self) -> None:
+        super().__init__(1, iterations=8, candidates=3, rollout_moves=4, stop_early=False, confirm=0)
+        self.made = 0
+
+    def rollout(self, sim: Game, action: Action, seat: int) -> float:
+        for _ in range(200):
+            cycle: list[object] = []
+            cycle.append(cycle)
+        self.made += 200
+        return super().rollout(sim, action, seat)
+
+
+def test_cycles_gather_no_further_than_the_young_limit_while_the_collector_is_paused() -> None:
+    game = searched_position()
+    gc.collect()
+    gc.disable()
+    try:
+        bot = CycleMaker()
+        bot.YOUNG_LIMIT = 1_000
+        bot.choose(game)
+        left = gc.collect()
+        unbounded = CycleMaker()
+        unbounded.YOUNG_LIMIT = 10**9
+        unbounded.choose(game)
+        left_unbounded = gc.collect()
+    finally:
+        gc.enable()
+    assert bot.made >= 3_000 and left_unbounded >= bot.made
+    assert left < 1_000 + 3 * 200 + 200  # the limit, one sample's play-outs, and what else the decision made
+
+
 def test_the_collector_runs_again_once_the_last_pause_in_any_thread_has_ended() -> None:
     import threading
 

@@ -83,6 +83,16 @@ def auth(created: dict[str, Any], seat: int | None = None) -> dict[str, str]:
 # -- the API --------------------------------------------------------------------------------------------
 
 
+def test_a_tables_search_bot_leaves_the_collector_running() -> None:
+    # Two threads decide for the tables: paused collectors could overlap for long.
+    from rummykit.bots import GreedyBot, SearchBot
+    from rummykit.web.app import _server_bot
+
+    search, greedy = _server_bot("search", 1), _server_bot("greedy", 1)
+    assert isinstance(search, SearchBot) and search.pause_collector is False
+    assert isinstance(greedy, GreedyBot)
+
+
 def test_variants_list_every_shipped_game_with_its_house_rules(client: TestClient) -> None:
     data = client.get("/api/variants").json()
     names = [v["name"] for v in data["variants"]]

@@ -40,7 +40,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ..actions import Action, IllegalAction, action_words
-from ..bots import BOTS, Bot, make_bot
+from ..bots import BOTS, Bot, SearchBot, make_bot
 from ..catalogue import list_variants
 from ..dispatch import PluginError
 from ..engine import AUTO_PREFIX, Deal, Game, HandResult
@@ -281,6 +281,16 @@ def _run_bots(table: Table, seconds: float = float("inf")) -> bool:
         table.bot_moves += 1
         moved = True
     return False
+
+
+def _server_bot(name: str, seed: int) -> Bot:
+    """The bot ``name`` as a table's seat plays it. A search bot leaves the garbage collector running: the
+    server's threads decide for many tables at once, so paused collectors (:func:`~rummykit.bots.collector_paused`)
+    might overlap for long and hold back the server's own garbage."""
+    bot = make_bot(name, seed=seed)
+    if isinstance(bot, SearchBot):
+        bot.pause_collector = False
+    return bot
 
 
 # -- reading requests ----------------------------------------------------------------------------------
@@ -549,7 +559,7 @@ class Tables:
         if table.storage is not None:
             _store("seat", table.storage.give_to_bot, table.id, seat, name)
         table.bots[seat] = name
-        table.players[seat] = make_bot(name, seed=table.game.seed + seat)
+        table.players[seat] = _server_bot(name, table.game.seed + seat)
         table.seats = {s: held for s, held in table.seats.items() if s != seat}  # a new dict: readers hold the old
         table.version += 1
 
@@ -627,7 +637,7 @@ class Tables:
             id=table_id,
             game=game,
             bots=bots,
-            players=[None if b is None else make_bot(b, seed=game.seed + s) for s, b in enumerate(bots)],
+            players=[None if b is None else _server_bot(b, game.seed + s) for s, b in enumerate(bots)],
             listed=bool(spec.get("listed")),
         )
 
