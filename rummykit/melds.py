@@ -1516,14 +1516,16 @@ class MeldSearch:
         melds = [m for f in in_melds for m in by_low[f] if m & meldable == m]
         meld_values = [self._lane_sum(m) for m in melds]
         best = {face: total for face in in_melds}
-        least = [total]
+        least = total
         count = len(melds)
-
-        # (The walk is handed itself rather than naming itself: a nested function that names itself is a cycle
-        # only the garbage collector frees, and the search bot pauses it while it decides.)
-        def walk(walk: Callable[[Any, int, int, int], None], start: int, used: int, deadwood: int) -> None:
-            if deadwood < least[0]:
-                least[0] = deadwood
+        # A walk by a stack of its own, not a nested function that calls itself: that would be a cycle only the
+        # garbage collector frees (in the compiled build too), and the search bot pauses it while it decides.
+        # The order it goes in does not matter: only the least values are kept.
+        stack = [(0, 0, total)]
+        while stack:
+            start, used, deadwood = stack.pop()
+            if deadwood < least:
+                least = deadwood
             for face in in_melds:
                 if not (used >> face) & 1:
                     left = deadwood - values[face]
@@ -1532,12 +1534,10 @@ class MeldSearch:
             for j in range(start, count):
                 meld = melds[j]
                 if not meld & used:
-                    walk(walk, j + 1, used | meld, deadwood - meld_values[j])
-
-        walk(walk, 0, 0, total)
+                    stack.append((j + 1, used | meld, deadwood - meld_values[j]))
         for face in faces:
             if not (meldable >> face) & 1:
-                best[face] = least[0] - values[face]
+                best[face] = least - values[face]
         return best
 
     def arrangements(self, cards: Sequence[Card], max_deadwood: int) -> list[Arrangement]:
@@ -1555,35 +1555,49 @@ class MeldSearch:
         meld_values = [sum(self.values[c.face] for c in meld.cards) for meld in melds]
         taken: Counter[int] = Counter()
         chosen: list[int] = []
-
-        def record(melded_value: int) -> None:
-            given: Counter[int] = Counter()
-            built = []
-            for i in chosen:
-                copies = []
-                for card in melds[i].cards:
-                    copies.append(by_face[card.face][given[card.face]])
-                    given[card.face] += 1
-                built.append(replace(melds[i], cards=tuple(copies)))
-            used = {c.id for meld in built for c in meld.cards}
-            dead = tuple(c for c in cards if c.id not in used)
-            found.append(Arrangement(tuple(built), dead, total - melded_value))
-
-        def walk(walk: Callable[[Any, int, int], None], start: int, melded_value: int) -> None:
-            # (handed itself, as in _discard_faces)
+        # A depth-first walk by a stack of its own (see _discard_faces: no nested function calling itself), in
+        # the order a recursive one takes: each set of melds is recorded as it is reached, then grown by the
+        # melds from its last one on. A frame is [the next meld to try, the value melded]; each frame but the
+        # first was reached by the meld last in ``chosen``.
+        if total <= max_deadwood:
+            found.append(self._spread(melds, chosen, by_face, cards, total))
+        frames = [[0, 0]]
+        while frames:
+            frame = frames[-1]
+            i = frame[0]
+            while i < len(melds) and not all(taken[face] + n <= len(by_face[face]) for face, n in needs[i].items()):
+                i += 1
+            if i == len(melds):
+                frames.pop()
+                if frames:
+                    taken.subtract(needs[chosen.pop()])
+                continue
+            frame[0] = i + 1
+            taken.update(needs[i])
+            chosen.append(i)
+            melded_value = frame[1] + meld_values[i]
             if total - melded_value <= max_deadwood:
-                record(melded_value)
-            for i in range(start, len(melds)):
-                need = needs[i]
-                if all(taken[face] + n <= len(by_face[face]) for face, n in need.items()):
-                    taken.update(need)
-                    chosen.append(i)
-                    walk(walk, i, melded_value + meld_values[i])
-                    chosen.pop()
-                    taken.subtract(need)
-
-        walk(walk, 0, 0)
+                found.append(self._spread(melds, chosen, by_face, cards, total - melded_value))
+            frames.append([i, melded_value])
         return found
+
+    @staticmethod
+    def _spread(
+        melds: list[Meld], chosen: list[int], by_face: dict[int, list[Card]], cards: Sequence[Card], deadwood: int
+    ) -> Arrangement:
+        """:meth:`arrangements`' arrangement of the melds ``chosen`` (indexes into ``melds``), the copies of each
+        face handed out in turn."""
+        given: Counter[int] = Counter()
+        built = []
+        for i in chosen:
+            copies = []
+            for card in melds[i].cards:
+                copies.append(by_face[card.face][given[card.face]])
+                given[card.face] += 1
+            built.append(replace(melds[i], cards=tuple(copies)))
+        used = {c.id for meld in built for c in meld.cards}
+        dead = tuple(c for c in cards if c.id not in used)
+        return Arrangement(tuple(built), dead, deadwood)
 
     def candidate_melds(self, cards: Sequence[Card], limit: int | None = None) -> list[Meld]:
         """Every valid meld that can be made from ``cards`` (each physical card used once per meld), largest
