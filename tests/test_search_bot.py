@@ -477,8 +477,8 @@ def test_the_search_bot_chooses_the_same_with_the_collector_paused_or_not() -> N
 @pytest.mark.parametrize("name", VARIANTS)
 def test_a_decision_leaves_nothing_for_the_collector(name: str) -> None:
     """The pause holds cycles back, so a decision must make none: a search that names itself (a nested function
-    that calls itself) is one, and each Gin decision left thousands of objects so before they were handed
-    themselves."""
+    that calls itself) is one, and each Gin decision left thousands of objects so before those searches walked by
+    a stack of their own."""
     chosen = 0
     for game in positions(name, 5, 24, every=6):
         gc.collect()
