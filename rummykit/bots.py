@@ -591,6 +591,10 @@ class SearchBot:
         if self.pause_collector and gc.get_count()[0] > self.YOUNG_LIMIT:
             gc.collect(0)
         world = determinize(game, seat, self.rng)
+        if not world.is_over:
+            # The seat's legal actions are part of what it sees, which determinize keeps: the world lists what the
+            # game lists, the candidates among them (found by identity), and every copy of the world keeps the list.
+            world.deal._legal = list(game.deal.legal_actions())
         # Every candidate's copy starts from the world's generator state (a plain random.Random, just seeded by
         # determinize): read once, set in each copy (reading it is two thirds of copying it).
         state = world.rng.getstate() if len(which) > 1 else ()

@@ -924,8 +924,9 @@ class Game:
             for candidate in legal:  # bots hand back the very objects listed
                 if candidate is wanted:
                     return candidate
-            for candidate in legal:
-                if candidate == wanted:
+            kind, cards = wanted.kind, wanted.cards
+            for candidate in legal:  # (the verb and the cards first: the dataclass's == builds two tuples)
+                if candidate.cards == cards and candidate.kind == kind and candidate == wanted:
                     return candidate
             _check_fields(wanted)  # a malformed Action is the caller's mistake, not a plugin's failure
         else:

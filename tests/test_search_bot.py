@@ -82,6 +82,9 @@ def test_determinize_keeps_what_the_seat_sees(name: str) -> None:
                 assert all(c in other.hands[holder] for c in known)
             assert sorted(c.id for c in hidden_cards(other, seat)) == sorted(c.id for c in hidden_cards(deal, seat))
             world.check_cards()
+            if seat == game.deal.actor:
+                # What the seat may do is part of what it sees: the search bot's play-outs start from the game's list.
+                assert world.legal_actions() == game.legal_actions()
             # The copy plays on (the rules find it a position like any other). Only for the seat to move: for
             # another, the copy may give the mover a hand its own moves rule out (a pile card taken to meld).
             if seat == game.deal.actor and not world.is_over:
