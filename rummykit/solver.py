@@ -40,8 +40,8 @@ import itertools
 import math
 import operator
 import threading
-from collections.abc import Callable, Iterable, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from collections.abc import Callable, Generator, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 if TYPE_CHECKING:
     from .melds import MeldRules
@@ -50,6 +50,7 @@ __all__ = ["DeadwoodSolver", "Group"]
 
 JOKER = 52
 INF = 10**9
+_T = TypeVar("_T")
 
 Run = tuple[int, int, int]
 """An open run: (positions from its first natural card to here, wild cards in it when a meld's wild cards
@@ -710,10 +711,11 @@ class DeadwoodSolver:
         millions of states where a walk finds their arrangement in tens of thousands."""
         try:
             return self._best_by_wilds(counts, len(wilds), bound=bound, cap=self.pass_states)
-        except _GiveUp:
-            pass
+        except _GiveUp as gave_up:
+            paused = gave_up.run
         tried = self._first_within(counts, wilds, bound, failed, self.more_try_states)
-        return tried if tried is not None else self._best_by_wilds(counts, len(wilds), bound=bound)
+        assert paused is not None
+        return tried if tried is not None else _finished(paused)  # the pass goes on where it stopped
 
     def _choose(
         self, counts: Sequence[int], wilds: Sequence[int], best: dict[int, tuple[int, int, int]]
@@ -857,8 +859,26 @@ class DeadwoodSolver:
         cap: int | None = None,
     ) -> tuple[dict[int, tuple[int, int, int]], list[Step]]:
         """For each number of wild cards melded in sets and runs: the most natural value melded, the final
-        state that reaches it and the wild cards that state needs (the rest fill room it left). With ``cap``,
-        it gives up (raises :class:`_GiveUp`) once it has visited that many states.
+        state that reaches it and the wild cards that state needs (the rest fill room it left) (:meth:`_pass`).
+        With ``cap``, it gives up once it has visited that many states: it raises :class:`_GiveUp` holding the
+        pass where it stopped, which :func:`_finished` takes on to the same answer."""
+        run = self._pass(counts, budget, beam, bound, cap is not None)
+        try:
+            while True:
+                visited = next(run)
+                assert cap is not None  # a pass without a cap does not stop on the way
+                cap -= visited
+                if cap < 0:
+                    raise _GiveUp(run)
+        except StopIteration as done:
+            found: tuple[dict[int, tuple[int, int, int]], list[Step]] = done.value
+            return found
+
+    def _pass(
+        self, counts: Sequence[int], budget: int, beam: int | None, bound: int | None, counted: bool
+    ) -> Generator[int, None, tuple[dict[int, tuple[int, int, int]], list[Step]]]:
+        """:meth:`_best_by_wilds`' pass, step by step: ``counted``, it yields the states each step visited (so
+        that a pass given up can go on later from where it stopped).
 
         A state is a number (hashing numbers is what makes the programme quick), fields from the lowest
         bits: the naturals sent to the sets of this rank (within a position only), the room for more wild
@@ -1023,10 +1043,8 @@ class DeadwoodSolver:
                             nxt[nkey] = nval
                             back[nkey] = (prev, move)
                 steps.append((position, suit, back))
-                if cap is not None:
-                    cap -= len(layer)
-                    if cap < 0:
-                        raise _GiveUp
+                if counted:
+                    yield len(layer)
                 run_positions[suit] = position
                 if beam is not None and len(nxt) > beam:
                     lost = {}
@@ -1453,7 +1471,21 @@ class DeadwoodSolver:
 
 
 class _GiveUp(Exception):
-    """A depth-first try has visited as many states as it may."""
+    """A depth-first try, or a pass, has visited as many states as it may; ``run``: the pass, where it stopped."""
+
+    def __init__(self, run: Generator[int, None, Any] | None = None) -> None:
+        super().__init__()
+        self.run = run
+
+
+def _finished(run: Generator[int, None, _T]) -> _T:
+    """What a pass that stopped on the way (:meth:`DeadwoodSolver._pass`) finds once it goes on to its end."""
+    try:
+        while True:
+            next(run)
+    except StopIteration as done:
+        found: _T = done.value
+        return found
 
 
 def _no_need(position: int, suit: int, runs_id: int) -> int:

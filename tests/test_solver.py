@@ -17,6 +17,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 import rummykit
+import rummykit.solver as solver_module
 from rummykit.cards import JOKER_FACE, Card, build_deck, parse
 from rummykit.melds import Arrangement, Meld, MeldRules, MeldSearch
 from rummykit.solver import _GiveUp
@@ -402,6 +403,8 @@ class _Passes:
             self.done.append(("try", bound, None if found is None else bool(found[0])))
             return found
 
+        given_up: list[int | None] = []
+
         def passed(
             counts: Any, budget: int, beam: int | None = None, bound: int | None = None, cap: int | None = None
         ) -> Any:
@@ -409,13 +412,21 @@ class _Passes:
                 found = best_by_wilds(counts, budget, beam=beam, bound=bound, cap=cap)
             except _GiveUp:
                 self.done.append(("pass", bound, None))
+                given_up.append(bound)
                 raise
             if beam is None:
                 self.done.append(("pass", bound, bool(found[0])))
             return found
 
+        def went_on(run: Any) -> Any:
+            found = finished(run)
+            self.done.append(("pass goes on", given_up.pop(), bool(found[0])))
+            return found
+
+        finished = solver_module._finished
         monkeypatch.setattr(solver, "_first_within", tried)
         monkeypatch.setattr(solver, "_best_by_wilds", passed)
+        monkeypatch.setattr(solver_module, "_finished", went_on)
 
 
 def _spied(monkeypatch: pytest.MonkeyPatch, **limits: int) -> tuple[MeldSearch, _Passes]:
@@ -453,13 +464,37 @@ def test_a_pass_that_runs_long_after_a_try_gave_up_lets_the_try_go_on(monkeypatc
     assert found.deadwood_value == 0
     assert passes.done == [("try", 0, None), ("pass", 0, None), ("try", 0, True)]
     assert passes.handed[0] == 0 < passes.handed[1]  # the second walk starts from what the first found
-    # Not given room enough, the try gives up again and the pass decides after all.
+    # Not given room enough, the try gives up again and the pass decides after all, going on from where it
+    # gave up rather than starting again.
     assert ms._solver is not None
     ms._solver.more_try_states = 4
     ms._solver._solved.clear()
     passes.done.clear()
     assert ms.arrange(hand).deadwood_value == 0
-    assert passes.done == [("try", 0, None), ("pass", 0, None), ("try", 0, None), ("pass", 0, True)]
+    assert passes.done == [("try", 0, None), ("pass", 0, None), ("try", 0, None), ("pass goes on", 0, True)]
+
+
+@pytest.mark.parametrize("rules", range(len(RULES)))
+def test_a_pass_given_up_goes_on_to_the_same_answer(rules: int) -> None:
+    # A pass stopped after some states and then taken on to its end finds exactly what the same pass run
+    # in one go finds (the values, the states that reach them, and every step traced for the melds).
+    ms = search(**RULES[rules])
+    solver = ms._solver
+    assert solver is not None
+    rng = random.Random(rules)
+    deck = build_deck(2, 4)
+    for _ in range(6):
+        cards = rng.sample(deck, 24)
+        counts, wilds, _jokers = ms._solver_input(cards)
+        for bound in (None, 0, 10):
+            whole = solver._best_by_wilds(counts, len(wilds), bound=bound)
+            for cap in (0, 50, 500):
+                try:
+                    found = solver._best_by_wilds(counts, len(wilds), bound=bound, cap=cap)
+                except _GiveUp as gave_up:
+                    assert gave_up.run is not None
+                    found = solver_module._finished(gave_up.run)
+                assert found == whole
 
 
 def test_a_try_within_what_is_ruled_out_finds_the_least(monkeypatch: pytest.MonkeyPatch) -> None:
