@@ -93,7 +93,11 @@ def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
     This hook is the one place that decides what is legal. A typed action that the bounded list left out
     (see :func:`rummykit_check_action`) is put through it too: the kernel lists it (``deal.probe``), and
     it is legal only if every implementation keeps it. So remove what your game forbids by filtering
-    ``actions`` rather than by assuming what the list holds."""
+    ``actions`` rather than by assuming what the list holds.
+
+    What is legal depends only on what the player to act can see (the legal actions are part of that player's
+    ``Game.observation``): never on another player's hidden cards or the order of the stock. The search bot
+    relies on it: each position it samples (the hidden cards dealt again) starts from the real game's list."""
 
 
 @hookspec
