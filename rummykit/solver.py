@@ -715,7 +715,7 @@ class DeadwoodSolver:
             paused = gave_up.run
         tried = self._first_within(counts, wilds, bound, failed, self.more_try_states)
         assert paused is not None
-        return tried if tried is not None else _finished(paused)  # the pass goes on where it stopped
+        return tried if tried is not None else _run_pass(paused)  # the pass goes on where it stopped
 
     def _choose(
         self, counts: Sequence[int], wilds: Sequence[int], best: dict[int, tuple[int, int, int]]
@@ -861,18 +861,8 @@ class DeadwoodSolver:
         """For each number of wild cards melded in sets and runs: the most natural value melded, the final
         state that reaches it and the wild cards that state needs (the rest fill room it left) (:meth:`_pass`).
         With ``cap``, it gives up once it has visited that many states: it raises :class:`_GiveUp` holding the
-        pass where it stopped, which :func:`_finished` takes on to the same answer."""
-        run = self._pass(counts, budget, beam, bound, cap is not None)
-        try:
-            while True:
-                visited = next(run)
-                assert cap is not None  # a pass without a cap does not stop on the way
-                cap -= visited
-                if cap < 0:
-                    raise _GiveUp(run)
-        except StopIteration as done:
-            found: tuple[dict[int, tuple[int, int, int]], list[Step]] = done.value
-            return found
+        pass where it stopped, which :func:`_run_pass` takes on to the same answer."""
+        return _run_pass(self._pass(counts, budget, beam, bound, cap is not None), cap)
 
     def _pass(
         self, counts: Sequence[int], budget: int, beam: int | None, bound: int | None, counted: bool
@@ -1478,11 +1468,16 @@ class _GiveUp(Exception):
         self.run = run
 
 
-def _finished(run: Generator[int, None, _T]) -> _T:
-    """What a pass that stopped on the way (:meth:`DeadwoodSolver._pass`) finds once it goes on to its end."""
+def _run_pass(run: Generator[int, None, _T], cap: int | None = None) -> _T:
+    """What a pass (:meth:`DeadwoodSolver._pass`, new or stopped on the way) finds, run to its end; with
+    ``cap``, it gives up (raises :class:`_GiveUp` holding it) once its steps have visited more states than that."""
     try:
         while True:
-            next(run)
+            visited = next(run)
+            if cap is not None:
+                cap -= visited
+                if cap < 0:
+                    raise _GiveUp(run)
     except StopIteration as done:
         found: _T = done.value
         return found

@@ -403,30 +403,32 @@ class _Passes:
             self.done.append(("try", bound, None if found is None else bool(found[0])))
             return found
 
-        given_up: list[int | None] = []
+        given_up: list[tuple[Any, int | None]] = []  # the passes given up, and their bounds (held: ids are reused)
 
         def passed(
             counts: Any, budget: int, beam: int | None = None, bound: int | None = None, cap: int | None = None
         ) -> Any:
             try:
                 found = best_by_wilds(counts, budget, beam=beam, bound=bound, cap=cap)
-            except _GiveUp:
+            except _GiveUp as gave_up:
                 self.done.append(("pass", bound, None))
-                given_up.append(bound)
+                given_up.append((gave_up.run, bound))
                 raise
             if beam is None:
                 self.done.append(("pass", bound, bool(found[0])))
             return found
 
-        def went_on(run: Any) -> Any:
-            found = finished(run)
-            self.done.append(("pass goes on", given_up.pop(), bool(found[0])))
+        def run_pass(run: Any, cap: int | None = None) -> Any:
+            resumed = [bound for held, bound in given_up if held is run]
+            found = run_whole(run, cap)
+            if resumed:
+                self.done.append(("pass goes on", resumed[0], bool(found[0])))
             return found
 
-        finished = solver_module._finished
+        run_whole = solver_module._run_pass
         monkeypatch.setattr(solver, "_first_within", tried)
         monkeypatch.setattr(solver, "_best_by_wilds", passed)
-        monkeypatch.setattr(solver_module, "_finished", went_on)
+        monkeypatch.setattr(solver_module, "_run_pass", run_pass)
 
 
 def _spied(monkeypatch: pytest.MonkeyPatch, **limits: int) -> tuple[MeldSearch, _Passes]:
@@ -493,7 +495,7 @@ def test_a_pass_given_up_goes_on_to_the_same_answer(rules: int) -> None:
                     found = solver._best_by_wilds(counts, len(wilds), bound=bound, cap=cap)
                 except _GiveUp as gave_up:
                     assert gave_up.run is not None
-                    found = solver_module._finished(gave_up.run)
+                    found = solver_module._run_pass(gave_up.run)
                 assert found == whole
 
 
