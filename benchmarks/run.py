@@ -428,6 +428,17 @@ def best_of(
     return results
 
 
+def chosen_variants(listed: list[str], wanted: list[str] | None) -> list[str]:
+    """The variants of ``listed`` that ``--variant`` names (all of them when it names none), and Gin always: the
+    table games' targets are ratios to its time per action. ValueError for a name not listed."""
+    if not wanted:
+        return list(listed)
+    unknown = sorted(set(wanted) - set(listed))
+    if unknown:
+        raise ValueError(f"no variant named {', '.join(unknown)} (known: {', '.join(listed)})")
+    return [name for name in listed if name == "gin" or name in wanted]
+
+
 def inside(args: argparse.Namespace, notes: dict[str, Any]) -> int:
     sizes = QUICK if args.quick else FULL
     report: dict[str, Any] = {"mode": "quick" if args.quick else "full", "machine": machine(), "setup": notes}
@@ -480,13 +491,11 @@ def inside(args: argparse.Namespace, notes: dict[str, Any]) -> int:
         if "error" in listed:
             results["(list_variants)"] = listed
         params = {"hands": sizes["variant_hands"], "seconds_limit": sizes["limit"]}
-        chosen = listed.get("variants", [])
-        if args.variant:  # Gin always: the table games' targets are ratios to its time per action
-            unknown = sorted(set(args.variant) - set(chosen))
-            if unknown:
-                print(f"run.py: no variant named {', '.join(unknown)} (known: {', '.join(chosen)})", file=sys.stderr)
-                return 2
-            chosen = [name for name in chosen if name == "gin" or name in args.variant]
+        try:
+            chosen = chosen_variants(listed.get("variants", []), args.variant)
+        except ValueError as error:
+            print(f"run.py: {error}", file=sys.stderr)
+            return 2
         plan = [(name, params) for name in chosen]
         # Interleaved rounds as above, each variant's fastest kept: the per-action ratios to gin compare
         # runs made under the same load.
@@ -523,6 +532,8 @@ def main() -> int:
     parser.add_argument("--skip-install", action="store_true", help="use the venv as it is")
     parser.add_argument("--inside", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.variant and args.only and "variants" not in args.only:
+        parser.error("--variant chooses among the variants: it goes with --only variants")
     venv = Path(args.venv).resolve()
     if args.inside is None:
         notes = setup(venv, Path(args.source).resolve(), args.skip_install)
