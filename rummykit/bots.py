@@ -657,7 +657,8 @@ def collector_paused() -> Iterator[None]:
     """Python's garbage collector paused for the block (``gc.disable()``), and set going again once the last
     such block, in any thread, has ended, if it was running when the first began (so code that turns the
     collector on or off while a block runs sees its setting undone at the end). Objects are still freed as
-    their last reference goes; only cycles wait. :class:`SearchBot` decides so."""
+    their last reference goes; only cycles wait. :class:`SearchBot` decides so, and
+    :func:`~rummykit.simulate.simulate_games` and the house-rule lab play each game so."""
     global _PAUSES, _RESUME
     with _PAUSE_LOCK:
         if _PAUSES == 0:

@@ -37,7 +37,7 @@ from typing import Any
 
 from .engine import Game
 from .results import describe_result
-from .simulate import BACKENDS, _pool_map, _ray_map, chunks, game_seed, play_game
+from .simulate import BACKENDS, _play_in_bulk, _pool_map, _ray_map, chunks, game_seed
 from .variant import Variant, load_variant
 
 __all__ = ["Config", "Measure", "Comparison", "compare", "parse_config", "measure_game", "write_report"]
@@ -163,8 +163,11 @@ def _play_chunk(
     measured = []
     dealt: list[str] = []  # each game's first deal, as it starts
     for index in indexes:
-        game = play_game(variant, game_seed(seed, index), bots, players, on_start=lambda g: dealt.append(deal_key(g)))
+        game = _play_in_bulk(
+            variant, game_seed(seed, index), bots, players, on_start=lambda g: dealt.append(deal_key(g))
+        )
         measured.append({**measure_game(game), "first_deal": dealt[-1]})
+        game._drop()  # freed now rather than by the collector (the game and its deal refer to each other)
     return measured
 
 

@@ -38,7 +38,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, TextIO, TypeVar
 
-from .bots import Bot, bot_seed, derive_seed, make_bots  # exported here too, where they were
+from .bots import Bot, bot_seed, collector_paused, derive_seed, make_bots  # (the first three exported here too)
 from .dispatch import PluginError
 from .engine import Action, Deal, Game, check_max_hands, players_text
 from .records import load_record, play_record
@@ -287,9 +287,21 @@ def simulate_games(
     result = SimulationResult(variant.name, variant.house_rules, seed, names, seats, max_hands=max_hands, sides=sides)
     start = time.perf_counter()
     for index in indexes:
-        result.add(play_game(variant, game_seed(seed, index), names, seats, hand_limit=max_hands))
+        game = _play_in_bulk(variant, game_seed(seed, index), names, seats, hand_limit=max_hands)
+        result.add(game)
+        game._drop()  # the game and its deal refer to each other: freed now rather than by the collector
     result.elapsed = time.perf_counter() - start
     return result
+
+
+def _play_in_bulk(variant: Variant, seed: int, bots: Sequence[str | Bot], players: int | None, **options: Any) -> Game:
+    """:func:`play_game`, with Python's garbage collector paused while the game is played
+    (:func:`~rummykit.bots.collector_paused`), for the loops that play game after game (:func:`simulate_games`,
+    the house-rule lab). Each full collection walks every object the process keeps, the meld search's kept
+    answers among them, and in a whole game it found next to nothing to free; the game's own cycles are freed
+    once the collector runs again."""
+    with collector_paused():
+        return play_game(variant, seed, bots, players, **options)
 
 
 BACKENDS = ("process", "ray")

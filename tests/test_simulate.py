@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -154,6 +155,53 @@ def test_simulation_sums_its_games(gin: rummykit.Variant) -> None:
     assert result.average_scores == [sum(g.scores[s] for g in games) / 4 for s in range(2)]
     assert set(result.hand_kinds) <= {"knock", "gin", "undercut", "dead", "big-gin"}
     assert result.elapsed > 0
+
+
+@pytest.mark.parametrize("running", [True, False])
+def test_the_collector_is_paused_while_each_game_is_played(
+    gin: rummykit.Variant, monkeypatch: pytest.MonkeyPatch, running: bool
+) -> None:
+    """simulate_games and the house-rule lab pause Python's garbage collector for each game they play, and set
+    it going again as it was between games and after (off stays off); the games are the same."""
+    import gc
+
+    from rummykit import lab
+    from rummykit import simulate as simulate_module
+
+    during: list[bool] = []
+    between: list[bool] = []
+    played, counted = simulate_module.play_game, SimulationResult.add
+
+    def watched_play(*args: Any, **options: Any) -> Game:
+        during.append(gc.isenabled())
+        return played(*args, **options)
+
+    def watched_add(self: SimulationResult, game: Game) -> None:
+        between.append(gc.isenabled())
+        counted(self, game)
+
+    monkeypatch.setattr(simulate_module, "play_game", watched_play)
+    monkeypatch.setattr(SimulationResult, "add", watched_add)
+    was = gc.isenabled()
+    try:
+        if running:
+            gc.enable()
+        else:
+            gc.disable()
+        alone = [play_game(gin, game_seed(5, i), ("greedy", "greedy")) for i in range(3)]  # (not watched)
+        result = simulate_games(gin, range(3), 5, ("greedy",))
+        measured = lab._play_chunk(lab.Config("gin"), range(2), 5, ("greedy",), None)
+        after = gc.isenabled()
+    finally:
+        if was:
+            gc.enable()
+        else:
+            gc.disable()
+    assert during == [False] * 5  # the simulation's three games and the lab's two
+    assert between == [running] * 3
+    assert after is running
+    assert result.wins == [sum(1 for g in alone if g.winner == seat) for seat in range(2)]
+    assert [m["winner"] for m in measured] == [g.winner for g in alone[:2]]
 
 
 def test_same_seed_same_result_other_seed_other_result(gin: rummykit.Variant) -> None:
