@@ -183,20 +183,15 @@ def test_the_collector_is_paused_while_each_game_is_played(
     monkeypatch.setattr(simulate_module, "play_game", watched_play)
     monkeypatch.setattr(SimulationResult, "add", watched_add)
     was = gc.isenabled()
+    switch = {True: gc.enable, False: gc.disable}
     try:
-        if running:
-            gc.enable()
-        else:
-            gc.disable()
+        switch[running]()
         alone = [play_game(gin, game_seed(5, i), ("greedy", "greedy")) for i in range(3)]  # (not watched)
         result = simulate_games(gin, range(3), 5, ("greedy",))
         measured = lab._play_chunk(lab.Config("gin"), range(2), 5, ("greedy",), None)
         after = gc.isenabled()
     finally:
-        if was:
-            gc.enable()
-        else:
-            gc.disable()
+        switch[was]()
     assert during == [False] * 5  # the simulation's three games and the lab's two
     assert between == [running] * 3
     assert after is running
