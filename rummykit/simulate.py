@@ -38,7 +38,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, TextIO, TypeVar
 
-from .bots import Bot, bot_seed, collector_paused, derive_seed, make_bots  # (the first three exported here too)
+from .bots import Bot, bot_seed, collector_paused, derive_seed, make_bots  # bot_seed, derive_seed, make_bots: exported
 from .dispatch import PluginError
 from .engine import Action, Deal, Game, check_max_hands, players_text
 from .records import load_record, play_record
