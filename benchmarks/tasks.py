@@ -282,7 +282,11 @@ def variant(name: str, params: dict[str, Any]) -> dict[str, Any]:
     then the greedy bot (rummykit.bots.GreedyBot) on every seat, each of its moves timed in CPU time of the
     thread (``choose``, which lists the legal actions and picks one; the wall-clock times are kept too);
     then a shorter, untimed random pass under tracemalloc for the Python heap's peak. Peak RSS (VmHWM) is
-    the process's, after the two timed passes."""
+    the process's, after the two timed passes. With ``params["again"]``, the random pass's games are then
+    played again, each twice in a row with only its second play timed: the same actions, for which the meld
+    search (and every answer kept about the table and the hand) finds what it keeps, so that rate says what
+    the rest of the per-action work costs. (A game at a time: a whole pass replayed finds little, as the kept
+    answers of its first games have given way to later ones.)"""
     import statistics
     import tracemalloc
 
@@ -319,10 +323,36 @@ def variant(name: str, params: dict[str, Any]) -> dict[str, Any]:
             hands += len(game.results)
         return hands, actions, games, clock() - start, moves
 
+    def played_again(most: int) -> tuple[int, float]:
+        # The random pass's first ``most`` actions, each game played twice in a row: the second play's CPU time.
+        actions = games = 0
+        cpu = 0.0
+        while actions < most:
+            for timed in (False, True):
+                game = loaded.new_game(seed=ENGINE_SEED + games)
+                bots = [RandomBot(ENGINE_SEED + games * 10 + seat) for seat in range(game.num_players)]
+                done = 0
+                began = time.process_time()
+                while not game.is_over and actions + done < most:
+                    game.apply(bots[game.deal.current].choose(game))
+                    done += 1
+                if timed:
+                    cpu += time.process_time() - began
+                    actions += done
+            games += 1
+        return actions, cpu
+
     base = rss_mib()
     cpu = time.process_time()
     hands, actions, games, seconds, _ = play(params["hands"], params.get("seconds_limit", 60.0))
     cpu = time.process_time() - cpu
+    again: dict[str, Any] = {}
+    if params.get("again"):
+        again_actions, again_cpu = played_again(actions)
+        again = {
+            "again_actions": again_actions,
+            "again_actions_cpu_rate": again_actions / again_cpu if again_cpu else 0.0,
+        }
     greedy_hands, greedy_actions, _, greedy_seconds, moves = play(
         params.get("greedy_hands", max(params["hands"] // 5, 5)), params.get("seconds_limit", 60.0) / 2, greedy=True
     )
@@ -354,6 +384,7 @@ def variant(name: str, params: dict[str, Any]) -> dict[str, Any]:
         "rss_base_mib": base,
         "rss_peak_mib": peak,
         "heap_peak_mib": heap_peak / 2**20,
+        **again,
     }
 
 

@@ -51,3 +51,44 @@ def test_the_table_games_target_is_a_quarter_of_gins_rate() -> None:
     assert said["iceberg"].endswith("0.40x, met")
     assert said["skarney"].endswith("not measured")
     assert said["skarney-singles"].endswith("not measured")
+
+
+def tasks_module() -> ModuleType:
+    folder = str(Path(__file__).resolve().parents[1] / "benchmarks")
+    sys.path.insert(0, folder)
+    try:
+        return importlib.import_module("tasks")
+    finally:
+        sys.path.remove(folder)
+
+
+def test_games_played_again_are_the_same_actions() -> None:
+    tasks = tasks_module()
+    once = tasks.variant("fortune", {"hands": 2, "seconds_limit": 60.0})
+    again = tasks.variant("fortune", {"hands": 2, "seconds_limit": 60.0, "again": True})
+    assert "again_actions" not in once
+    assert again["actions"] == once["actions"] > 0
+    assert again["again_actions"] == again["actions"]
+    assert again["again_actions_cpu_rate"] > 0
+
+
+def test_the_variants_table_says_gins_ratio_for_the_games_played_again() -> None:
+    run = run_module()
+    common = {"players": 2, "rate": 1.0, "actions_rate": 1.0, "actions_per_hand": 10.0, "hands": 1, "seconds": 1.0}
+    common |= {"rss_peak_mib": 1.0, "heap_peak_mib": 1.0}
+    results = {
+        "gin": {**common, "actions_cpu_rate": 100_000.0, "again_actions_cpu_rate": 120_000.0},
+        "fortune": {**common, "actions_cpu_rate": 20_000.0, "again_actions_cpu_rate": 30_000.0},
+    }
+
+    def cells(section: str, name: str) -> list[str]:
+        line = next(line for line in section.splitlines() if line.startswith(f"| {name} "))
+        return [cell.strip() for cell in line.split("|")[1:-1]]
+
+    section = run.variant_section(results, {})
+    assert cells(section, "fortune")[4:8] == ["20,000", "5.00x", "30,000", "4.00x"]
+    assert "played again" in section
+    plain = run.variant_section({name: {**res, "again_actions_cpu_rate": None} for name, res in results.items()}, {})
+    assert cells(plain, "fortune")[4:8] == ["20,000", "5.00x", "-", "-"]
+    del results["fortune"]["again_actions_cpu_rate"], results["gin"]["again_actions_cpu_rate"]
+    assert "played again" not in run.variant_section(results, {})
