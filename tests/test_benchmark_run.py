@@ -1,5 +1,5 @@
-"""benchmarks/run.py: which variants ``--variant`` runs, and the targets it prints (not timed: the figures are the
-benchmark's own, in docs/performance.md)."""
+"""benchmarks/run.py: which variants ``--variant`` runs, the games ``--again`` plays again, and the targets it
+prints (not timed: the figures are the benchmark's own, in docs/performance.md)."""
 
 from __future__ import annotations
 
@@ -11,14 +11,18 @@ from types import ModuleType
 import pytest
 
 
-def run_module() -> ModuleType:
-    """``benchmarks/run.py`` imported as a module (the folder is no package)."""
+def benchmark_module(name: str) -> ModuleType:
+    """``benchmarks/NAME.py`` imported as a module (the folder is no package)."""
     folder = str(Path(__file__).resolve().parents[1] / "benchmarks")
     sys.path.insert(0, folder)
     try:
-        return importlib.import_module("run")
+        return importlib.import_module(name)
     finally:
         sys.path.remove(folder)
+
+
+def run_module() -> ModuleType:
+    return benchmark_module("run")
 
 
 LISTED = ["500-rum", "arlington", "fortune", "gin", "iceberg", "skarney"]
@@ -53,17 +57,8 @@ def test_the_table_games_target_is_a_quarter_of_gins_rate() -> None:
     assert said["skarney-singles"].endswith("not measured")
 
 
-def tasks_module() -> ModuleType:
-    folder = str(Path(__file__).resolve().parents[1] / "benchmarks")
-    sys.path.insert(0, folder)
-    try:
-        return importlib.import_module("tasks")
-    finally:
-        sys.path.remove(folder)
-
-
 def test_games_played_again_are_the_same_actions() -> None:
-    tasks = tasks_module()
+    tasks = benchmark_module("tasks")
     once = tasks.variant("fortune", {"hands": 2, "seconds_limit": 60.0})
     again = tasks.variant("fortune", {"hands": 2, "seconds_limit": 60.0, "again": True})
     assert "again_actions" not in once
