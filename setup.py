@@ -18,7 +18,7 @@ COMPILED_MODULES = [
 """The modules compiled: the meld search, where the games with wild cards and big hands spend their time, and
 the environments' encoder (observations, masks, action indices), a few loops over cards at every step. The
 solver (rummykit/solver.py) is left out: compiled, its big-integer states and dictionaries ran 10 to 40 %
-slower than under the interpreter (docs/performance.md)."""
+slower than under the interpreter (docs/performance-history.md)."""
 
 if compiling() and os.environ.get(NOT_NOW) != "1":
     from mypyc.build import mypycify

@@ -12,7 +12,7 @@ a fresh game each time (no answer kept from an earlier call): the draw (``draw``
 which meld its top card) and, after drawing, the play (``play``: melds, lay-offs, discards). Hand ``i`` of
 ``n`` cards is the first ``n - 1`` cards of ``random.Random(n * 1000 + i).shuffle`` of the variant's pack.
 Needs only rummykit (any checkout's virtual environment will do, so two versions can be run side by side);
-prints a Markdown table (the one in docs/performance.md) and, with ``--json``, every time.
+prints a Markdown table (the one in docs/performance-history.md) and, with ``--json``, every time.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ and four jokers, 2s and jokers wild). Hand ``i`` of ``n`` cards is
 it. With ``--results FILE`` every hand's time is appended to FILE as it is measured and hands already in
 FILE are not measured again, so a long run can be stopped and resumed (one FILE per version of the code
 measured). Needs only rummykit; prints a
-Markdown table (the one in docs/performance.md).
+Markdown table (the one in docs/performance-history.md).
 
 ``--bot-hands VARIANT`` times the hands bots ask about instead: a search bot (seeded with ``--seed``) plays
 that variant against greedy bots for ``--decisions`` of its decisions, every distinct hand its rollouts

@@ -1,5 +1,5 @@
 """benchmarks/run.py: which variants ``--variant`` runs, the games ``--again`` plays again, and the targets it
-prints (not timed: the figures are the benchmark's own, in docs/performance.md)."""
+prints (not timed: the figures are the benchmark's own, in docs/performance-history.md)."""
 
 from __future__ import annotations
 
