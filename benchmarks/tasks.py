@@ -173,6 +173,7 @@ def engine_rummykit(params: dict[str, Any], variant_name: str = "gin") -> dict[s
     limit = params.get("seconds_limit", float("inf"))
     hands = actions = dead = games = 0
     base = rss_mib()
+    cpu = time.process_time()
     start = time.perf_counter()
     while hands < target and time.perf_counter() - start < limit:
         game = variant.new_game(seed=ENGINE_SEED + games)
@@ -183,6 +184,7 @@ def engine_rummykit(params: dict[str, Any], variant_name: str = "gin") -> dict[s
         hands += len(game.results)
         dead += sum(1 for result in game.results if result.kind in ("dead", "exhausted"))
     seconds = time.perf_counter() - start
+    cpu = time.process_time() - cpu
     return {
         "hands": hands,
         "games": games,
@@ -190,6 +192,8 @@ def engine_rummykit(params: dict[str, Any], variant_name: str = "gin") -> dict[s
         "seconds": seconds,
         "rate": hands / seconds,
         "actions_rate": actions / seconds,
+        "cpu_seconds": cpu,
+        "actions_cpu_rate": actions / cpu if cpu else None,
         "actions_per_hand": actions / max(hands, 1),
         "dead_share": dead / max(hands, 1),
         "rss_base_mib": base,
@@ -208,6 +212,7 @@ def engine_openspiel(params: dict[str, Any]) -> dict[str, Any]:
     target = params["hands"]
     hands = actions = dead = chance = 0
     base = rss_mib()
+    cpu = time.process_time()
     start = time.perf_counter()
     while hands < target:
         state = game.new_initial_state()
@@ -223,6 +228,7 @@ def engine_openspiel(params: dict[str, Any]) -> dict[str, Any]:
         if not any(state.returns()):
             dead += 1
     seconds = time.perf_counter() - start
+    cpu = time.process_time() - cpu
     return {
         "hands": hands,
         "actions": actions,
@@ -230,6 +236,8 @@ def engine_openspiel(params: dict[str, Any]) -> dict[str, Any]:
         "seconds": seconds,
         "rate": hands / seconds,
         "actions_rate": actions / seconds,
+        "cpu_seconds": cpu,
+        "actions_cpu_rate": actions / cpu if cpu else None,
         "actions_per_hand": actions / hands,
         "dead_share": dead / hands,
         "rss_base_mib": base,
@@ -247,6 +255,7 @@ def engine_rlcard(params: dict[str, Any]) -> dict[str, Any]:
     target = params["hands"]
     hands = actions = 0
     base = rss_mib()
+    cpu = time.process_time()
     start = time.perf_counter()
     while hands < target:
         state, _player = env.reset()
@@ -255,12 +264,15 @@ def engine_rlcard(params: dict[str, Any]) -> dict[str, Any]:
             actions += 1
         hands += 1
     seconds = time.perf_counter() - start
+    cpu = time.process_time() - cpu
     return {
         "hands": hands,
         "actions": actions,
         "seconds": seconds,
         "rate": hands / seconds,
         "actions_rate": actions / seconds,
+        "cpu_seconds": cpu,
+        "actions_cpu_rate": actions / cpu if cpu else None,
         "actions_per_hand": actions / hands,
         "dead_share": None,
         "rss_base_mib": base,

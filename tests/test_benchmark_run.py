@@ -87,3 +87,43 @@ def test_the_variants_table_says_gins_ratio_for_the_games_played_again() -> None
     assert cells(plain, "fortune")[4:8] == ["20,000", "5.00x", "-", "-"]
     del results["fortune"]["again_actions_cpu_rate"], results["gin"]["again_actions_cpu_rate"]
     assert "played again" not in run.variant_section(results, {})
+
+
+def test_the_compiled_builds_targets_are_judged_per_cpu_second_and_name_the_build() -> None:
+    run = run_module()
+    report = {
+        "versions": {"rummykit": "0.1.0 (compiled)"},
+        "engine": {"rummykit": {"actions_cpu_rate": 200_000.0}, "openspiel": {"actions_cpu_rate": 50_000.0}},
+        "meld10": {
+            "results": {
+                "openspiel": {"cpu_rate": 100.0},
+                "rummykit-variant-deadwood": {"cpu_rate": 130.0},
+                "rummykit-variant-deadwood-texts": {"cpu_rate": 99.0},
+            }
+        },
+    }
+    lines = run.targets(report).splitlines()
+    compiled = [line for line in lines if line.startswith("  compiled build:")]
+    build = "this run is the compiled build's"
+    assert compiled == [
+        f"  compiled build: Gin actions >= 4x OpenSpiel's ({build}): 4.00x, met",
+        f"  compiled build: Variant.deadwood from Cards >= OpenSpiel (10 cards; {build}): 1.30x, met",
+        f"  compiled build: Variant.deadwood from texts >= OpenSpiel (10 cards; {build}): 0.99x, NOT met",
+    ]
+    report["versions"] = {"rummykit": "0.1.0"}
+    report["engine"]["rummykit"]["actions_cpu_rate"] = 199_999.0
+    said = next(line for line in run.targets(report).splitlines() if "Gin actions >= 4x" in line)
+    assert said.endswith("(this run is the pure build's): 4.00x, NOT met")
+
+
+def test_the_engine_table_gives_the_rates_per_cpu_second() -> None:
+    run = run_module()
+    common = {"hands": 10, "actions_per_hand": 100.0, "dead_share": 0.9, "rss_peak_mib": 30.0, "rss_base_mib": 28.0}
+    results = {
+        "rummykit": {**common, "rate": 1_000.0, "actions_rate": 100_000.0, "actions_cpu_rate": 120_000.0},
+        "openspiel": {**common, "rate": 400.0, "actions_rate": 40_000.0, "actions_cpu_rate": 40_000.0},
+    }
+    section = run.engine_section(results, {"versions": {"rummykit": "0.1.0"}})
+    row = next(line for line in section.splitlines() if line.startswith("| OpenSpiel"))
+    cells = [cell.strip() for cell in row.split("|")[1:-1]]
+    assert cells[3] == "40,000" and cells[6] == "2.50x" and cells[7] == "3.00x"
