@@ -356,8 +356,8 @@ def variant_section(results: dict[str, dict[str, Any]], report: dict[str, Any]) 
     ]
     if again:
         out[-1:-1] = [
-            "Played again: the same random games a second time in the same process, where the meld search finds"
-            " every answer it keeps (what the rest of the per-action work costs; not the target's measure)",
+            "Played again: each random game played twice in a row, the second play timed, where the meld search"
+            " finds every answer it keeps (the most that keeping answers can give; not the target's measure)",
         ]
     out.append(
         table(
