@@ -2,16 +2,30 @@
 
 from __future__ import annotations
 
+import importlib
 import os
 import shutil
+import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
 
 from rummykit import Game
+
+
+def benchmark(name: str) -> ModuleType:
+    """A script of ``benchmarks/`` imported as a module (the folder is no package)."""
+    folder = str(Path(__file__).resolve().parents[1] / "benchmarks")
+    sys.path.insert(0, folder)
+    try:
+        return importlib.import_module(name)
+    finally:
+        sys.path.remove(folder)
+
 
 # `rummykit serve` keeps its tables in the user's data folder: the tests (and the servers they start) use a
 # folder of their own, one per test process, and never the user's.

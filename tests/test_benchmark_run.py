@@ -3,26 +3,14 @@ prints (not timed: the figures are the benchmark's own, in docs/performance-hist
 
 from __future__ import annotations
 
-import importlib
-import sys
-from pathlib import Path
 from types import ModuleType
 
 import pytest
-
-
-def benchmark_module(name: str) -> ModuleType:
-    """``benchmarks/NAME.py`` imported as a module (the folder is no package)."""
-    folder = str(Path(__file__).resolve().parents[1] / "benchmarks")
-    sys.path.insert(0, folder)
-    try:
-        return importlib.import_module(name)
-    finally:
-        sys.path.remove(folder)
+from conftest import benchmark  # benchmarks/ scripts imported as modules
 
 
 def run_module() -> ModuleType:
-    return benchmark_module("run")
+    return benchmark("run")
 
 
 LISTED = ["500-rum", "arlington", "fortune", "gin", "iceberg", "skarney"]
@@ -58,7 +46,7 @@ def test_the_table_games_target_is_a_quarter_of_gins_rate() -> None:
 
 
 def test_games_played_again_are_the_same_actions() -> None:
-    tasks = benchmark_module("tasks")
+    tasks = benchmark("tasks")
     once = tasks.variant("fortune", {"hands": 2, "seconds_limit": 60.0})
     again = tasks.variant("fortune", {"hands": 2, "seconds_limit": 60.0, "again": True})
     assert "again_actions" not in once

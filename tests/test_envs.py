@@ -21,6 +21,7 @@ np = pytest.importorskip("numpy")
 pytest.importorskip("pettingzoo")
 pytest.importorskip("gymnasium")
 
+from conftest import benchmark  # noqa: E402 - benchmarks/ scripts imported as modules
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
@@ -765,11 +766,7 @@ def test_instruction_count_workloads_run(tmp_path: Path) -> None:
     import sys
 
     root = Path(__file__).resolve().parents[1]
-    sys.path.insert(0, str(root / "benchmarks"))
-    try:
-        import instructions
-    finally:
-        sys.path.pop(0)
+    instructions = benchmark("instructions")
 
     def workload(kind: str, warm: str, steps: str, source: Path) -> subprocess.CompletedProcess[str]:
         command = [sys.executable, "-c", instructions.WORKLOAD, "gin", kind, warm, steps, str(source)]

@@ -6,18 +6,16 @@ Not timed and kept small (tiny budgets): the strength and speed figures are ``be
 from __future__ import annotations
 
 import gc
-import importlib
 import json
 import math
 import random
-import sys
 from collections import Counter
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
+from conftest import benchmark  # benchmarks/ scripts imported as modules
 
 import rummykit
 from rummykit.bots import Bot, GreedyBot, OutsBot, SearchBot, candidate_actions, make_bot
@@ -258,16 +256,6 @@ def test_the_play_outs_are_freed_without_the_collector(monkeypatch: pytest.Monke
     finally:
         gc.enable()
     assert after == before
-
-
-def benchmark(name: str) -> ModuleType:
-    """A script of ``benchmarks/`` imported as a module (the folder is no package)."""
-    folder = str(Path(__file__).resolve().parents[1] / "benchmarks")
-    sys.path.insert(0, folder)
-    try:
-        return importlib.import_module(name)
-    finally:
-        sys.path.remove(folder)
 
 
 def test_openspiel_adapter_plays_whole_hands() -> None:

@@ -8,7 +8,10 @@ import time
 from typing import Any
 
 import pytest
-from conftest import snapshot  # one snapshot: what an illegal action must leave as it was
+from conftest import (
+    benchmark,  # benchmarks/ scripts imported as modules
+    snapshot,  # one snapshot: what an illegal action must leave as it was
+)
 from rummykit.plugins.skarney import skarney_state
 
 import rummykit
@@ -846,17 +849,9 @@ def test_the_same_lay_off_on_the_same_meld_grows_the_same_meld() -> None:
 def test_contracts_benchmark_times_the_listing_and_puts_it_back() -> None:
     """benchmarks/contracts.py: the same seeded play gives the same digest of the contracts listed, and the
     plugin's ``contracts`` is its own again afterwards."""
-    import importlib
-    import sys
-    from pathlib import Path
-
     from rummykit.plugins import skarney
 
-    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
-    try:
-        contracts = importlib.import_module("contracts")
-    finally:
-        sys.path.pop(0)
+    contracts = benchmark("contracts")
     listed = skarney.contracts
     first, again = (contracts.measure("skarney-singles", 400) for _ in range(2))
     assert skarney.contracts is listed
