@@ -296,17 +296,23 @@ def variant(name: str, params: dict[str, Any]) -> dict[str, Any]:
     then a shorter, untimed random pass under tracemalloc for the Python heap's peak. Peak RSS (VmHWM) is
     the process's, after the two timed passes. With ``params["again"]``, the random pass's games are then
     played again, each twice in a row with only its second play timed: the same actions, for which the meld
-    search (and every answer kept about the table and the hand) finds what it keeps, so that rate says what
-    the rest of the per-action work costs. (A game at a time: a whole pass replayed finds little, as the kept
-    answers of its first games have given way to later ones.)"""
+    search (and every answer kept about the table and the hand) finds what it keeps, so that rate is the most
+    keeping answers can give. (A game at a time: a whole pass replayed finds little, as the kept answers of its
+    first games have given way to later ones.)"""
     import statistics
     import tracemalloc
 
     import rummykit
+    from rummykit import Game
     from rummykit.bots import GreedyBot, RandomBot
 
     loaded = rummykit.load_variant(name)
     wall_moves: list[float] = []
+
+    def new_game(index: int, kind: type[GreedyBot] | type[RandomBot]) -> tuple[Game, list[GreedyBot | RandomBot]]:
+        # Game ``index`` of a pass and its bots, seeded by the index: a pass played again plays the same games.
+        game = loaded.new_game(seed=ENGINE_SEED + index)
+        return game, [kind(ENGINE_SEED + index * 10 + seat) for seat in range(game.num_players)]
 
     def play(target: int, limit: float, greedy: bool = False) -> tuple[int, int, int, float, list[float]]:
         hands = actions = games = 0
@@ -316,9 +322,7 @@ def variant(name: str, params: dict[str, Any]) -> dict[str, Any]:
             wall_moves.clear()
         start = clock()
         while hands < target and clock() - start < limit:
-            game = loaded.new_game(seed=ENGINE_SEED + games)
-            kind = GreedyBot if greedy else RandomBot
-            bots = [kind(ENGINE_SEED + games * 10 + seat) for seat in range(game.num_players)]
+            game, bots = new_game(games, GreedyBot if greedy else RandomBot)
             games += 1
             while not game.is_over and hands + len(game.results) < target:
                 if clock() - start > limit:
@@ -341,8 +345,7 @@ def variant(name: str, params: dict[str, Any]) -> dict[str, Any]:
         cpu = 0.0
         while actions < most:
             for timed in (False, True):
-                game = loaded.new_game(seed=ENGINE_SEED + games)
-                bots = [RandomBot(ENGINE_SEED + games * 10 + seat) for seat in range(game.num_players)]
+                game, bots = new_game(games, RandomBot)
                 done = 0
                 began = time.process_time()
                 while not game.is_over and actions + done < most:
