@@ -58,7 +58,7 @@ def melded_value(deal: Deal, table_meld: TableMeld, index: int, rules: FiveHundr
     card = meld.cards[index]
     if meld.kind in ("set", "run") and variant.meld_search.is_wild(card):
         card = card_from_face(meld.faces[index])  # a wild joker scores the card it stands for
-    value = variant.value(card)
+    value = variant.meld_value(card)  # (meld_values: by default the card values)
     if card.rank == 1 and meld.kind == "run" and meld.ranks[index] == 1:
         value = rules.low_ace_value
     multiplier = rules.four_at_once_multiplier

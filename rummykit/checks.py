@@ -61,9 +61,11 @@ def _semantic_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
     counts = range(low, high + 1)
     if low > high:
         problems.append(locate(("players", "min"), f"expected at most players.max ({high}), got {low}"))
-    if data.get("partnerships") and any(count % 2 for count in counts):
-        odd = ", ".join(str(c) for c in counts if c % 2)
-        problems.append(locate(("partnerships",), f"partnerships need an even number of players; players allows {odd}"))
+    if data.get("partnerships") and any(count % 2 or count < 4 for count in counts):
+        odd = ", ".join(str(c) for c in counts if c % 2 or c < 4)
+        problems.append(
+            locate(("partnerships",), f"partnerships need an even number of players, 4 or more; players allows {odd}")
+        )
     # per-player-count values: keys must name an allowed count
     for block, key in PER_PLAYER_DEFAULTS:
         spec = data.get(block, {}).get(key)
@@ -145,10 +147,61 @@ def _semantic_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
         problems.append(locate(("melds", "wild", index), "JK is wild but the decks hold no jokers (set decks.jokers)"))
     if not melds.get("sets", True) and not melds.get("runs", True):
         problems.append(locate(("melds",), "expected sets or runs (or both): with neither nothing can be melded"))
+    problems += _meld_problems(data, locate, jokers_dealt, wild=bool(wild_items))
     problems += _turn_problems(data, locate)
     target = data.get("target")
     if target is None and data.get("max_hands") is None:
         problems.append(locate(("target",), "expected a target score or max_hands, or the game never ends"))
+    return problems
+
+
+def _meld_problems(data: Mapping[str, Any], locate: Any, jokers_dealt: bool, wild: bool) -> list[Problem]:
+    """Meld values that cannot take effect together: each would be a rule the game never plays."""
+    problems = []
+    melds = data.get("melds", {})
+    pack = Pack.read(data)
+    excluded = melds.get("excluded_ranks") or []
+    for index, item in enumerate(excluded):
+        if item == "JK":
+            problems.append(
+                locate(
+                    ("melds", "excluded_ranks", index),
+                    "JK is no rank: jokers meld only as wild cards "
+                    "(melds.wild) or in sets of jokers (melds.joker_sets)",
+                )  # fmt: skip
+            )
+    excluded_ranks = {RANK_KEYS[item] for item in excluded if item in RANK_KEYS}
+    for index, item in enumerate(melds.get("wild") or []):
+        rank = RANK_KEYS.get(item if item in RANK_KEYS else item[:-1])
+        if rank in excluded_ranks:
+            problems.append(
+                locate(("melds", "wild", index), f"{item} is wild, but melds.excluded_ranks puts its rank in no meld")
+            )
+    if excluded_ranks and set(pack.ranks) <= excluded_ranks:
+        message = "every rank of the pack is excluded: nothing can be melded"
+        problems.append(locate(("melds", "excluded_ranks"), message))
+    if melds.get("runs", True) and len(pack.order) < melds.get("run_min", 3):
+        problems.append(
+            locate(
+                ("melds", "run_min"),
+                f"expected at most {len(pack.order)}, the ranks in a run (melds.run_order, or the pack's), "
+                f"got {melds.get('run_min', 3)}",
+            )
+        )
+    suits = len(pack.suits)
+    if melds.get("sets", True) and melds.get("set_distinct_suits") and melds.get("set_min", 3) > suits:
+        problems.append(
+            locate(
+                ("melds", "set_min"),
+                f"expected at most {suits}: a set's cards are of different suits (melds.set_distinct_suits), "
+                f"got {melds.get('set_min', 3)}",
+            )
+        )
+    for key in ("max_wilds", "wild_sets"):
+        if melds.get(key) not in (None, False) and not wild:
+            problems.append(locate(("melds", key), f"{key} is for wild cards, and no card is wild (melds.wild)"))
+    if melds.get("joker_sets") and not jokers_dealt:
+        problems.append(locate(("melds", "joker_sets"), "joker_sets, but the decks hold no jokers (decks.jokers)"))
     return problems
 
 
@@ -192,6 +245,19 @@ def _turn_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
             )
         if kernel.upcard:
             problems.append(locate(("deal", "upcard"), "discard_pile is none, so there is no upcard: expected false"))
+    if kernel.discard_to_go_out == "required":
+        if not kernel.melds_on_table:
+            problems.append(
+                locate(("table", "discard_to_go_out"), "required is for games that meld on the table (table.melds)")
+            )
+        elif kernel.turn_end != "discard":
+            problems.append(
+                locate(
+                    ("table", "discard_to_go_out"),
+                    f"required needs a turn that ends with a discard (turn.end: discard), not {kernel.turn_end!r}: "
+                    "nobody could go out",
+                )
+            )
     problems += mechanics.ruleset_problems(kernel, locate, data)  # each mechanic checks its own values
     return problems
 
@@ -207,6 +273,14 @@ def _card_value_problems(data: Mapping[str, Any], locate: Any, jokers_dealt: boo
                 parse_card(key)
         except CardError:
             problems.append(locate(("card_values", key), f"{key!r} is not a rank or a card"))
+    if spec is not None and "T" in spec and "10" in spec:
+        problems.append(
+            locate(
+                ("card_values", "10"),
+                "T and 10 are one rank: expected its value once, as T (one of them may come from the ruleset "
+                "this one extends)",
+            )
+        )
     if spec is not None:
         missing = []
         held = Pack.read(data).ranks

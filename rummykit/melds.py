@@ -1364,7 +1364,8 @@ class MeldSearch:
                     if not counts[base + rank] or rank in excluded:
                         break
                     high += 1
-                if high - low + 1 >= rules.run_min:
+                # A run holds one ace: reaching both of an ace's places (order A 2 3, ace both) counts one.
+                if high - low + 1 - (low == 1 and high == ace_high) >= rules.run_min:
                     return True
         return False
 

@@ -60,7 +60,10 @@ class RulesetError(ValueError):
     """A ruleset (or a house rule, or options) that is not valid. ``problems`` lists every finding."""
 
     def __init__(self, problems: Iterable[Problem]):
-        self.problems = list(problems)
+        found = list(problems)
+        # In the order of the files, then of their lines: as a reader goes through them.
+        files = {problem.file: index for index, problem in reversed(list(enumerate(found)))}
+        self.problems = sorted(found, key=lambda p: (files[p.file], p.line, p.column))
         super().__init__("\n".join(str(p) for p in self.problems))
 
 
@@ -193,6 +196,15 @@ def _flow_too_deep(text: str) -> int | None:
 
 _BRACKETS = re.compile(r"[\[\]{}]")
 
+_YAML_HINTS = (
+    ("mapping values are not allowed", " (is this line indented more than the keys above it, or is a value "
+     "holding ': ' left without quotes?)"),
+    ("found character '\\t'", " (YAML indents with spaces, not tabs)"),
+    ("expected <block end>", " (the keys of one block start in the same column)"),
+    ("could not find expected ':'", " (a key needs ': ' and its value)"),
+)  # fmt: skip
+"""What PyYAML's commonest complaints usually mean in a ruleset file, by how the complaint starts."""
+
 
 def load_document(source: str | Path, text: str | None = None) -> Document:
     """Read a YAML mapping safely, keeping positions. Mapping keys become strings.
@@ -235,7 +247,8 @@ def load_document(source: str | Path, text: str | None = None) -> Document:
         mark = getattr(exc, "problem_mark", None)
         line, column = (mark.line + 1, mark.column + 1) if mark else (0, 0)
         reason = getattr(exc, "problem", None) or str(exc)
-        raise RulesetError([Problem(name, line, column, "", f"not valid YAML: {reason}")]) from None
+        hint = next((words for start, words in _YAML_HINTS if reason.startswith(start)), "")
+        raise RulesetError([Problem(name, line, column, "", f"not valid YAML: {reason}{hint}")]) from None
     except _Refused as exc:
         raise RulesetError([Problem(name, exc.mark.line + 1, exc.mark.column + 1, exc.path, exc.reason)]) from None
     finally:

@@ -327,11 +327,15 @@ def meld_problem(deal: Deal, action: Action) -> str | None:
     return keeps_a_discard(deal, action)
 
 
+KEEP_A_DISCARD = "in this game going out takes a final discard"
+"""Why a meld, lay-off or swap that would empty the hand is refused under ``table.discard_to_go_out: required``."""
+
+
 def keeps_a_discard(deal: Deal, action: Action) -> str | None:
     """Under ``table.discard_to_go_out: required`` a meld, lay-off or swap may not use every card left in
     hand: going out takes a final discard (:func:`keep_a_discard` leaves such actions out of the list)."""
     if deal.variant.discard_to_go_out == "required" and len(action.cards) >= len(deal.hands[deal.actor]):
-        return "keep a card to discard: in this game going out takes a final discard"
+        return f"keep a card to discard: {KEEP_A_DISCARD}"
     return None
 
 
@@ -367,6 +371,8 @@ def _not_allowed(deal: Deal, action: Action) -> str | None:
 
 
 def _say_which_pile(deal: Deal) -> str | None:
+    if deal.phase in ("play", "discard", "use"):
+        return DRAWN  # no draw now: why, rather than which pile
     if deal.variant.discard_pile == "none" or deal.variant.draw_from_pile == "none":
         return "say 'draw stock' (this game draws only from the stock)"
     return "say which pile: 'draw stock' or 'draw discard'"

@@ -545,6 +545,24 @@ def house_rules_for(variant_name: str, plugins: Iterable[PluginSource] = ()) -> 
     return _house_rule_specs(merged.data, modules + local)
 
 
+def _plugin_values_problems(
+    data: Mapping[str, Any], local: Sequence[tuple[str, ModuleType]], locate: Any
+) -> list[Problem]:
+    """The plugins' ``rules`` values checked beside problems already found in the kernel's, so that one run
+    names both; nothing when the plugins themselves cannot be read or loaded (those problems come first)."""
+    names, rules = data.get("plugins", []), data.get("rules", {})
+    if not isinstance(names, list) or not all(isinstance(n, str) for n in names) or not isinstance(rules, Mapping):
+        return []
+    given = dict(local)
+    modules = []
+    for name in names:
+        try:
+            modules.append((name, given[name] if name in given else _load_plugin(name)))
+        except (LookupError, RulesetError):
+            return []
+    return _rules_problems(data, modules, locate)
+
+
 def _build(
     source: str,
     house_rules: Sequence[str],
@@ -563,7 +581,7 @@ def _build(
     ]
     problems += _chain_schema_problems(merged, locate)
     if problems:
-        raise RulesetError(problems)
+        raise RulesetError(problems + _plugin_values_problems(merged.data, local, locate))
     modules: list[tuple[str, ModuleType]] = []
     given = dict(local)
     for index, name in enumerate(merged.data.get("plugins", [])):
@@ -654,9 +672,10 @@ def _build(
     else:
         data_checked = data
     problems += schema_problems(data_checked, kernel_schema(), locate)
+    if isinstance(data.get("rules", {}), Mapping):  # the plugins' values, checked beside the kernel's
+        problems += _rules_problems(data, modules, locate)
     if problems:
         raise RulesetError(problems)
-    problems += _rules_problems(data, modules, locate)
     problems += _semantic_problems(data, locate)
     if problems:
         raise RulesetError(problems)

@@ -210,6 +210,14 @@ def test_layoff_on_an_opponents_meld_scores_for_whoever_laid_it(rum: rummykit.Va
     assert result.scores == (20, 5)
 
 
+def test_meld_values_score_the_melded_cards_and_card_values_the_cards_in_hand() -> None:
+    sevens = rummykit.load_variant("500-rum", options={"meld_values": {"7": 100}})
+    g = sevens.new_game(players=2, layout=deal(["7C 2D 3D", "7S 7H 7D KC"], discard="QS", stock="9S 4D"))
+    play(g, "draw stock", "meld 7S 7H 7D", "discard 9S", "draw stock", "layoff 7C on 0", "meld 2D 3D 4D")
+    result = g.results[0]
+    assert result.details["melded"] == [100 + 15, 300] and result.details["in_hand"] == [0, 10]
+
+
 def test_ace_high_and_low_in_runs(rum: rummykit.Variant) -> None:
     g = rum.new_game(players=2, layout=deal(["QH KH AH AS 2S 3S AC AD 9C 8C", "4D 5D 6D"], stock="TC 9D 2H"))
     play(g, "draw stock", "discard TC")

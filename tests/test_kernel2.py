@@ -154,6 +154,22 @@ def test_a_required_final_discard_never_leaves_an_empty_hand() -> None:
             assert game.results[-1].kind == "out"
 
 
+def test_a_required_final_discard_refuses_a_pile_card_whose_only_use_empties_the_hand() -> None:
+    # 500 Rum's pile card must be used at once; with 2S 4S in hand the 3S is used only by melding all three.
+    deal = {"dealer": 1, "hands": [["2S", "4S"], ["9H", "9D"]], "discard": ["3S"], "stock": ["KC", "KD"]}
+    for mode, listed in (("optional", True), ("required", False)):
+        variant = rummykit.load_variant("500-rum", options={"table": {"discard_to_go_out": mode}})
+        game = variant.new_game(layout=deal, seed=1)
+        assert any(a.kind == "draw discard" for a in game.legal_actions()) is listed
+        if not listed:
+            before = game.observation(0)
+            with pytest.raises(IllegalAction, match="would leave no card to discard"):
+                game.apply("draw discard 3S")
+            assert game.observation(0) == before
+            game.apply("draw stock")
+            assert game.legal_actions()
+
+
 def test_no_discard_pile_means_no_upcard_and_nothing_drawn_from_it() -> None:
     variant = rummykit.load_variant(
         "500-rum",
@@ -176,11 +192,44 @@ def test_no_discard_pile_means_no_upcard_and_nothing_drawn_from_it() -> None:
         ({"draw": {"empty_stock": "end", "rebuilds": 2}}, "rebuilds goes with empty_stock"),
         ({"table": {"exchangeable": ["JK"]}}, "'JK' is not wild"),
         ({"table": {"exchange": "none", "exchangeable": ["2"]}}, "table.exchange is none"),
+        # values that could never take effect together
+        ({"table": {"discard_to_go_out": "required"}, "turn": {"end": "done"}}, "required needs a turn that ends"),
+        ({"melds": {"run_order": ["A", "2", "3"], "run_min": 4}}, "expected at most 3, the ranks in a run"),
+        ({"melds": {"wild": ["2"], "excluded_ranks": ["2"]}}, "2 is wild, but melds.excluded_ranks"),
+        ({"melds": {"excluded_ranks": ["JK"]}}, "JK is no rank"),
+        ({"melds": {"excluded_ranks": list("A23456789TJQK")}}, "every rank of the pack is excluded"),
+        ({"melds": {"set_distinct_suits": True, "set_min": 5}}, "a set's cards are of different suits"),
+        ({"melds": {"wild_sets": True}}, "wild_sets is for wild cards, and no card is wild"),
+        ({"melds": {"max_wilds": 1}}, "max_wilds is for wild cards, and no card is wild"),
+        ({"melds": {"joker_sets": True}}, "joker_sets, but the decks hold no jokers"),
+        ({"discard_pile": "squared"}, "from_pile: any takes cards from deep in the pile, which a squared pile hides"),
+        ({"table": {"exchange": "any"}}, "exchange: any swaps wild cards, and no card is wild"),
+        (
+            {
+                "discard_pile": "none",
+                "deal": {"upcard": False},
+                "draw": {"from_pile": "none", "must_use": "none", "empty_stock": "reshuffle"},
+            },
+            "reshuffle makes a new stock from the discard pile, and discard_pile is none",
+        ),
     ],
 )
 def test_options_that_cannot_work_are_refused_before_a_game(options: dict[str, object], message: str) -> None:
     with pytest.raises(RulesetError, match=message):
         rummykit.load_variant("500-rum", options=options)
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"table": {"discard_to_go_out": "required"}},
+        {"draw": {"from_pile": "any", "must_use": "deepest"}, "discard_pile": "fanned"},
+        {"draw": {"from_pile": "whole", "must_use": "top"}},
+    ],
+)
+def test_table_rules_in_a_game_that_melds_nothing_on_the_table_are_refused(options: dict[str, object]) -> None:
+    with pytest.raises(RulesetError, match="for games that meld on the table"):
+        rummykit.load_variant("gin", options=options)
 
 
 def test_whole_pile_without_a_meld_takes_everything_and_a_dead_stock_ends_the_hand() -> None:

@@ -50,7 +50,9 @@ def test_a_house_rule_that_sets_a_mechanics_value_brings_it_in() -> None:
         exchange.__name__,
         refill.__name__,
     )
-    assert rummykit.load_variant("gin", options={"draw": {"from_pile": "any"}}).mechanics == (pile_draw.__name__,)
+    assert rummykit.load_variant("500-rum").mechanics == (pile_draw.__name__,)
+    turned = rummykit.load_variant("500-rum", options={"draw": {"empty_stock": "turn-over"}})
+    assert turned.mechanics == (pile_draw.__name__, refill.__name__)
 
 
 def test_every_mechanic_module_is_in_the_table_and_says_what_selects_it() -> None:
@@ -157,8 +159,29 @@ def test_the_plain_turn_without_a_mechanic_has_no_mechanics_verbs(tmp_path: Path
     [
         (whole_pile, {"must_use": "top"}, "must_use: top goes with from_pile: whole, not 'top'"),
         (whole_pile, {"ruleset": {"draw": {"top_layoff": True}}}, "top_layoff goes with must_use: top"),
-        (pile_draw, {"must_use": "deepest", "draw_from_pile": "whole"}, "must_use: deepest goes with from_pile"),
+        (
+            whole_pile,
+            {
+                "draw_from_pile": "whole",
+                "must_use": "top",
+                "melds_on_table": True,
+                "layoff_mode": "none",
+                "ruleset": {"draw": {"top_layoff": True}},
+            },
+            "top_layoff lays the top card off, and table.layoff is none",
+        ),
+        (whole_pile, {"draw_from_pile": "whole"}, "from_pile: whole is for games that meld on the table"),
+        (
+            pile_draw,
+            {"must_use": "deepest", "draw_from_pile": "whole", "melds_on_table": True},
+            "must_use: deepest goes with from_pile",
+        ),
+        (pile_draw, {"must_use": "deepest"}, "must_use: deepest is for games that meld on the table"),
+        (pile_draw, {"draw_from_pile": "any", "discard_pile": "fanned"}, "from_pile: any is for games that meld"),
+        (pile_draw, {"draw_from_pile": "any", "melds_on_table": True}, "which a squared pile hides"),
         (refill, {"ruleset": {"draw": {"rebuilds": 2}}}, "rebuilds goes with empty_stock: turn-over or reshuffle"),
+        (refill, {"empty_stock": "reshuffle", "discard_pile": "none"}, "and discard_pile is none: expected end"),
+        (exchange, {"exchange": "any"}, "exchange: any swaps wild cards, and no card is wild"),
         (offers, {"turn_end": "offer"}, "a turn ends with 'offer' only in games that meld on the table"),
         (end_turn, {"turn_end": "done"}, "a turn ends with 'done' only in games that meld on the table"),
         (pass_face_down, {"discard_to": "left"}, "a discard passed to a player needs discard_pile: none"),

@@ -857,6 +857,20 @@ def test_natural_lay_offs_and_listed_melds_agree_with_the_general_checks(rules: 
                 search.can_meld_counts(hand[0], counts)
 
 
+def test_the_quick_check_counts_an_ace_once_in_a_run() -> None:
+    # Order A 2 3 with the ace low or high: A 2 3 reaches both of the ace's places, but a run holds it once.
+    search = make(ace="both", order=(1, 2, 3), run_min=4, sets=False)
+    for card, others in (("3H", "AH 2H 9C"), ("2H", "AH 3H"), ("AH", "2H 3H AH")):
+        counts = [0] * 53
+        for other in parse(others):
+            counts[other.face] += 1
+        assert not search.melds_containing(parse(card)[0], parse(others))
+        assert not search.can_meld(parse(card)[0], parse(others))
+        assert not search.can_meld_counts(parse(card)[0], counts)
+    search = make(ace="both", order=(1, 2, 3), run_min=3, sets=False)
+    assert search.can_meld(parse("3H")[0], parse("AH 2H")) and search.can_meld(parse("AH")[0], parse("2H 3H"))
+
+
 WILD_QUICK_RULES = [
     {**rules, "wild_faces": wild, "max_wilds": most}
     for rules in QUICK_RULES

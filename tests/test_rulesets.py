@@ -564,13 +564,18 @@ def test_card_values_by_card(tmp_path: Path) -> None:
         extends: gin
         card_values:
           QS: 50
-          "10": 9
+          T: 9
     """,
     )
     variant = rummykit.load_variant(str(path))
     assert variant.value(rummykit.cards.parse_card("QS")) == 50
     assert variant.value(rummykit.cards.parse_card("QH")) == 10
-    assert variant.value(rummykit.cards.parse_card("TD")) == 10  # T from gin wins over "10"
+    assert variant.value(rummykit.cards.parse_card("TD")) == 9
+    # "10" beside gin's T would leave one of two values unused: refused, at the line that gives it
+    ten = tmp_path / "ten.yaml"
+    ten.write_text(path.read_text().replace("T: 9", '"10": 9'))
+    with pytest.raises(RulesetError, match=r"ten.yaml:6:\d+: card_values.10: T and 10 are one rank"):
+        rummykit.load_variant(str(ten))
 
 
 def test_players_min_above_max(tmp_path: Path) -> None:
@@ -851,3 +856,39 @@ def test_a_house_rule_may_set_how_the_search_bot_plays(tmp_path: Path) -> None:
 
     assert SearchBot(1).moves_for(rummykit.load_variant(str(path), ["quick-bots"]).new_game(seed=1)) == 5
     assert SearchBot(1).moves_for(rummykit.load_variant(str(path)).new_game(seed=1)) == SearchBot.ROLLOUT_MOVES
+
+
+def test_one_run_names_the_kernels_problems_and_the_plugins_in_the_order_of_the_lines(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "both.yaml",
+        """
+        name: both
+        extends: gin
+        rules:
+          knock_limit: [7]
+        max_hands: many
+        discard_pile: stacked
+        target: lots
+    """,
+    )
+    with pytest.raises(RulesetError) as caught:
+        rummykit.load_variant(str(path))
+    found = [(p.line, p.path) for p in caught.value.problems]
+    assert found == [(4, "rules.knock_limit"), (5, "max_hands"), (6, "discard_pile"), (7, "target")]
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "hint"),
+    [
+        ("name: x\nrules:\n  knock_limit: 7\n   gin_bonus: 25\n", ":4:", "indented more than the keys above it"),
+        ("name: x\nrules:\n  knock_limit: 7\n gin_bonus: 25\n", ":4:", "start in the same column"),
+        ("name: x\nrules:\n\tknock_limit: 7\n", ":3:", "spaces, not tabs"),
+    ],
+)
+def test_yaml_mistakes_say_what_they_usually_mean(tmp_path: Path, text: str, where: str, hint: str) -> None:
+    path = tmp_path / "broken.yaml"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(RulesetError, match="not valid YAML") as caught:
+        rummykit.load_variant(str(path))
+    assert where in str(caught.value) and hint in str(caught.value)

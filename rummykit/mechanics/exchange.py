@@ -79,6 +79,12 @@ def ruleset_problems(kernel: KernelSettings, locate: Any, data: Mapping[str, Any
             )
     if exchangeable and kernel.exchange == "none":
         problems.append(locate(("table", "exchangeable"), "table.exchange is none: expected a mode that allows swaps"))
+    if kernel.exchange != "none" and not wild:
+        problems.append(
+            locate(
+                ("table", "exchange"), f"exchange: {kernel.exchange} swaps wild cards, and no card is wild (melds.wild)"
+            )
+        )
     return problems
 
 

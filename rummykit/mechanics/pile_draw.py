@@ -36,11 +36,27 @@ SELECTED_BY = "draw.from_pile: any, or draw.must_use: deepest"
 
 
 def ruleset_problems(kernel: KernelSettings, locate: Any, data: Mapping[str, Any] | None = None) -> list[Problem]:
-    """``draw.must_use: deepest`` needs a pile drawn from its top or anywhere."""
+    """``draw.must_use: deepest`` needs a pile drawn from its top or anywhere; both values need melds on the
+    table (the cards taken are to be melded there), and ``from_pile: any`` a pile whose cards are seen."""
+    problems = []
     if kernel.must_use == "deepest" and kernel.draw_from_pile not in ("top", "any"):
         message = f"must_use: deepest goes with from_pile: top or any, not {kernel.draw_from_pile!r}"
-        return [locate(("draw", "must_use"), message)]
-    return []
+        problems.append(locate(("draw", "must_use"), message))
+    for key, value in (("must_use", "deepest"), ("from_pile", "any")):
+        if getattr(kernel, "must_use" if key == "must_use" else "draw_from_pile") == value:
+            if not kernel.melds_on_table:
+                problems.append(
+                    locate(("draw", key), f"{key}: {value} is for games that meld on the table (table.melds: true)")
+                )
+    if kernel.draw_from_pile == "any" and kernel.discard_pile == "squared":
+        problems.append(
+            locate(
+                ("draw", "from_pile"),
+                "from_pile: any takes cards from deep in the pile, which a squared pile hides: expected "
+                "discard_pile: fanned",
+            )
+        )
+    return problems
 
 
 USE = "use"
@@ -108,8 +124,14 @@ def draw_discard_problem(deal: Deal, action: Action) -> str | None:
     if not _must_use(deal):
         return None
     hand = deal.hands[deal.current]
-    if _uses(deal, deal.current).usable(pile[depth], hand, pile[depth + 1 :]):
+    uses = _uses(deal, deal.current)
+    if _usable(deal, uses, pile[depth], hand, pile[depth + 1 :]):
         return None
+    if uses.usable(pile[depth], hand, pile[depth + 1 :]):
+        return (
+            f"{card} would have to be used at once, and every way to use it would leave no card to discard: "
+            f"{standard.KEEP_A_DISCARD}"
+        )
     return (
         f"{card} would have to be melded or laid off at once, and it fits no meld with your hand and the cards "
         f"above it, nor any meld on the table"
@@ -214,7 +236,7 @@ def pile_draws(deal: Deal) -> list[Action]:
     cards_above: list[Card] = []
     for depth in range(len(pile) - 1, -1, -1):
         card = pile[depth]
-        if card.id not in deal.face_down and (uses is None or uses.usable(card, hand, cards_above, counts)):
+        if card.id not in deal.face_down and (uses is None or _usable(deal, uses, card, hand, cards_above, counts)):
             if card.face in faces_above:
                 result.append(Action("draw discard", tuple(pile[depth:])))
             else:
@@ -230,7 +252,29 @@ def pile_draws(deal: Deal) -> list[Action]:
 def can_use(deal: Deal, seat: int, card: Card, others: Sequence[Card], counts: Sequence[int] | None = None) -> bool:
     """Whether ``seat`` could meld ``card`` (with cards from ``others``) or lay it off at once. ``counts``, when
     given, are ``others`` counted per face (see :meth:`MeldSearch.can_meld_counts`), which is quicker."""
-    return _uses(deal, seat).usable(card, others, (), counts)
+    return _usable(deal, _uses(deal, seat), card, others, (), counts, seat)
+
+
+def _usable(
+    deal: Deal,
+    uses: _Uses,
+    card: Card,
+    hand: Sequence[Card],
+    more: Sequence[Card],
+    counts: Sequence[int] | None = None,
+    seat: int | None = None,
+) -> bool:
+    """Whether ``card``, taken with ``more`` (the cards above it), can be used at once, by :meth:`_Uses.usable`;
+    under ``table.discard_to_go_out: required`` only by a use that leaves a card in hand to discard (the
+    listing leaves out those that do not, :func:`~rummykit.standard.keep_a_discard`)."""
+    if not uses.usable(card, hand, more, counts):
+        return False
+    if deal.variant.discard_to_go_out != "required":
+        return True
+    others = [*hand, *more]
+    # Rare (a house rule), so exact: every use of the card, and the cards each would leave.
+    uses_of = use_actions(deal, deal.current if seat is None else seat, card, others)
+    return any(len(action.cards) <= len(others) for action in uses_of)
 
 
 _LAST_USES: list[tuple[tuple[int, ...], _Uses]] = []

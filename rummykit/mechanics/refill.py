@@ -56,6 +56,13 @@ def ruleset_problems(kernel: KernelSettings, locate: Any, data: Mapping[str, Any
     """``draw.rebuilds`` limits a stock that is made again."""
     if Settings.read(data or kernel.ruleset).rebuilds is not None and kernel.empty_stock == "end":
         return [locate(("draw", "rebuilds"), "rebuilds goes with empty_stock: turn-over or reshuffle")]
+    if kernel.empty_stock != "end" and kernel.discard_pile == "none":
+        return [
+            locate(
+                ("draw", "empty_stock"),
+                f"{kernel.empty_stock} makes a new stock from the discard pile, and discard_pile is none: expected end",
+            )
+        ]
     return []
 
 

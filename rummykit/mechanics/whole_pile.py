@@ -65,8 +65,15 @@ def ruleset_problems(kernel: KernelSettings, locate: Any, data: Mapping[str, Any
         problems.append(
             locate(("draw", "must_use"), f"must_use: top goes with from_pile: whole, not {kernel.draw_from_pile!r}")
         )
-    if Settings.read(data or kernel.ruleset).top_layoff and kernel.must_use != "top":
+    top_layoff = Settings.read(data or kernel.ruleset).top_layoff
+    if top_layoff and kernel.must_use != "top":
         problems.append(locate(("draw", "top_layoff"), "top_layoff goes with must_use: top"))
+    elif top_layoff and kernel.layoff_mode == "none":
+        problems.append(locate(("draw", "top_layoff"), "top_layoff lays the top card off, and table.layoff is none"))
+    if kernel.draw_from_pile == "whole" and not kernel.melds_on_table:
+        problems.append(
+            locate(("draw", "from_pile"), "from_pile: whole is for games that meld on the table (table.melds: true)")
+        )
     return problems
 
 
