@@ -40,9 +40,9 @@ def _compiled() -> bool:
 
 
 COMPILED: bool = _compiled()
-"""Whether this is the compiled build (``RUMMYKIT_COMPILE=1 pip install rummykit``): its meld search and its
-environments' encoder run as C extensions made by mypyc. The pure-Python build is the default; both play
-exactly alike."""
+"""Whether this is the compiled build (``RUMMYKIT_COMPILE=1 pip install .`` in rummykit's folder): its meld
+search and its environments' encoder run as C extensions made by mypyc. The pure-Python build is the default;
+both play exactly alike."""
 
 __all__ = [
     "COMPILED",

@@ -308,8 +308,10 @@ def _card_problem(game: Game, text: str) -> str | None:
     words = text.replace(",", " ").replace("|", " ").split()  # '|' separates the melds of a contract
     for verb in sorted(verbs, key=len, reverse=True):
         size = len(verb.split())
-        if [w.lower() for w in words[:size]] != verb.split() or len(words) == size:
+        if [w.lower() for w in words[:size]] != verb.split():
             continue
+        if len(words) == size:  # the verb alone ('take pile with'): the game says what it lacks
+            return None
         rest = words[size:]
         if len(rest) >= 2 and rest[-2].lower() == "on":
             rest = rest[:-2]
@@ -622,6 +624,19 @@ def check_output_path(path: str, option: str = "--save") -> None:
         raise CliError(f"{option} {path}: cannot write there (permission denied)")
 
 
+def check_output_folder(path: str, option: str) -> None:
+    """Refuse, before any game is played, a folder that cannot be written into (made, when it does not exist
+    yet): a file, a missing parent folder, no permission. Raises :class:`CliError` with one line."""
+    folder = Path(path)
+    if folder.exists() and not folder.is_dir():
+        raise CliError(f"{option} {path}: not a folder")
+    if not folder.exists() and not folder.resolve().parent.is_dir():
+        raise CliError(f"{option} {path}: its parent folder does not exist")
+    writable = folder if folder.exists() else folder.resolve().parent
+    if not os.access(writable, os.W_OK | os.X_OK):
+        raise CliError(f"{option} {path}: cannot write there (permission denied)")
+
+
 def _record_refused(path: str, exc: KeyError | ValueError) -> CliError:
     """The one line for a record at ``path`` that does not replay, or names a variant, house rule or option
     that does not load (a KeyError's message without its quotes)."""
@@ -653,6 +668,13 @@ def _resumed(path: str) -> Game:
     return game
 
 
+def _check_max_hands(args: argparse.Namespace) -> None:
+    """``--max-hands`` within what a ruleset's ``max_hands`` allows."""
+    most = int(kernel_schema()["properties"]["max_hands"]["maximum"])
+    if args.max_hands is not None and not 1 <= args.max_hands <= most:
+        raise CliError(f"--max-hands is from 1 to {most:,}, not {args.max_hands}")
+
+
 def cmd_play(args: argparse.Namespace) -> int:
     if args.name is not None and args.resume is not None:
         raise CliError(f"--resume goes on with the saved game's variant: leave out the variant ({args.name})")
@@ -661,15 +683,17 @@ def cmd_play(args: argparse.Namespace) -> int:
     save = args.save if args.save is not None else args.resume
     if save is not None:
         check_output_path(save)
-    if args.max_hands is not None and args.max_hands < 1:
-        raise CliError(f"--max-hands is 1 or more, not {args.max_hands}")
+    _check_max_hands(args)
+    if args.bots and args.opponent is not None:
+        raise CliError("--opponent is the bot a person plays against, and with --bots every seat is a bot: "
+                       "leave out one of them")  # fmt: skip
     think = _think(args)
     if args.resume is not None:
         if args.bots or args.seed is not None or args.players is not None or args.house_rule or args.plugin:
             raise CliError("--resume goes on with the saved game's variant, seed and players: leave out "
                            "--bots, --seed, --players, --house-rule and --plugin")  # fmt: skip
         game = _resumed(args.resume)
-        _play_person_against(game, args.opponent, args.max_hands, think)
+        _play_person_against(game, args.opponent or "greedy", args.max_hands, think)
     elif args.bots:
         variant = _load(args.name, _house_rules(args.house_rule), args.plugin)
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**63)
@@ -692,7 +716,7 @@ def cmd_play(args: argparse.Namespace) -> int:
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**63)
         players = args.players if args.players is not None else variant.min_players
         game = variant.new_game(players=players, seed=seed)
-        _play_person_against(game, args.opponent, args.max_hands, think)
+        _play_person_against(game, args.opponent or "greedy", args.max_hands, think)
     if save is not None:
         try:
             Path(save).write_text(game.to_json() + "\n", encoding="utf-8")
@@ -712,7 +736,7 @@ def _think(args: argparse.Namespace) -> float | None:
         seconds = math.nan
     if not 0 < seconds < math.inf:
         raise CliError(f"--think is a number of seconds above 0, not {args.think!r}")
-    if "search" not in _bot_names(args.bots or args.opponent):
+    if "search" not in _bot_names(args.bots or args.opponent or "greedy"):
         raise CliError("--think caps the search bot's moves, and no search bot plays here (--opponent search)")
     return seconds
 
@@ -821,8 +845,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     variant = _load(args.name, _house_rules(args.house_rule), args.plugin)
     if args.games < 1:
         raise CliError(f"--games is 1 or more (the number of games to play), not {args.games}")
-    if args.max_hands is not None and args.max_hands < 1:
-        raise CliError(f"--max-hands is 1 or more, not {args.max_hands}")
+    _check_max_hands(args)
     _check_backend(args)
     names = _bot_names(args.bots)
     bar = None if args.quiet or args.json else ProgressBar.for_terminal(sys.stderr)
@@ -863,10 +886,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         raise CliError(f"--games is 2 or more (an interval needs two games), not {args.games}")
     _check_backend(args)
     report = Path(args.report) if args.report else None
-    if report is not None and report.exists() and not report.is_dir():
-        raise CliError(f"--report {args.report}: not a folder")
-    if report is not None and not (report if report.exists() else report.parent.resolve()).exists():
-        raise CliError(f"--report {args.report}: its parent folder does not exist")
+    if report is not None:
+        check_output_folder(args.report, "--report")
     try:
         configs = [parse_config(text, args.plugin or ()) for text in args.configs]
     except ValueError as exc:
@@ -885,7 +906,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
     else:
         _out(result.table())
     if report is not None:
-        written = write_report(result, report)
+        try:
+            written = write_report(result, report)
+        except OSError as exc:  # what the check before the games could not foresee (a full disk...)
+            raise CliError(f"--report {args.report}: cannot write there: {exc.strerror or exc}") from None
         if not args.json:
             _out(f"Report: {written[-1]} (data: {', '.join(p.name for p in written[:-1])})")
     return EXIT_OK
@@ -1014,7 +1038,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_argument(
         "--bots", metavar="BOT,BOT", help=f"bots only: one per seat, or one for every seat ({', '.join(sorted(BOTS))})"
     )
-    sub.add_argument("--opponent", default="greedy", metavar="BOT", help="the bot you play against (default greedy)")
+    sub.add_argument("--opponent", metavar="BOT", help="the bot you play against (default greedy)")
     sub.add_argument("--players", type=int, metavar="N", help="number of players (default: the fewest allowed)")
     sub.add_argument("--save", metavar="FILE", help="write the game record (JSON) to FILE")
     sub.add_argument("--max-hands", type=int, metavar="N", help="stop after N hands")

@@ -502,7 +502,9 @@ def _html(comparison: Comparison, summary: dict[str, Any], figures: list[tuple[s
     plots = "".join(f"<figure>{image}<figcaption>{html.escape(caption)}</figcaption></figure>"
                     for caption, _, image in figures)  # fmt: skip
     if not figures:
-        plots = "<p>Plots need the <code>plots</code> extra: <code>pip install 'rummykit[plots]'</code>.</p>"
+        plots = (
+            "<p>Plots need the <code>plots</code> extra: <code>pip install '.[plots]'</code> in rummykit's folder.</p>"
+        )
     title = "rummykit compare: " + " vs ".join(summary["configs"])
     played = _count(summary["games"], "game")
     tests = "(paired test at 5 %, the same deals under each configuration)."

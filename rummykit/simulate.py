@@ -310,7 +310,7 @@ BACKENDS = ("process", "ray")
 CHUNK_SIZE = 250
 """The most games in one chunk (one task of a worker)."""
 
-RAY_MISSING = "the Ray backend needs the 'ray' extra: pip install 'rummykit[ray]'"
+RAY_MISSING = "the Ray backend needs the 'ray' extra: pip install '.[ray]' in rummykit's folder"
 
 Progress = Callable[[int, int], None]
 """Called as ``progress(done, total)``: games finished so far, once with 0 before the first game and then

@@ -326,6 +326,9 @@ def test_unknown_variant_exits_2_with_a_hint() -> None:
         (["play", "gin", "--bots", "greedy", "--think", "1"], "no search bot plays here (--opponent search)"),
         (["play", "gin", "--think", "1"], "no search bot plays here"),
         (["play", "gin", "--bots", "search,greedy", "--players", "3", "--think", "1"], "gin is for 2 players, not 3"),
+        (["play", "gin", "--bots", "greedy", "--opponent", "random"], "with --bots every seat is a bot"),
+        (["play", "gin", "--bots", "greedy", "--max-hands", "10001"], "--max-hands is from 1 to 10,000, not 10001"),
+        (["simulate", "gin", "--games", "1", "--max-hands", "99999999999999999999"], "--max-hands is from 1 to"),
     ],
 )
 def test_mistakes_exit_2_with_a_message(args: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:

@@ -108,8 +108,26 @@ def test_the_command_prints_the_table_and_refuses_bad_input(tmp_path: Path) -> N
     blocked.write_text("x")
     bad = subprocess.run([*run, "gin", "--games", "4", "--report", str(blocked)], capture_output=True, text=True)
     assert bad.returncode == 2 and "not a folder" in bad.stderr
+    under_a_file = str(blocked / "lab")
+    bad = subprocess.run([*run, "gin", "--games", "4", "--report", under_a_file], capture_output=True, text=True)
+    assert bad.returncode == 2 and "its parent folder does not exist" in bad.stderr
     out = subprocess.run([*run, "gin", "gin+big-gin", "--games", "3", "--json"], capture_output=True, text=True)
     assert json.loads(out.stdout)["configs"] == ["gin", "gin+big-gin"]
+
+
+def test_a_report_folder_that_cannot_be_written_is_refused_before_any_game(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from rummykit import cli
+
+    played: list[object] = []
+    monkeypatch.setattr("rummykit.lab.compare", lambda *args, **kwargs: played.append(args))
+    # (the suite may run as root, whom permissions do not stop: the check asks os.access, as for --save)
+    monkeypatch.setattr(cli.os, "access", lambda path, mode: False)
+    for folder in (tmp_path / "new", tmp_path):
+        assert cli.main(["compare", "gin", "--games", "2", "--report", str(folder)]) == 2
+        assert f"--report {folder}: cannot write there (permission denied)" in capsys.readouterr().err
+    assert played == [] and not (tmp_path / "new").exists()
 
 
 def test_a_local_house_rule_plugin_and_a_ruleset_file_take_a_slot(tmp_path: Path, undercut_double_plugin: Path) -> None:

@@ -80,6 +80,29 @@ def test_a_refused_contract_gets_the_engines_reason_not_a_complaint_about_the_ba
     assert "is not a card" not in out and reason in out
 
 
+def test_a_verb_typed_without_its_cards_gets_the_games_reason_not_a_complaint_about_a_word() -> None:
+    game = rummykit.load_variant("fortune").new_game(seed=3)
+    with pytest.raises(IllegalAction) as refused:
+        game.resolve("take pile with")
+    assert "the top card, 7D, must be melded with at least two cards from your hand" in str(refused.value)
+    out = interactive(rummykit.load_variant("fortune").new_game(seed=3), ["take pile with"])
+    assert "is not a card" not in out and "must be melded with at least two cards from your hand" in out
+
+
+def test_draw_typed_after_the_draw_says_the_draw_is_done_not_which_pile() -> None:
+    game = rummykit.load_variant("gin").new_game(seed=3)
+    game.apply("pass")
+    game.apply("pass")
+    game.apply("draw stock")
+    with pytest.raises(IllegalAction, match="draw is not allowed: you have drawn already this turn"):
+        game.resolve("draw")
+    before = rummykit.load_variant("gin").new_game(seed=3)
+    before.apply("pass")
+    before.apply("pass")
+    with pytest.raises(IllegalAction, match="say which pile|say 'draw stock'"):
+        before.resolve("draw")
+
+
 # -- (b) Partnership Gin: two tables a round --------------------------------------------------------------------
 
 
@@ -194,7 +217,7 @@ def test_simulate_max_hands_ends_each_game_at_that_hand(capsys: pytest.CaptureFi
     assert main(["simulate", "gin", "--games", "3", "--seed", "2", "--max-hands", "1"]) == 0
     assert "Hand limit:     3 games ended at their hand limit (1 hand) before their end" in capsys.readouterr().out
     assert main(["simulate", "gin", "--games", "3", "--max-hands", "0"]) == 2
-    assert "--max-hands is 1 or more" in capsys.readouterr().err
+    assert "--max-hands is from 1 to 10,000, not 0" in capsys.readouterr().err
 
 
 def test_simulate_refuses_zero_games(capsys: pytest.CaptureFixture[str]) -> None:

@@ -212,11 +212,11 @@ def test_ray_backend_without_ray_names_the_extra(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray now fails, as when it is not installed
-    with pytest.raises(ImportError, match=r"pip install 'rummykit\[ray\]'"):
+    with pytest.raises(ImportError, match=r"pip install '\.\[ray\]' in rummykit's folder"):
         simulate("gin", 2, seed=1, backend="ray")
     assert main(["simulate", "gin", "--games", "2", "--backend", "ray"]) == 2
     assert capsys.readouterr().err == f"rummykit: {RAY_MISSING}\n"
-    assert RAY_MISSING == "the Ray backend needs the 'ray' extra: pip install 'rummykit[ray]'"
+    assert RAY_MISSING == "the Ray backend needs the 'ray' extra: pip install '.[ray]' in rummykit's folder"
 
 
 # -- the command line -----------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """Reinforcement-learning environments for every variant: PettingZoo (AEC) and Gymnasium.
 
-Needs the ``rl`` extra (``pip install 'rummykit[rl]'``: numpy, pettingzoo, gymnasium); ``import rummykit``
+Needs the ``rl`` extra (``pip install '.[rl]'`` in rummykit's folder: numpy, pettingzoo, gymnasium); ``import rummykit``
 does not. ``env(variant, ...)`` is a PettingZoo AEC environment for any variant; ``gym(variant, ...)`` one
 seat of it as a single-agent Gymnasium environment against bots; ``vector(variant, num_envs, ...)`` many
 games of it stepped together for self-play, with ``sample_masked`` drawing a legal index per game.
