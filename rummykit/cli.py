@@ -611,15 +611,17 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return EXIT_OK if all(item["valid"] for item in report) else EXIT_INVALID
 
 
-def check_output_path(path: str, option: str = "--save") -> None:
-    """Refuse, before any game is played, a file that cannot be written: a folder, a missing folder, no
-    permission. Raises :class:`CliError` with one line naming the option and the path."""
+def check_output_path(path: str, option: str = "--save", what: str = "write the game to") -> None:
+    """Refuse, before any game is played (or any server started), a file that cannot be written: a folder, a
+    missing folder, no permission. Raises :class:`CliError` with one line naming the option and the path;
+    ``what`` says what the file is for (``name a file to WHAT``)."""
     target = Path(path)
     folder = target.parent
     if target.is_dir():
-        raise CliError(f"{option} {path}: that is a folder; name a file to write the game to")
+        raise CliError(f"{option} {path}: that is a folder; name a file to {what}")
     if not folder.is_dir():
-        raise CliError(f"{option} {path}: the folder {folder} does not exist")
+        missing = "is not a folder" if folder.exists() else "does not exist"
+        raise CliError(f"{option} {path}: the folder {folder} {missing}")
     if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
         raise CliError(f"{option} {path}: cannot write there (permission denied)")
 
@@ -963,11 +965,25 @@ def _moves_per_second(text: str) -> float:
     return rate
 
 
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        port = -1
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(
+            f"expected a port number from 0 to 65535 (0: any free port), not {text[:20]!r}"
+        )
+    return port
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     try:
         from .web.app import serve
     except ImportError as exc:
         raise CliError(f"serve needs the 'web' extra: pip install 'rummykit[web]' ({exc})") from None
+    if args.db is not None and args.db != "none":  # the default's folder (the user's data folder) is made
+        check_output_path(args.db, "--db", "keep the tables in")
     serve(
         args.host,
         args.port,
@@ -1109,7 +1125,7 @@ def build_parser() -> argparse.ArgumentParser:
                               description="Serve a card table for every variant at http://HOST:PORT/ and its "
                                           "JSON API under /api (docs/web.md). Ctrl-C stops it.")  # fmt: skip
     sub.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
-    sub.add_argument("--port", type=int, default=8000, metavar="N", help="port (default 8000)")
+    sub.add_argument("--port", type=_port, default=8000, metavar="N", help="port (default 8000; 0: any free port)")
     sub.add_argument("--ruleset", action="append", metavar="FILE", help="also offer this ruleset file (repeatable)")
     sub.add_argument("--allow-host", action="append", metavar="NAME",
                      help="a name others reach this server by (repeatable); requests naming another host are "
@@ -1120,8 +1136,8 @@ def build_parser() -> argparse.ArgumentParser:
                      help="a seat makes at most N moves a second on average, 30 at once (default 10; 0: no limit, "
                           "for scripts playing at full speed)")  # fmt: skip
     sub.add_argument("--db", metavar="PATH",
-                     help="the SQLite file that keeps the tables across restarts (default: tables.sqlite3 in the "
-                          "user's data folder; 'none': in memory only)")  # fmt: skip
+                     help="the SQLite file that keeps the tables across restarts, in a folder that exists "
+                          "(default: tables.sqlite3 in the user's data folder; 'none': in memory only)")  # fmt: skip
     _plugin_option(sub)
     sub.set_defaults(run=cmd_serve)
     return parser

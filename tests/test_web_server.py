@@ -1,10 +1,13 @@
 """`rummykit serve` as a process under hostile and careless use: heavy requests do not starve plain ones,
 Ctrl-C stops it at once, its Host check stays on when it listens on every address, odd query strings and
-clients that leave mid-request get a clear 400 and no logged traceback."""
+clients that leave mid-request get a clear 400 and no logged traceback; and options it cannot serve with (a
+bad plugin, port, address or database path) are refused in one line before it starts."""
 
 from __future__ import annotations
 
 import json
+import os
+import re
 import signal
 import socket
 import subprocess
@@ -13,6 +16,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 from urllib.error import HTTPError
 from urllib.request import Request, urlopen
@@ -198,3 +202,123 @@ def test_odd_seats_in_the_query_and_a_client_that_leaves_mid_body() -> None:
         process.send_signal(signal.SIGINT)
         _, err = process.communicate(timeout=10)
     assert "Traceback" not in err and "Exception" not in err, err
+
+
+# -- options refused before serving -------------------------------------------------------------------------
+
+BAD_PLUGINS = {
+    "missing.py": None,
+    "broken.py": "x = (\n",
+    "notes.txt": "not Python\n",
+    "hook_raises.py": (
+        "import rummykit\n\n\n@rummykit.hookimpl\ndef rummykit_house_rules():\n    raise RuntimeError('boom')\n"
+    ),
+}
+
+
+@pytest.mark.parametrize("plugin", sorted(BAD_PLUGINS))
+def test_serve_refuses_a_bad_plugin_as_the_other_commands_do(
+    plugin: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from rummykit.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    if BAD_PLUGINS[plugin] is not None:
+        (tmp_path / plugin).write_text(BAD_PLUGINS[plugin], encoding="utf-8")
+    shown = main(["show", "gin", "--plugin", plugin])
+    expected = capsys.readouterr().err
+    assert shown != 0 and expected.count("\n") == 1, expected
+    db = tmp_path / "tables.sqlite3"
+    assert main(["serve", "--port", str(free_port()), "--db", str(db), "--plugin", plugin]) == shown
+    captured = capsys.readouterr()
+    assert captured.out == ""  # no address announced: it did not start
+    assert captured.err == expected  # the same line as show, play, simulate... print
+    if plugin != "hook_raises.py":  # a file that does not load is refused before the database is opened
+        assert not db.exists()
+
+
+@pytest.mark.parametrize("port", ["99999", "65536", "-1", "eighty"])
+def test_serve_refuses_a_port_out_of_range_naming_the_option(port: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from rummykit.cli import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(["serve", "--db", "none", "--port", port])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert f"error: argument --port: expected a port number from 0 to 65535 (0: any free port), not '{port}'" in err
+    assert "Traceback" not in err
+
+
+def test_serve_as_a_function_refuses_a_port_out_of_range_in_one_line() -> None:
+    from rummykit.web.app import serve
+
+    with pytest.raises(ValueError, match=r"^cannot listen on 127\.0\.0\.1 port 99999: .*0-65535"):
+        serve(port=99999, db="none", announce=lambda line: pytest.fail(f"announced {line!r}"))
+
+
+@pytest.mark.parametrize("host", ["no-such-host.invalid", "[::1]", "é" * 70, "1.2.3.4"])
+def test_serve_refuses_an_address_it_cannot_bind_in_one_line(host: str, capsys: pytest.CaptureFixture[str]) -> None:
+    from rummykit.cli import main
+
+    assert main(["serve", "--db", "none", "--port", str(free_port()), "--host", host]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith(f"rummykit: cannot listen on {host} port ") and captured.err.count("\n") == 1
+
+
+def test_serve_on_port_0_announces_the_port_it_bound() -> None:
+    command = [sys.executable, "-c", "import sys; from rummykit.cli import main; sys.exit(main())"]
+    process = subprocess.Popen([*command, "serve", "--port", "0", "--db", "none"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        found = re.match(r"rummykit serves on http://127\.0\.0\.1:(\d+)/ \(Ctrl-C stops it\)$", line)
+        assert found is not None and int(found[1]) != 0, line
+        # Bound and listening before the address is announced: the first request is answered.
+        status, counts = call(int(found[1]), "GET", "/api/tables")
+        assert status == 200 and counts["tables"] == 0
+    finally:
+        process.kill()
+        process.communicate(timeout=30)
+
+
+def test_serve_refuses_a_database_in_a_missing_folder_and_makes_none(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from rummykit.cli import main
+
+    (tmp_path / "a-file").write_text("", encoding="utf-8")
+    deeper = tmp_path / "missing" / "deeper"
+    cases = [
+        (deeper / "tables.sqlite3", f"the folder {deeper} does not exist"),
+        (tmp_path / "a-file" / "tables.sqlite3", f"the folder {tmp_path / 'a-file'} is not a folder"),
+        (tmp_path, "that is a folder; name a file to keep the tables in"),
+    ]
+    for path, words in cases:
+        assert main(["serve", "--port", str(free_port()), "--db", str(path)]) == 2
+        captured = capsys.readouterr()
+        assert captured.out == ""
+        assert captured.err == f"rummykit: --db {path}: {words}\n"
+    assert not (tmp_path / "missing").exists()  # once made, parents and all, wherever the path said
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="permissions do not bind root")
+def test_serve_refuses_a_database_it_cannot_write(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from rummykit.cli import main
+
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    kept = tmp_path / "tables.sqlite3"
+    kept.write_bytes(b"")
+    kept.chmod(0o444)
+    locked.chmod(0o555)
+    try:
+        for path in (locked / "tables.sqlite3", kept):
+            assert main(["serve", "--port", str(free_port()), "--db", str(path)]) == 2
+            captured = capsys.readouterr()
+            assert captured.out == ""
+            assert captured.err == f"rummykit: --db {path}: cannot write there (permission denied)\n"
+        assert not (locked / "tables.sqlite3").exists()
+    finally:
+        locked.chmod(0o755)
+        kept.chmod(0o644)

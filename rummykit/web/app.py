@@ -45,6 +45,7 @@ from ..catalogue import list_variants
 from ..dispatch import PluginError
 from ..engine import AUTO_PREFIX, Deal, Game, HandResult
 from ..engine import TableMeld as _TableMeld
+from ..loader import _local_plugins
 from ..records import load_record, play_record
 from ..results import describe_result
 from ..ruleset import RulesetError
@@ -381,6 +382,7 @@ class Tables:
     ):
         self.storage: Storage = MemoryStorage() if storage is None else storage
         self.moves_per_second = moves_per_second
+        _local_plugins(plugins)  # a plugin file missing or broken is refused now (RulesetError), not at a request
         self.plugins = [str(Path(p).resolve()) for p in plugins]
         self.max_tables = max_tables
         self.idle_seconds = idle_seconds
@@ -1300,32 +1302,46 @@ def serve(
     moves_per_second: float | None = MOVES_PER_SECOND,
 ) -> None:
     """Run the server until interrupted (Ctrl-C stops it at once), announcing its address first, and a warning
-    when ``host`` lets other machines in. ``allow_hosts`` are names besides this machine's that the server
-    answers to (the name others reach it by). Tables are kept in the SQLite database ``db`` (by default
-    :func:`default_db` ; ``"none"``: in memory only) and taken up again from it at the next start. A seat makes at
-    most ``moves_per_second`` moves a second (None: no limit)."""
+    when ``host`` lets other machines in. ``port`` 0 is any free port: the one bound is announced.
+    ``allow_hosts`` are names besides this machine's that the server answers to (the name others reach it by).
+    Tables are kept in the SQLite database ``db`` (by default :func:`default_db` ; ``"none"``: in memory only)
+    and taken up again from it at the next start. A seat makes at most ``moves_per_second`` moves a second
+    (None: no limit).
+
+    Nothing is announced when the server cannot start: a plugin file missing or broken, or a ruleset or
+    variant that does not load with the plugins, raises :class:`~rummykit.RulesetError` (a plugin's hook that
+    raises: :class:`~rummykit.PluginError`), as in every command that takes ``--plugin``; an address or port
+    that cannot be bound, or a database that cannot be used, raises ValueError with one line saying why."""
     import uvicorn
 
-    try:  # say so in one line rather than after the address is announced
-        with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
-            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            probe.bind((host, port))
-    except OSError as exc:
-        raise ValueError(f"cannot listen on {host} port {port}: {exc.strerror or exc}") from None
-    path = default_db() if db is None else db
+    _local_plugins(plugins)  # before anything: the file as given is named, as the other commands name it
+    listener = _listen(host, port)  # say so in one line rather than after the address is announced
     try:
-        storage: Storage = MemoryStorage() if path == "none" else SQLiteStorage(path)
-    except StorageError as exc:
-        raise ValueError(str(exc)) from None
-    app = create_app(
-        rulesets,
-        plugins,
-        hosts=allowed_hosts(host, allow_hosts),
-        idle_seconds=idle_seconds,
-        origin_names=allow_hosts,
-        storage=storage,
-        moves_per_second=moves_per_second,
-    )
+        port = listener.getsockname()[1]  # the port bound: another than 0 when 0 asked for any free one
+        path = default_db() if db is None else db
+        try:
+            storage: Storage = MemoryStorage() if path == "none" else SQLiteStorage(path)
+        except StorageError as exc:
+            raise ValueError(str(exc)) from None
+        try:
+            app = create_app(
+                rulesets,
+                plugins,
+                hosts=allowed_hosts(host, allow_hosts),
+                idle_seconds=idle_seconds,
+                origin_names=allow_hosts,
+                storage=storage,
+                moves_per_second=moves_per_second,
+            )
+            # Every variant offered, loaded with the plugins now: one that does not load is refused here, not
+            # at the page's first request (and the first page loads at once).
+            app.state.tables.catalogue()
+        except BaseException:
+            storage.close()
+            raise
+    except BaseException:
+        listener.close()
+        raise
 
     class Server(uvicorn.Server):
         def handle_exit(self, sig: int, frame: Any) -> None:
@@ -1356,7 +1372,7 @@ def serve(
     for why in kept.not_restored:
         announce(f"warning: {why}")
     try:
-        server.run()
+        server.run(sockets=[listener])  # the socket bound above, that the address announced names
     except KeyboardInterrupt:  # uvicorn raises the Ctrl-C it caught again once it has stopped
         pass
     with kept.lock:  # no table is made or dropped meanwhile; a move a worker thread stores later fails, unanswered
@@ -1366,6 +1382,23 @@ def serve(
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(0)
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host`` and ``port``, listening already (a request sent as soon as the address is
+    announced waits for the server rather than being refused); ValueError with one line saying why not."""
+    listener: socket.socket | None = None
+    try:
+        listener = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listener.bind((host, port))
+        listener.listen(2048)
+    except (OSError, OverflowError, ValueError, TypeError) as exc:  # in use, no such address, port out of range...
+        if listener is not None:
+            listener.close()
+        reason = (exc.strerror if isinstance(exc, OSError) else None) or str(exc)
+        raise ValueError(f"cannot listen on {host} port {port}: {reason}") from None
+    return listener
 
 
 def default_db() -> str:
