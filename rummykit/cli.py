@@ -981,7 +981,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         from .web.app import serve
     except ImportError as exc:
-        raise CliError(f"serve needs the 'web' extra: pip install 'rummykit[web]' ({exc})") from None
+        raise CliError(f"serve needs the 'web' extra: pip install '.[web]' in rummykit's folder ({exc})") from None
     if args.db is not None and args.db != "none":  # the default's folder (the user's data folder) is made
         check_output_path(args.db, "--db", "keep the tables in")
     serve(
