@@ -12,6 +12,7 @@ from .cards import CardError, parse_card
 from .errors import PluginError
 from .ruleset import (
     Problem,
+    clash,
     schema_problems,
 )
 from .settings import (
@@ -59,11 +60,15 @@ def _semantic_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
     players = data["players"]
     low, high = players["min"], players["max"]
     counts = range(low, high + 1)
+    players_keys = (("players", "min"), ("players", "max"))
     if low > high:
-        problems.append(locate(("players", "min"), f"expected at most players.max ({high}), got {low}"))
+        problems.append(
+            clash(locate, ("players", "min"), f"expected at most players.max ({high}), got {low}", ("players", "max"))
+        )
     if data.get("partnerships") and any(count % 2 for count in counts):
         odd = ", ".join(str(c) for c in counts if c % 2)
-        problems.append(locate(("partnerships",), f"partnerships need an even number of players; players allows {odd}"))
+        message = f"partnerships need an even number of players; players allows {odd}"
+        problems.append(clash(locate, ("partnerships",), message, *players_keys))
     # per-player-count values: keys must name an allowed count
     for block, key in PER_PLAYER_DEFAULTS:
         spec = data.get(block, {}).get(key)
@@ -71,18 +76,24 @@ def _semantic_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
             for count_key in spec:
                 if count_key != "default" and int(count_key) not in counts:
                     problems.append(
-                        locate(
+                        clash(
+                            locate,
                             (block, key, count_key),
                             f"expected a player count from {low} to {high} or 'default', got {count_key!r}",
+                            ("players", "max" if int(count_key) > high else "min"),
                         )
                     )
             missing = [c for c in counts if str(c) not in spec and "default" not in spec]
             if missing and low <= high:
+                given = [int(k) for k in spec if k != "default"]
+                below = missing[0] < min(given, default=low)  # players.min let in counts the values miss
                 problems.append(
-                    locate(
+                    clash(
+                        locate,
                         (block, key),
                         "expected a value for every allowed player count: "
                         f"add 'default' or {', '.join(repr(str(c)) for c in missing)}",
+                        *(players_keys if below else reversed(players_keys)),
                     )
                 )
     too_large = _limit_problems(data, locate)
@@ -107,27 +118,34 @@ def _semantic_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
         available = Pack.read(data).size * decks + jokers
         if needed > available:
             problems.append(
-                locate(
+                clash(
+                    locate,
                     ("deal", "hand_size"),
                     f"dealing {size} cards to {count} players needs {needed} cards; the deck holds {available}",
+                    *reversed(players_keys),  # the most players need the most cards
+                    *_DECK_KEYS,
+                    ("deal", "upcard"),
                 )
             )
         if size < 1:
             problems.append(locate(("deal", "hand_size"), f"expected at least 1 card each for {count} players"))
         if size > MAX_WILD_HAND_SIZE and wild_cards(wild_items, decks, jokers, suits):
             message = f"expected at most {MAX_WILD_HAND_SIZE} cards a hand when cards are wild (melds.wild), got {size}"
-            if all(p.message != message for p in problems):
-                problems.append(locate(("deal", "hand_size"), message))
+            if all(not p.message.startswith(message) for p in problems):
+                problems.append(clash(locate, ("deal", "hand_size"), message, ("melds", "wild")))
     tried = [key for key in ("set_distinct_suits", "run_max") if melds.get(key)]  # no quick search for these
     most = MAX_WILD_CARDS_TRIED if tried else MAX_WILD_CARDS
     if most_wild[0] > most:
         found, decks, jokers = most_wild
         reason = f" with melds.{tried[0]} (the least deadwood is found by trying every meld)" if tried else ""
         problems.append(
-            locate(
+            clash(
+                locate,
                 ("melds", "wild"),
                 f"makes {found} wild cards with {_count(decks, 'deck')} and {_count(jokers, 'joker')}; "
                 f"expected at most {most}{reason}",
+                *_DECK_KEYS,
+                *(("melds", key) for key in tried),
             )
         )
     problems += _card_value_problems(data, locate, jokers_dealt)
@@ -135,14 +153,17 @@ def _semantic_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
     for low_key, high_key in (("set_min", "set_max"), ("run_min", "run_max")):
         if melds.get(high_key) is not None and melds.get(low_key, 3) > melds[high_key]:
             problems.append(
-                locate(
+                clash(
+                    locate,
                     ("melds", low_key),
                     f"expected at most melds.{high_key} ({melds[high_key]}), got {melds.get(low_key, 3)}",
+                    ("melds", high_key),
                 )
             )
     if "JK" in melds.get("wild", []) and not jokers_dealt:
         index = melds["wild"].index("JK")
-        problems.append(locate(("melds", "wild", index), "JK is wild but the decks hold no jokers (set decks.jokers)"))
+        message = "JK is wild but the decks hold no jokers (set decks.jokers)"
+        problems.append(clash(locate, ("melds", "wild", index), message, ("decks", "jokers")))
     if not melds.get("sets", True) and not melds.get("runs", True):
         problems.append(locate(("melds",), "expected sets or runs (or both): with neither nothing can be melded"))
     problems += _turn_problems(data, locate)
@@ -151,6 +172,9 @@ def _semantic_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
         problems.append(locate(("target",), "expected a target score or max_hands, or the game never ends"))
     return problems
 
+
+_DECK_KEYS = (("decks", "count"), ("decks", "jokers"), ("decks", "ranks"), ("decks", "suits"))
+"""The values that make the decks."""
 
 _LIMITS = {
     ("decks", "count"): (MAX_DECKS, "decks"),
@@ -185,13 +209,16 @@ def _turn_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
     if kernel.discard_pile == "none":
         if from_pile != "none":
             problems.append(
-                locate(
+                clash(
+                    locate,
                     ("draw", "from_pile"),
                     f"discard_pile is none, so nothing is drawn from it: expected none, got {from_pile!r}",
+                    ("discard_pile",),
                 )
             )
         if kernel.upcard:
-            problems.append(locate(("deal", "upcard"), "discard_pile is none, so there is no upcard: expected false"))
+            message = "discard_pile is none, so there is no upcard: expected false"
+            problems.append(clash(locate, ("deal", "upcard"), message, ("discard_pile",)))
     problems += mechanics.ruleset_problems(kernel, locate, data)  # each mechanic checks its own values
     return problems
 
@@ -216,19 +243,25 @@ def _card_value_problems(data: Mapping[str, Any], locate: Any, jokers_dealt: boo
                 missing.append(rank)
         if missing:
             problems.append(
-                locate(
-                    ("card_values",), f"expected a value for every rank the decks hold; missing: {', '.join(missing)}"
+                clash(
+                    locate,
+                    ("card_values",),
+                    f"expected a value for every rank the decks hold; missing: {', '.join(missing)}",
+                    ("decks", "ranks"),
                 )
             )
         if "JK" in spec and not jokers_dealt:
             problems.append(
-                locate(
+                clash(
+                    locate,
                     ("card_values", "JK"),
                     "a value for JK, but the decks hold no jokers (set decks.jokers, or remove JK)",
+                    ("decks", "jokers"),
                 )
             )
     if jokers_dealt and "JK" not in (spec or {}):
-        problems.append(locate(("decks", "jokers"), "the decks hold jokers: expected a value for JK in card_values"))
+        message = "the decks hold jokers: expected a value for JK in card_values"
+        problems.append(clash(locate, ("decks", "jokers"), message, ("card_values",)))
     return problems
 
 
@@ -243,6 +276,9 @@ def _outside(item: str, pack: Pack) -> bool:
     except CardError:
         return False  # refused as no card elsewhere
     return not card.is_joker and not pack.holds(card.rank, card.suit)
+
+
+_PACK_KEYS = (("decks", "ranks"), ("decks", "suits"))
 
 
 def _pack_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
@@ -262,7 +298,8 @@ def _pack_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
             if rank is None:
                 problems.append(locate(("melds", "run_order", index), f"{item} is no rank of a run"))
             elif not pack.holds(rank):
-                problems.append(locate(("melds", "run_order", index), f"{item} is not in the pack ({held})"))
+                message = f"{item} is not in the pack ({held})"
+                problems.append(clash(locate, ("melds", "run_order", index), message, ("decks", "ranks")))
             elif rank == 1 and index:
                 problems.append(locate(("melds", "run_order", index), "an ace comes first in a run order (melds.ace "
                                        "says whether it also follows the last rank)"))  # fmt: skip
@@ -274,9 +311,10 @@ def _pack_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
     for block, key in named:
         for index, item in enumerate(data.get(block, {}).get(key) or ()):
             if isinstance(item, str) and _outside(item, pack):
-                problems.append(locate((block, key, index), f"{item} is not in the pack ({pack.text()})"))
+                message = f"{item} is not in the pack ({pack.text()})"
+                problems.append(clash(locate, (block, key, index), message, *_PACK_KEYS))
     for key in ("card_values", "meld_values"):
         for item in data.get(key) or {}:
             if isinstance(item, str) and _outside(item, pack):
-                problems.append(locate((key, item), f"{item} is not in the pack ({pack.text()})"))
+                problems.append(clash(locate, (key, item), f"{item} is not in the pack ({pack.text()})", *_PACK_KEYS))
     return problems

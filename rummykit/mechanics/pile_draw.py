@@ -24,7 +24,7 @@ from ..cards import Card
 from ..engine import Deal
 from ..hookspecs import hookimpl
 from ..melds import Meld, MeldSearch
-from ..ruleset import Problem
+from ..ruleset import Problem, clash
 from ..settings import KernelSettings
 from ..toolkit import cards_from_hand, layoff_targets, meld_action
 
@@ -39,7 +39,7 @@ def ruleset_problems(kernel: KernelSettings, locate: Any, data: Mapping[str, Any
     """``draw.must_use: deepest`` needs a pile drawn from its top or anywhere."""
     if kernel.must_use == "deepest" and kernel.draw_from_pile not in ("top", "any"):
         message = f"must_use: deepest goes with from_pile: top or any, not {kernel.draw_from_pile!r}"
-        return [locate(("draw", "must_use"), message)]
+        return [clash(locate, ("draw", "must_use"), message, ("draw", "from_pile"))]
     return []
 
 

@@ -22,7 +22,7 @@ from ..cards import Card
 from ..engine import Deal
 from ..hookspecs import hookimpl
 from ..melds import Meld, MeldSearch
-from ..ruleset import Problem
+from ..ruleset import Problem, clash
 from ..settings import KernelSettings
 from ..toolkit import cards_from_hand, lay_meld, lay_off, layoff_targets, meld_action
 
@@ -62,11 +62,11 @@ def ruleset_problems(kernel: KernelSettings, locate: Any, data: Mapping[str, Any
     """``draw.must_use: top`` and ``draw.top_layoff`` belong to the whole-pile take."""
     problems = []
     if kernel.must_use == "top" and kernel.draw_from_pile != "whole":
-        problems.append(
-            locate(("draw", "must_use"), f"must_use: top goes with from_pile: whole, not {kernel.draw_from_pile!r}")
-        )
+        message = f"must_use: top goes with from_pile: whole, not {kernel.draw_from_pile!r}"
+        problems.append(clash(locate, ("draw", "must_use"), message, ("draw", "from_pile")))
     if Settings.read(data or kernel.ruleset).top_layoff and kernel.must_use != "top":
-        problems.append(locate(("draw", "top_layoff"), "top_layoff goes with must_use: top"))
+        message = "top_layoff goes with must_use: top"
+        problems.append(clash(locate, ("draw", "top_layoff"), message, ("draw", "must_use")))
     return problems
 
 
