@@ -7,7 +7,7 @@ from __future__ import annotations
 import difflib
 import os
 import stat
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import metadata, resources
@@ -23,6 +23,7 @@ from .ruleset import (
     load_document,
     merge,
 )
+from .settings import PER_PLAYER_DEFAULTS
 
 __all__ = ["VARIANTS_ENTRY_POINT_GROUP", "VariantInfo", "list_variants", "find_ruleset", "refresh_catalogue"]
 
@@ -176,6 +177,11 @@ class _Merged:
     origins: dict[tuple[str | int, ...], Document]
     chain: list[Document]
 
+    def age(self, doc: Document) -> int:
+        """How far from the file read ``doc`` is: 0 for that file, 1 for the one it extends, and so on; -1 for
+        a house rule or options, merged over the whole chain."""
+        return next((i for i, own in enumerate(self.chain) if own is doc), -1)
+
 
 def _document(path: str) -> Document:
     """The ruleset file ``path``, read once while it is unchanged (validation builds a variant once per
@@ -242,18 +248,86 @@ def _resolved_data(path: str) -> dict[str, Any]:
     return _read_chain(path).data
 
 
-def _locator(merged: _Merged, fallback: str) -> Any:
-    def locate(path: tuple[str | int, ...], message: str) -> Problem:
+class _Locator:
+    """``locate(path, message)``: a problem at ``path``, in the file of the ``extends`` chain (or the house
+    rule, or the options) that sets its value, or the newest that sets a value inside it.
+    ``locate.clash(path, message, others)`` (see :func:`rummykit.ruleset.clash`): a problem with the value at
+    ``path`` because of the values at ``others``, at the first of them the newest layer sets."""
+
+    def __init__(self, merged: _Merged, fallback: str) -> None:
+        self.merged, self.fallback = merged, fallback
+
+    def __call__(self, path: tuple[str | int, ...], message: str) -> Problem:
         probe = tuple(path)
         while probe:
-            if probe in merged.origins:
-                return merged.origins[probe].problem(tuple(path), message)
-            for leaf, doc in merged.origins.items():
-                if leaf[: len(probe)] == probe:
-                    return doc.problem(tuple(path), message)
+            doc = self.origin(probe)
+            if doc is not None:
+                return doc.problem(tuple(path), message)
             probe = probe[:-1]
-        if merged.chain:
-            return merged.chain[0].problem(tuple(path), message)
-        return Problem(fallback, 0, 0, dotted(path), message)
+        if self.merged.chain:
+            return self.merged.chain[0].problem(tuple(path), message)
+        return Problem(self.fallback, 0, 0, dotted(path), message)
 
-    return locate
+    def origin(self, path: tuple[str | int, ...]) -> Document | None:
+        """The layer that sets the value at ``path`` (or the list holding it), else the newest that sets a
+        value inside it; None when none does (the value is a default)."""
+        path = tuple(path)
+        for end in range(len(path), 0, -1):
+            if path[:end] in self.merged.origins:
+                return self.merged.origins[path[:end]]
+        inside = [doc for leaf, doc in self.merged.origins.items() if leaf[: len(path)] == path]
+        return min(inside, key=self.merged.age, default=None)
+
+    def clash(self, path: tuple[str | int, ...], message: str, others: Iterable[tuple[str | int, ...]]) -> Problem:
+        own = self.origin(path)
+        setters = [(other, doc) for other in others if (doc := self.origin(other)) is not None]
+        if not setters:
+            return self(path, message)
+        at, doc = min(setters, key=lambda pair: self.merged.age(pair[1]))  # the first of the newest
+        if own is not None and self.merged.age(own) <= self.merged.age(doc):
+            return self(path, message)
+        plain = self(path, message)
+        if own is None and plain.file == doc.file:  # a default, told in the file that clashes with it
+            return plain
+        if own is None:
+            note = f"{dotted(path)} is left at its default"
+        else:
+            note = f"{dotted(path)} inherited from {Path(own.file).name} line {own.where(path)[0]}"
+        return doc.problem(at, f"{message} ({note})")
+
+
+def _locator(merged: _Merged, fallback: str) -> _Locator:
+    return _Locator(merged, fallback)
+
+
+def _drop_counts_outside_players(merged: _Merged) -> None:
+    """Drop the values by player count (``decks.count: {"5": 2}``) for counts ``players`` does not allow,
+    where ``players`` is set by a newer layer than the value: a ruleset that narrows the players of the one
+    it extends cannot remove the parent's keys, and they would never be used. Values a layer gives for
+    counts its own (or an older) ``players`` excludes stay, and are refused by the checks."""
+    data = merged.data
+    players = data.get("players")
+    if not isinstance(players, Mapping):
+        return
+    low, high = players.get("min"), players.get("max")
+    setters = [doc for key in ("min", "max") if (doc := merged.origins.get(("players", key))) is not None]
+    if not (isinstance(low, int) and isinstance(high, int) and setters):
+        return
+    newest = min(map(merged.age, setters))
+    for block, key in PER_PLAYER_DEFAULTS:
+        spec = data[block].get(key) if isinstance(data.get(block), Mapping) else None
+        if not isinstance(spec, Mapping):
+            continue
+        dropped = [
+            count
+            for count in spec
+            if count.isascii()
+            and count.isdigit()
+            and not low <= int(count) <= high
+            and (doc := merged.origins.get((block, key, count))) is not None
+            and merged.age(doc) > newest
+        ]
+        if dropped:
+            data[block] = {**data[block], key: {k: v for k, v in spec.items() if k not in dropped}}
+            for count in dropped:
+                del merged.origins[(block, key, count)]

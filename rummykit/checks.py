@@ -12,6 +12,7 @@ from .cards import CardError, parse_card
 from .errors import PluginError
 from .ruleset import (
     Problem,
+    clash,
     schema_problems,
 )
 from .settings import (
@@ -59,13 +60,15 @@ def _semantic_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
     players = data["players"]
     low, high = players["min"], players["max"]
     counts = range(low, high + 1)
+    players_keys = (("players", "min"), ("players", "max"))
     if low > high:
-        problems.append(locate(("players", "min"), f"expected at most players.max ({high}), got {low}"))
+        problems.append(
+            clash(locate, ("players", "min"), f"expected at most players.max ({high}), got {low}", ("players", "max"))
+        )
     if data.get("partnerships") and any(count % 2 or count < 4 for count in counts):
         odd = ", ".join(str(c) for c in counts if c % 2 or c < 4)
-        problems.append(
-            locate(("partnerships",), f"partnerships need an even number of players, 4 or more; players allows {odd}")
-        )
+        message = f"partnerships need an even number of players, 4 or more; players allows {odd}"
+        problems.append(clash(locate, ("partnerships",), message, *players_keys))
     # per-player-count values: keys must name an allowed count
     for block, key in PER_PLAYER_DEFAULTS:
         spec = data.get(block, {}).get(key)
@@ -73,18 +76,24 @@ def _semantic_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
             for count_key in spec:
                 if count_key != "default" and int(count_key) not in counts:
                     problems.append(
-                        locate(
+                        clash(
+                            locate,
                             (block, key, count_key),
                             f"expected a player count from {low} to {high} or 'default', got {count_key!r}",
+                            ("players", "max" if int(count_key) > high else "min"),
                         )
                     )
             missing = [c for c in counts if str(c) not in spec and "default" not in spec]
             if missing and low <= high:
+                given = [int(k) for k in spec if k != "default"]
+                below = missing[0] < min(given, default=low)  # players.min let in counts the values miss
                 problems.append(
-                    locate(
+                    clash(
+                        locate,
                         (block, key),
                         "expected a value for every allowed player count: "
                         f"add 'default' or {', '.join(repr(str(c)) for c in missing)}",
+                        *(players_keys if below else reversed(players_keys)),
                     )
                 )
     too_large = _limit_problems(data, locate)
@@ -109,27 +118,34 @@ def _semantic_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
         available = Pack.read(data).size * decks + jokers
         if needed > available:
             problems.append(
-                locate(
+                clash(
+                    locate,
                     ("deal", "hand_size"),
                     f"dealing {size} cards to {count} players needs {needed} cards; the deck holds {available}",
+                    *reversed(players_keys),  # the most players need the most cards
+                    *_DECK_KEYS,
+                    ("deal", "upcard"),
                 )
             )
         if size < 1:
             problems.append(locate(("deal", "hand_size"), f"expected at least 1 card each for {count} players"))
         if size > MAX_WILD_HAND_SIZE and wild_cards(wild_items, decks, jokers, suits):
             message = f"expected at most {MAX_WILD_HAND_SIZE} cards a hand when cards are wild (melds.wild), got {size}"
-            if all(p.message != message for p in problems):
-                problems.append(locate(("deal", "hand_size"), message))
+            if all(not p.message.startswith(message) for p in problems):
+                problems.append(clash(locate, ("deal", "hand_size"), message, ("melds", "wild")))
     tried = [key for key in ("set_distinct_suits", "run_max") if melds.get(key)]  # no quick search for these
     most = MAX_WILD_CARDS_TRIED if tried else MAX_WILD_CARDS
     if most_wild[0] > most:
         found, decks, jokers = most_wild
         reason = f" with melds.{tried[0]} (the least deadwood is found by trying every meld)" if tried else ""
         problems.append(
-            locate(
+            clash(
+                locate,
                 ("melds", "wild"),
                 f"makes {found} wild cards with {_count(decks, 'deck')} and {_count(jokers, 'joker')}; "
                 f"expected at most {most}{reason}",
+                *_DECK_KEYS,
+                *(("melds", key) for key in tried),
             )
         )
     problems += _card_value_problems(data, locate, jokers_dealt)
@@ -137,14 +153,17 @@ def _semantic_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
     for low_key, high_key in (("set_min", "set_max"), ("run_min", "run_max")):
         if melds.get(high_key) is not None and melds.get(low_key, 3) > melds[high_key]:
             problems.append(
-                locate(
+                clash(
+                    locate,
                     ("melds", low_key),
                     f"expected at most melds.{high_key} ({melds[high_key]}), got {melds.get(low_key, 3)}",
+                    ("melds", high_key),
                 )
             )
     if "JK" in melds.get("wild", []) and not jokers_dealt:
         index = melds["wild"].index("JK")
-        problems.append(locate(("melds", "wild", index), "JK is wild but the decks hold no jokers (set decks.jokers)"))
+        message = "JK is wild but the decks hold no jokers (set decks.jokers)"
+        problems.append(clash(locate, ("melds", "wild", index), message, ("decks", "jokers")))
     if not melds.get("sets", True) and not melds.get("runs", True):
         problems.append(locate(("melds",), "expected sets or runs (or both): with neither nothing can be melded"))
     problems += _meld_problems(data, locate, jokers_dealt, wild=bool(wild_items))
@@ -163,47 +182,43 @@ def _meld_problems(data: Mapping[str, Any], locate: Any, jokers_dealt: bool, wil
     excluded = melds.get("excluded_ranks") or []
     for index, item in enumerate(excluded):
         if item == "JK":
-            problems.append(
-                locate(
-                    ("melds", "excluded_ranks", index),
-                    "JK is no rank: jokers meld only as wild cards "
-                    "(melds.wild) or in sets of jokers (melds.joker_sets)",
-                )  # fmt: skip
+            message = (
+                "JK is no rank: jokers meld only as wild cards (melds.wild) or in sets of jokers (melds.joker_sets)"
             )
+            problems.append(locate(("melds", "excluded_ranks", index), message))
     excluded_ranks = {RANK_KEYS[item] for item in excluded if item in RANK_KEYS}
     for index, item in enumerate(melds.get("wild") or []):
         rank = RANK_KEYS.get(item if item in RANK_KEYS else item[:-1])
         if rank in excluded_ranks:
-            problems.append(
-                locate(("melds", "wild", index), f"{item} is wild, but melds.excluded_ranks puts its rank in no meld")
-            )
+            message = f"{item} is wild, but melds.excluded_ranks puts its rank in no meld"
+            problems.append(clash(locate, ("melds", "wild", index), message, ("melds", "excluded_ranks")))
     if excluded_ranks and set(pack.ranks) <= excluded_ranks:
         message = "every rank of the pack is excluded: nothing can be melded"
-        problems.append(locate(("melds", "excluded_ranks"), message))
-    if melds.get("runs", True) and len(pack.order) < melds.get("run_min", 3):
-        problems.append(
-            locate(
-                ("melds", "run_min"),
-                f"expected at most {len(pack.order)}, the ranks in a run (melds.run_order, or the pack's), "
-                f"got {melds.get('run_min', 3)}",
-            )
+        problems.append(clash(locate, ("melds", "excluded_ranks"), message, *_DECK_KEYS))
+    run_min = melds.get("run_min", 3)
+    if melds.get("runs", True) and len(pack.order) < run_min:
+        message = (
+            f"expected at most {len(pack.order)}, the ranks in a run (melds.run_order, or the pack's), got {run_min}"
         )
-    suits = len(pack.suits)
-    if melds.get("sets", True) and melds.get("set_distinct_suits") and melds.get("set_min", 3) > suits:
-        problems.append(
-            locate(
-                ("melds", "set_min"),
-                f"expected at most {suits}: a set's cards are of different suits (melds.set_distinct_suits), "
-                f"got {melds.get('set_min', 3)}",
-            )
+        problems.append(clash(locate, ("melds", "run_min"), message, ("melds", "run_order"), *_DECK_KEYS))
+    suits, set_min = len(pack.suits), melds.get("set_min", 3)
+    if melds.get("sets", True) and melds.get("set_distinct_suits") and set_min > suits:
+        message = (
+            f"expected at most {suits}: a set's cards are of different suits (melds.set_distinct_suits), got {set_min}"
         )
+        problems.append(clash(locate, ("melds", "set_min"), message, ("melds", "set_distinct_suits"), *_DECK_KEYS))
     for key in ("max_wilds", "wild_sets"):
         if melds.get(key) not in (None, False) and not wild:
-            problems.append(locate(("melds", key), f"{key} is for wild cards, and no card is wild (melds.wild)"))
+            message = f"{key} is for wild cards, and no card is wild (melds.wild)"
+            problems.append(clash(locate, ("melds", key), message, ("melds", "wild")))
     if melds.get("joker_sets") and not jokers_dealt:
-        problems.append(locate(("melds", "joker_sets"), "joker_sets, but the decks hold no jokers (decks.jokers)"))
+        message = "joker_sets, but the decks hold no jokers (decks.jokers)"
+        problems.append(clash(locate, ("melds", "joker_sets"), message, ("decks", "jokers")))
     return problems
 
+
+_DECK_KEYS = (("decks", "count"), ("decks", "jokers"), ("decks", "ranks"), ("decks", "suits"))
+"""The values that make the decks."""
 
 _LIMITS = {
     ("decks", "count"): (MAX_DECKS, "decks"),
@@ -238,26 +253,26 @@ def _turn_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
     if kernel.discard_pile == "none":
         if from_pile != "none":
             problems.append(
-                locate(
+                clash(
+                    locate,
                     ("draw", "from_pile"),
                     f"discard_pile is none, so nothing is drawn from it: expected none, got {from_pile!r}",
+                    ("discard_pile",),
                 )
             )
         if kernel.upcard:
-            problems.append(locate(("deal", "upcard"), "discard_pile is none, so there is no upcard: expected false"))
+            message = "discard_pile is none, so there is no upcard: expected false"
+            problems.append(clash(locate, ("deal", "upcard"), message, ("discard_pile",)))
     if kernel.discard_to_go_out == "required":
         if not kernel.melds_on_table:
-            problems.append(
-                locate(("table", "discard_to_go_out"), "required is for games that meld on the table (table.melds)")
-            )
+            message = "required is for games that meld on the table (table.melds)"
+            problems.append(clash(locate, ("table", "discard_to_go_out"), message, ("table", "melds")))
         elif kernel.turn_end != "discard":
-            problems.append(
-                locate(
-                    ("table", "discard_to_go_out"),
-                    f"required needs a turn that ends with a discard (turn.end: discard), not {kernel.turn_end!r}: "
-                    "nobody could go out",
-                )
+            message = (
+                f"required needs a turn that ends with a discard (turn.end: discard), not {kernel.turn_end!r}: "
+                "nobody could go out"
             )
+            problems.append(clash(locate, ("table", "discard_to_go_out"), message, ("turn", "end")))
     problems += mechanics.ruleset_problems(kernel, locate, data)  # each mechanic checks its own values
     return problems
 
@@ -274,13 +289,8 @@ def _card_value_problems(data: Mapping[str, Any], locate: Any, jokers_dealt: boo
         except CardError:
             problems.append(locate(("card_values", key), f"{key!r} is not a rank or a card"))
     if spec is not None and "T" in spec and "10" in spec:
-        problems.append(
-            locate(
-                ("card_values", "10"),
-                "T and 10 are one rank: expected its value once, as T (one of them may come from the ruleset "
-                "this one extends)",
-            )
-        )
+        message = "T and 10 are one rank: expected its value once, as T"
+        problems.append(clash(locate, ("card_values", "10"), message, ("card_values", "T")))
     if spec is not None:
         missing = []
         held = Pack.read(data).ranks
@@ -290,19 +300,25 @@ def _card_value_problems(data: Mapping[str, Any], locate: Any, jokers_dealt: boo
                 missing.append(rank)
         if missing:
             problems.append(
-                locate(
-                    ("card_values",), f"expected a value for every rank the decks hold; missing: {', '.join(missing)}"
+                clash(
+                    locate,
+                    ("card_values",),
+                    f"expected a value for every rank the decks hold; missing: {', '.join(missing)}",
+                    ("decks", "ranks"),
                 )
             )
         if "JK" in spec and not jokers_dealt:
             problems.append(
-                locate(
+                clash(
+                    locate,
                     ("card_values", "JK"),
                     "a value for JK, but the decks hold no jokers (set decks.jokers, or remove JK)",
+                    ("decks", "jokers"),
                 )
             )
     if jokers_dealt and "JK" not in (spec or {}):
-        problems.append(locate(("decks", "jokers"), "the decks hold jokers: expected a value for JK in card_values"))
+        message = "the decks hold jokers: expected a value for JK in card_values"
+        problems.append(clash(locate, ("decks", "jokers"), message, ("card_values",)))
     return problems
 
 
@@ -317,6 +333,9 @@ def _outside(item: str, pack: Pack) -> bool:
     except CardError:
         return False  # refused as no card elsewhere
     return not card.is_joker and not pack.holds(card.rank, card.suit)
+
+
+_PACK_KEYS = (("decks", "ranks"), ("decks", "suits"))
 
 
 def _pack_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
@@ -336,7 +355,8 @@ def _pack_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
             if rank is None:
                 problems.append(locate(("melds", "run_order", index), f"{item} is no rank of a run"))
             elif not pack.holds(rank):
-                problems.append(locate(("melds", "run_order", index), f"{item} is not in the pack ({held})"))
+                message = f"{item} is not in the pack ({held})"
+                problems.append(clash(locate, ("melds", "run_order", index), message, ("decks", "ranks")))
             elif rank == 1 and index:
                 problems.append(locate(("melds", "run_order", index), "an ace comes first in a run order (melds.ace "
                                        "says whether it also follows the last rank)"))  # fmt: skip
@@ -348,9 +368,10 @@ def _pack_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
     for block, key in named:
         for index, item in enumerate(data.get(block, {}).get(key) or ()):
             if isinstance(item, str) and _outside(item, pack):
-                problems.append(locate((block, key, index), f"{item} is not in the pack ({pack.text()})"))
+                message = f"{item} is not in the pack ({pack.text()})"
+                problems.append(clash(locate, (block, key, index), message, *_PACK_KEYS))
     for key in ("card_values", "meld_values"):
         for item in data.get(key) or {}:
             if isinstance(item, str) and _outside(item, pack):
-                problems.append(locate((key, item), f"{item} is not in the pack ({pack.text()})"))
+                problems.append(clash(locate, (key, item), f"{item} is not in the pack ({pack.text()})", *_PACK_KEYS))
     return problems

@@ -30,6 +30,7 @@ __all__ = [
     "kernel_schema",
     "declare_keys",
     "schema_problems",
+    "clash",
 ]
 
 Path_ = tuple[str | int, ...]
@@ -102,6 +103,17 @@ class Document:
         about_key = message.startswith("unknown key") or message.endswith("is not a rank or a card")
         line, column = self.keys[tuple(path)] if about_key and tuple(path) in self.keys else self.where(path)
         return Problem(self.file, line, column, dotted(path), message)
+
+
+def clash(locate: Any, path: Path_, message: str, *others: Path_) -> Problem:
+    """A problem with the value at ``path`` because of the values at ``others`` it goes with (``must_use``
+    with ``from_pile``, ``set_min`` with ``set_max``). A locator that knows which file of an ``extends`` chain
+    sets each value (the one ``load_variant`` checks with) puts it at ``path`` when the newest file setting any
+    of them sets ``path``, else at the first of ``others`` that file sets, the one its author can change,
+    with the message saying where the value at ``path`` comes from (``(draw.must_use inherited from
+    500-rum.yaml line 21)``); any other ``locate(path, message)`` puts it at ``path``."""
+    among = getattr(locate, "clash", None)
+    return among(path, message, others) if among is not None else locate(path, message)  # type: ignore[no-any-return]
 
 
 MAX_DEPTH = 64

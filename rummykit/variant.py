@@ -23,7 +23,16 @@ import pluggy
 from . import hookspecs, mechanics, standard
 from .actions import Verb
 from .cards import JOKER_FACE, RANKS, SUITS, Card, CardError, card_from_face, parse, parse_card
-from .catalogue import VariantInfo, _is_file, _locator, _Merged, _read_chain, find_ruleset, list_variants
+from .catalogue import (
+    VariantInfo,
+    _drop_counts_outside_players,
+    _is_file,
+    _locator,
+    _Merged,
+    _read_chain,
+    find_ruleset,
+    list_variants,
+)
 from .checks import _rules_problems, _semantic_problems
 from .dispatch import PluginError, ResolvedHooks
 from .engine import Game, TableMeld
@@ -676,6 +685,8 @@ def _build(
         problems += _rules_problems(data, modules, locate)
     if problems:
         raise RulesetError(problems)
+    _drop_counts_outside_players(merged)  # a parent's decks.count "6" where the child allows 2 to 4 players
+    data = merged.data
     problems += _semantic_problems(data, locate)
     if problems:
         raise RulesetError(problems)

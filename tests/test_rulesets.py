@@ -9,6 +9,7 @@ import pytest
 
 import rummykit
 from rummykit import Problem, RulesetError
+from rummykit.catalogue import find_ruleset
 
 MINIMAL_GIN_RULES = "{knock_limit: 10, gin_bonus: 20, undercut_bonus: 10, box_bonus: 20, game_bonus: 100}"
 
@@ -669,6 +670,149 @@ def test_load_variant_raises_with_every_problem(tmp_path: Path) -> None:
     assert sorted(p.path for p in info.value.problems) == ["melds.ace", "target"]
     assert isinstance(info.value, ValueError)
     assert "target" in str(info.value)
+
+
+# == a clash with an inherited value ====================================================================
+
+
+def line_of(variant: str, text: str) -> int:
+    """The line of the shipped ruleset ``variant`` that starts with ``text`` (after its indentation)."""
+    lines = Path(find_ruleset(variant)).read_text(encoding="utf-8").splitlines()
+    return next(number for number, line in enumerate(lines, 1) if line.lstrip().startswith(text))
+
+
+def refused(path: Path, options: dict[str, object] | None = None) -> Problem:
+    with pytest.raises(RulesetError) as info:
+        rummykit.load_variant(str(path), options=options)
+    assert len(info.value.problems) == 1, [str(p) for p in info.value.problems]
+    return info.value.problems[0]
+
+
+def test_a_clash_with_an_inherited_value_is_at_the_child_s_own_key(tmp_path: Path) -> None:
+    path = write(tmp_path, "whole.yaml", "name: whole\nextends: 500-rum\ndraw: {from_pile: whole}\n")
+    problem = refused(path)
+    assert (problem.file, problem.line, problem.column, problem.path) == (str(path), 3, 19, "draw.from_pile")
+    must_use = line_of("500-rum", "must_use:")
+    assert problem.message == (
+        "must_use: deepest goes with from_pile: top or any, not 'whole' "
+        f"(draw.must_use inherited from 500-rum.yaml line {must_use})"
+    )
+    assert str(problem).startswith(f"{path}:3:19: draw.from_pile: must_use: deepest goes with")
+    assert rummykit.validate(path) == [problem]
+
+
+def test_a_set_max_below_an_inherited_set_min_is_at_set_max(tmp_path: Path) -> None:
+    path = write(tmp_path, "pairs.yaml", "name: pairs\nextends: 500-rum\nmelds:\n  set_max: 2\n")
+    problem = refused(path)
+    assert (problem.file, problem.line, problem.path) == (str(path), 4, "melds.set_max")
+    set_min = line_of("500-rum", "set_min:")
+    assert problem.message == (
+        f"expected at most melds.set_max (2), got 3 (melds.set_min inherited from 500-rum.yaml line {set_min})"
+    )
+    # through a longer chain (500 Partnership extends 500 Rum), the value is still named where it is set
+    deeper = write(
+        tmp_path, "partner-pairs.yaml", "name: partner-pairs\nextends: 500-partnership\nmelds: {set_max: 2}\n"
+    )
+    problem = refused(deeper)
+    assert (problem.file, problem.line, problem.path) == (str(deeper), 3, "melds.set_max")
+    assert problem.message.endswith(f"(melds.set_min inherited from 500-rum.yaml line {set_min})")
+
+
+def test_a_clash_the_child_s_own_values_make_stays_where_it_was(tmp_path: Path) -> None:
+    path = write(tmp_path, "own.yaml", "name: own\nextends: 500-rum\nmelds: {set_min: 5, set_max: 4}\n")
+    problem = refused(path)
+    assert (problem.file, problem.line, problem.column, problem.path) == (str(path), 3, 18, "melds.set_min")
+    assert problem.message == "expected at most melds.set_max (4), got 5"
+
+
+def test_options_that_clash_with_the_ruleset_are_named_as_options() -> None:
+    with pytest.raises(RulesetError) as info:
+        rummykit.load_variant("500-rum", options={"draw": {"from_pile": "whole"}})
+    (problem,) = info.value.problems
+    assert (problem.file, problem.path) == ("options", "draw.from_pile")
+    assert problem.message.endswith(
+        f"(draw.must_use inherited from 500-rum.yaml line {line_of('500-rum', 'must_use:')})"
+    )
+
+
+def test_a_house_rule_that_clashes_with_an_inherited_value_is_at_its_own_key(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "whole-rule.yaml",
+        """
+        name: whole-rule
+        extends: 500-rum
+        house_rules:
+          whole:
+            summary: take the whole pile
+            set:
+              draw: {from_pile: whole}
+    """,
+    )
+    (problem,) = problems_of(path)
+    assert (problem.file, problem.line, problem.path) == (str(path), 7, "house_rules.whole.set.draw.from_pile")
+    assert problem.message.startswith("house rule 'whole': must_use: deepest goes with from_pile")
+    assert "(draw.must_use inherited from 500-rum.yaml line" in problem.message
+
+
+def test_inherited_values_by_player_count_outside_the_child_s_players_are_dropped(tmp_path: Path) -> None:
+    path = write(tmp_path, "two.yaml", "name: two\nextends: 500-rum\nplayers: {min: 2, max: 2}\n")
+    variant = rummykit.load_variant(str(path))  # 500 Rum's decks.count names "5" and "6": never used here
+    assert variant.ruleset["decks"]["count"] == {"default": 1}
+    assert variant.ruleset["deal"]["hand_size"] == {"2": 13, "default": 7}  # "default" always stays
+    assert variant.deck_count(2) == 1 and variant.hand_size(2) == 13
+    assert rummykit.validate(path) == []
+    assert rummykit.load_variant("500-rum", options={"players": {"min": 2, "max": 4}}).ruleset["decks"]["count"] == {
+        "default": 1
+    }
+    assert rummykit.load_variant("500-rum").ruleset["decks"]["count"] == {"5": 2, "6": 2, "default": 1}
+
+
+def test_values_by_player_count_a_file_gives_itself_outside_its_players_are_refused(tmp_path: Path) -> None:
+    path = write(
+        tmp_path,
+        "four.yaml",
+        """
+        name: four
+        extends: 500-rum
+        players: {min: 2, max: 4}
+        decks:
+          count: {"6": 3}
+    """,
+    )
+    problem = refused(path)
+    assert (problem.file, problem.line, problem.path) == (str(path), 5, "decks.count.6")
+    assert problem.message == "expected a player count from 2 to 4 or 'default', got '6'"
+
+
+def test_players_the_inherited_values_do_not_cover_are_at_the_child_s_players(tmp_path: Path) -> None:
+    write(
+        tmp_path,
+        "base.yaml",
+        """
+        name: base
+        title: Base
+        extends: gin
+        players: {min: 2, max: 3}
+        decks:
+          count: {"2": 1, "3": 1}
+    """,
+    )
+    assert problems_of(tmp_path / "base.yaml") == []
+    path = write(tmp_path, "five.yaml", "name: five\nextends: base.yaml\nplayers: {min: 2, max: 5}\n")
+    problem = refused(path)
+    assert (problem.file, problem.line, problem.column, problem.path) == (str(path), 3, 24, "players.max")
+    assert problem.message == (
+        "expected a value for every allowed player count: add 'default' or '4', '5' "
+        "(decks.count inherited from base.yaml line 6)"
+    )
+    crowded = write(tmp_path, "eight.yaml", "name: eight\nextends: 500-rum\nplayers: {min: 2, max: 8}\n")
+    problem = refused(crowded)
+    assert (problem.file, problem.line, problem.path) == (str(crowded), 3, "players.max")
+    assert problem.message.startswith("dealing 7 cards to 8 players needs 57 cards; the deck holds 52")
+    assert problem.message.endswith(
+        f"(deal.hand_size inherited from 500-rum.yaml line {line_of('500-rum', 'hand_size:')})"
+    )
 
 
 # == house rules and options ===========================================================================

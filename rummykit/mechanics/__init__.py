@@ -101,7 +101,8 @@ def legality(variant: Variant) -> dict[str, standard.Legality]:
 
 def ruleset_problems(kernel: KernelSettings, locate: Any, data: Mapping[str, Any] | None = None) -> list[Problem]:
     """The problems every mechanic finds with the ruleset values it owns (whether it is selected or not: a
-    value of a mechanic the rest of the ruleset leaves out is a mistake), located by ``locate(path, message)``;
+    value of a mechanic the rest of the ruleset leaves out is a mistake), located by ``locate(path, message)``
+    (through :func:`rummykit.ruleset.clash` for a value that clashes with others);
     ``data`` is the merged ruleset (by default the one ``kernel`` was read from)."""
     problems = []
     for module, _ in MECHANICS:

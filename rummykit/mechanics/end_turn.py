@@ -13,7 +13,7 @@ from .. import standard
 from ..actions import Action, PositionWords, Verb
 from ..engine import Deal
 from ..hookspecs import hookimpl
-from ..ruleset import Problem
+from ..ruleset import Problem, clash
 from ..settings import KernelSettings
 
 if TYPE_CHECKING:
@@ -27,7 +27,7 @@ def ruleset_problems(kernel: KernelSettings, locate: Any, data: Mapping[str, Any
     """A turn that ends without a discard needs melds on the table (going out by melding the last card)."""
     if kernel.turn_end == "done" and not kernel.melds_on_table:
         message = f"a turn ends with {kernel.turn_end!r} only in games that meld on the table (table.melds: true)"
-        return [locate(("turn", "end"), message)]
+        return [clash(locate, ("turn", "end"), message, ("table", "melds"))]
     return []
 
 

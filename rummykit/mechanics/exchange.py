@@ -23,7 +23,7 @@ from ..cards import JOKER_FACE, Card, card_from_face
 from ..engine import Deal, TableMeld
 from ..hookspecs import hookimpl
 from ..melds import Meld, MeldSearch
-from ..ruleset import Problem
+from ..ruleset import Problem, clash
 from ..settings import KernelSettings
 from ..toolkit import cards_text, distinct_cards
 
@@ -75,16 +75,19 @@ def ruleset_problems(kernel: KernelSettings, locate: Any, data: Mapping[str, Any
     for index, item in enumerate(exchangeable):
         if item not in wild and not (item[-1:] in "CDHS" and item[:-1] in wild):
             problems.append(
-                locate(("table", "exchangeable", index), f"{item!r} is not wild: expected one of melds.wild")
+                clash(
+                    locate,
+                    ("table", "exchangeable", index),
+                    f"{item!r} is not wild: expected one of melds.wild",
+                    ("melds", "wild"),
+                )
             )
     if exchangeable and kernel.exchange == "none":
-        problems.append(locate(("table", "exchangeable"), "table.exchange is none: expected a mode that allows swaps"))
+        message = "table.exchange is none: expected a mode that allows swaps"
+        problems.append(clash(locate, ("table", "exchangeable"), message, ("table", "exchange")))
     if kernel.exchange != "none" and not wild:
-        problems.append(
-            locate(
-                ("table", "exchange"), f"exchange: {kernel.exchange} swaps wild cards, and no card is wild (melds.wild)"
-            )
-        )
+        message = f"exchange: {kernel.exchange} swaps wild cards, and no card is wild (melds.wild)"
+        problems.append(clash(locate, ("table", "exchange"), message, ("melds", "wild")))
     return problems
 
 

@@ -15,7 +15,7 @@ from .. import standard
 from ..actions import Action, ActionWords
 from ..engine import Deal
 from ..hookspecs import hookimpl
-from ..ruleset import Problem
+from ..ruleset import Problem, clash
 from ..settings import KernelSettings
 from ..toolkit import cards_text
 
@@ -28,11 +28,11 @@ def ruleset_problems(kernel: KernelSettings, locate: Any, data: Mapping[str, Any
     problems = []
     if kernel.discard_to != "pile":
         if kernel.discard_pile != "none":
-            problems.append(
-                locate(("turn", "discard_to"), "a discard passed to a player needs discard_pile: none (no open pile)")
-            )
+            message = "a discard passed to a player needs discard_pile: none (no open pile)"
+            problems.append(clash(locate, ("turn", "discard_to"), message, ("discard_pile",)))
         if kernel.turn_end != "discard":
-            problems.append(locate(("turn", "discard_to"), "a discard passed to a player needs turn.end: discard"))
+            message = "a discard passed to a player needs turn.end: discard"
+            problems.append(clash(locate, ("turn", "discard_to"), message, ("turn", "end")))
     return problems
 
 

@@ -24,7 +24,7 @@ from ..cards import Card
 from ..engine import Deal
 from ..hookspecs import hookimpl
 from ..melds import Meld, MeldSearch
-from ..ruleset import Problem
+from ..ruleset import Problem, clash
 from ..settings import KernelSettings
 from ..toolkit import cards_from_hand, layoff_targets, meld_action
 
@@ -41,21 +41,15 @@ def ruleset_problems(kernel: KernelSettings, locate: Any, data: Mapping[str, Any
     problems = []
     if kernel.must_use == "deepest" and kernel.draw_from_pile not in ("top", "any"):
         message = f"must_use: deepest goes with from_pile: top or any, not {kernel.draw_from_pile!r}"
-        problems.append(locate(("draw", "must_use"), message))
-    for key, value in (("must_use", "deepest"), ("from_pile", "any")):
-        if getattr(kernel, "must_use" if key == "must_use" else "draw_from_pile") == value:
-            if not kernel.melds_on_table:
-                problems.append(
-                    locate(("draw", key), f"{key}: {value} is for games that meld on the table (table.melds: true)")
-                )
+        problems.append(clash(locate, ("draw", "must_use"), message, ("draw", "from_pile")))
+    if not kernel.melds_on_table:
+        for key, value in (("must_use", kernel.must_use), ("from_pile", kernel.draw_from_pile)):
+            if value == ("deepest" if key == "must_use" else "any"):
+                message = f"{key}: {value} is for games that meld on the table (table.melds: true)"
+                problems.append(clash(locate, ("draw", key), message, ("table", "melds")))
     if kernel.draw_from_pile == "any" and kernel.discard_pile == "squared":
-        problems.append(
-            locate(
-                ("draw", "from_pile"),
-                "from_pile: any takes cards from deep in the pile, which a squared pile hides: expected "
-                "discard_pile: fanned",
-            )
-        )
+        message = "from_pile: any takes cards from deep in the pile, which a squared pile hides: expected fanned"
+        problems.append(clash(locate, ("draw", "from_pile"), message, ("discard_pile",)))
     return problems
 
 

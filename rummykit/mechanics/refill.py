@@ -18,7 +18,7 @@ from .. import standard
 from ..actions import Action
 from ..engine import Deal
 from ..hookspecs import hookimpl
-from ..ruleset import Problem
+from ..ruleset import Problem, clash
 from ..settings import KernelSettings
 
 SELECTED_BY = "draw.empty_stock: turn-over or reshuffle"
@@ -55,14 +55,13 @@ class Settings:
 def ruleset_problems(kernel: KernelSettings, locate: Any, data: Mapping[str, Any] | None = None) -> list[Problem]:
     """``draw.rebuilds`` limits a stock that is made again."""
     if Settings.read(data or kernel.ruleset).rebuilds is not None and kernel.empty_stock == "end":
-        return [locate(("draw", "rebuilds"), "rebuilds goes with empty_stock: turn-over or reshuffle")]
+        message = "rebuilds goes with empty_stock: turn-over or reshuffle"
+        return [clash(locate, ("draw", "rebuilds"), message, ("draw", "empty_stock"))]
     if kernel.empty_stock != "end" and kernel.discard_pile == "none":
-        return [
-            locate(
-                ("draw", "empty_stock"),
-                f"{kernel.empty_stock} makes a new stock from the discard pile, and discard_pile is none: expected end",
-            )
-        ]
+        message = (
+            f"{kernel.empty_stock} makes a new stock from the discard pile, and discard_pile is none: expected end"
+        )
+        return [clash(locate, ("draw", "empty_stock"), message, ("discard_pile",))]
     return []
 
 

@@ -22,7 +22,7 @@ from ..cards import Card
 from ..engine import Deal
 from ..hookspecs import hookimpl
 from ..melds import Meld, MeldSearch
-from ..ruleset import Problem
+from ..ruleset import Problem, clash
 from ..settings import KernelSettings
 from ..toolkit import cards_from_hand, lay_meld, lay_off, layoff_targets, meld_action
 
@@ -62,18 +62,18 @@ def ruleset_problems(kernel: KernelSettings, locate: Any, data: Mapping[str, Any
     """``draw.must_use: top`` and ``draw.top_layoff`` belong to the whole-pile take."""
     problems = []
     if kernel.must_use == "top" and kernel.draw_from_pile != "whole":
-        problems.append(
-            locate(("draw", "must_use"), f"must_use: top goes with from_pile: whole, not {kernel.draw_from_pile!r}")
-        )
+        message = f"must_use: top goes with from_pile: whole, not {kernel.draw_from_pile!r}"
+        problems.append(clash(locate, ("draw", "must_use"), message, ("draw", "from_pile")))
     top_layoff = Settings.read(data or kernel.ruleset).top_layoff
     if top_layoff and kernel.must_use != "top":
-        problems.append(locate(("draw", "top_layoff"), "top_layoff goes with must_use: top"))
+        message = "top_layoff goes with must_use: top"
+        problems.append(clash(locate, ("draw", "top_layoff"), message, ("draw", "must_use")))
     elif top_layoff and kernel.layoff_mode == "none":
-        problems.append(locate(("draw", "top_layoff"), "top_layoff lays the top card off, and table.layoff is none"))
+        message = "top_layoff lays the top card off, and table.layoff is none"
+        problems.append(clash(locate, ("draw", "top_layoff"), message, ("table", "layoff")))
     if kernel.draw_from_pile == "whole" and not kernel.melds_on_table:
-        problems.append(
-            locate(("draw", "from_pile"), "from_pile: whole is for games that meld on the table (table.melds: true)")
-        )
+        message = "from_pile: whole is for games that meld on the table (table.melds: true)"
+        problems.append(clash(locate, ("draw", "from_pile"), message, ("table", "melds")))
     return problems
 
 
