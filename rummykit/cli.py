@@ -586,7 +586,7 @@ def cmd_new(args: argparse.Namespace) -> int:
         created = new_house_rule(args.name, Path(args.dir), args.variant)
     except ScaffoldError as exc:
         raise CliError(str(exc)) from None
-    _out(f"Created {created.root}/ (house rule {args.name!r} for {created.variant}):")
+    _out(f"Created {created.shown}/ (house rule {args.name!r} for {created.variant}):")
     for path in created.files:
         _out(f"  {path.relative_to(created.root.parent)}")
     _out("")
@@ -1042,7 +1042,9 @@ def build_parser() -> argparse.ArgumentParser:
                     "documented hook, the house rule's values (house_rule.yaml) and a test.")  # fmt: skip
     new.add_argument("name", metavar="NAME", help="the house rule's name: lower-case letters, digits, hyphens")
     new.add_argument("--variant", default="gin", metavar="VARIANT", help="the variant it changes (default gin)")
-    new.add_argument("--dir", default=".", metavar="DIR", help="where to create the package (default: here)")
+    new.add_argument(
+        "--dir", default=".", metavar="DIR", help="an existing folder to create the package in (default: here)"
+    )
     new.set_defaults(run=cmd_new)
 
     sub = commands.add_parser("play", help="play a game: you against bots, or bots only with --bots")

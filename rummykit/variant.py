@@ -12,7 +12,7 @@ import difflib
 import itertools
 import json
 import warnings
-from collections.abc import Iterable, Mapping, Sequence, Sized
+from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
 from functools import lru_cache, partial
 from pathlib import Path
 from types import ModuleType
@@ -30,6 +30,7 @@ from .catalogue import (
     _locator,
     _Merged,
     _read_chain,
+    _shipped_names,
     find_ruleset,
     list_variants,
 )
@@ -488,17 +489,7 @@ def _offered_house_rules(plugin_name: str, module: ModuleType) -> dict[str, dict
         raise PluginError(plugin_name, "rummykit_house_rules", exc) from exc
     if specs is None:
         return {}
-    file, line, column = _def_position(offered, getattr(module, "__file__", None) or f"plugin {plugin_name!r}")
-
-    def locate(path: tuple[str | int, ...], message: str) -> Problem:
-        return Problem(
-            file,
-            line,
-            column,
-            "rummykit_house_rules()" + (f".{dotted(path)}" if path else ""),
-            f"plugin {plugin_name!r}: {message}",
-        )
-
+    locate = _hook_locator(plugin_name, module)
     rule_schema = dict(kernel_schema()["$defs"]["house_rule"])
     variants = {"type": "array", "items": {"type": "string"}}
     rule_schema["properties"] = {**rule_schema["properties"], "variants": variants}
@@ -514,15 +505,76 @@ def _offered_house_rules(plugin_name: str, module: ModuleType) -> dict[str, dict
     return {str(name): dict(spec) for name, spec in specs.items()}
 
 
+def _hook_locator(plugin_name: str, module: ModuleType) -> Callable[[tuple[str | int, ...], str], Problem]:
+    """Locates a problem of the house rules ``module`` offers: at its ``rummykit_house_rules``, the path
+    inside what the hook returns (``rummykit_house_rules().knock-7.variants[0]``)."""
+    offered = getattr(module, "rummykit_house_rules", None)
+
+    def locate(path: tuple[str | int, ...], message: str) -> Problem:  # the hook's line read only for a problem
+        return Problem(
+            *_def_position(offered, getattr(module, "__file__", None) or f"plugin {plugin_name!r}"),
+            "rummykit_house_rules()" + (f".{dotted(path)}" if path else ""),
+            f"plugin {plugin_name!r}: {message}",
+        )
+
+    return locate
+
+
+def _variant_names() -> dict[str, str]:
+    """Every variant's name and alias (those of installed packages too), to the variant's name."""
+    names, aliases = _shipped_names()
+    by_path = {path: name for name, path in names.items()}
+    return {**{alias: by_path.get(path, alias) for alias, path in aliases.items()}, **{name: name for name in names}}
+
+
+def _applies(spec: Mapping[str, Any], variant_name: str, known: Mapping[str, str] | None = None) -> bool:
+    """Whether a house rule a plugin offers applies to ``variant_name``: it names no ``variants``, or names
+    the variant (by its name or an alias)."""
+    variants = [str(v) for v in spec.get("variants") or ()]
+    if not variants:
+        return True
+    known = _variant_names() if known is None else known
+    return variant_name in {known.get(v, v) for v in variants}
+
+
+def _ruleset_rule_source(merged: _Merged, path: str) -> Callable[[str], str]:
+    """Names where the ruleset at ``path`` defines its house rule ``name``: ``.../gin.yaml:59``."""
+    locate = _locator(merged, path)
+
+    def source(name: str) -> str:
+        problem = locate(("house_rules", name), "")
+        return f"{problem.file}:{problem.line}" if problem.line else problem.file
+
+    return source
+
+
 def _house_rule_specs(
-    data: Mapping[str, Any], modules: Sequence[tuple[str, ModuleType]], broken: list[str] | None = None
+    data: Mapping[str, Any],
+    modules: Sequence[tuple[str, ModuleType]],
+    broken: list[str] | None = None,
+    *,
+    defined_at: Callable[[str], str] | None = None,
+    elsewhere: dict[str, str] | None = None,
 ) -> dict[str, dict[str, Any]]:
     """House rules a variant accepts: its ruleset's ``house_rules``, then those its plugins and any installed
     plugin offer for it through ``rummykit_house_rules`` (selecting one of those also registers the plugin).
 
     An installed plugin the variant does not name and that cannot be loaded is skipped (its name is added
-    to ``broken``): one broken plugin does not stop every game."""
+    to ``broken``): one broken plugin does not stop every game. The plugins in ``modules`` (the variant's
+    own and local ones, given as files) are held to more: a house rule of theirs whose ``variants`` names
+    no variant, or named like another house rule the variant has (from its ruleset or another plugin), is
+    refused with a :class:`RulesetError` at their ``rummykit_house_rules``. ``defined_at`` names where the
+    ruleset defines a house rule (for that message); ``elsewhere`` receives, for each house rule offered
+    for other variants only, which plugin offers it for which."""
     specs = {name: dict(spec) for name, spec in data.get("house_rules", {}).items()}
+    # name -> (the plugin it comes from, how to locate a problem of it when it is held to more); the
+    # ruleset's are named only for a clash (finding where a file defines each would cost on every load)
+    sources: dict[str, tuple[str | None, Callable[[tuple[str | int, ...], str], Problem] | None]] = dict.fromkeys(
+        specs, (None, None)
+    )
+    without = set(data.get("without_house_rules", []))
+    known = _variant_names()
+    checked = len(modules)
     offering = list(modules)
     for name in sorted(_plugin_entry_points()):
         if name in dict(modules):
@@ -532,14 +584,47 @@ def _house_rule_specs(
         except (LookupError, RulesetError):
             if broken is not None:
                 broken.append(name)
-    for plugin_name, module in offering:
-        for name, spec in _offered_house_rules(plugin_name, module).items():
-            if spec.get("variants") and data["name"] not in spec["variants"]:
+    problems: list[Problem] = []
+    for index, (plugin_name, module) in enumerate(offering):
+        offered = _offered_house_rules(plugin_name, module)
+        if not offered:
+            continue
+        locate = _hook_locator(plugin_name, module) if index < checked else None
+        source = f"plugin {plugin_name!r} ({getattr(module, '__file__', None) or 'not a file'})"
+        for name, spec in offered.items():
+            variants = [str(v) for v in spec.get("variants") or ()]
+            if locate is not None:
+                for at, variant in enumerate(variants):
+                    if variant not in known and variant != data["name"]:
+                        close = difflib.get_close_matches(variant, list(known), n=1)
+                        hint = f" (did you mean {close[0]!r}?)" if close else ""
+                        names = ", ".join(sorted(set(known.values())))
+                        message = f"no variant named {variant!r}{hint}; known variants: {names}"
+                        problems.append(locate((name, "variants", at), f"house rule {name!r}: {message}"))
+            if not _applies(spec, data["name"], known):
+                if elsewhere is not None:
+                    elsewhere.setdefault(name, f"plugin {plugin_name!r} offers it for {', '.join(variants)} only")
+                continue
+            if name in sources:
+                first, first_locate = sources[name]
+                at_local = locate or first_locate
+                if at_local is not None and name not in without:
+                    if first is None:
+                        first = defined_at(name) if defined_at else f"{data['name']}'s ruleset"
+                    other = first if at_local is locate else source
+                    message = (
+                        f"house rule {name!r}: {data['name']} has a house rule {name!r} already, from {other}; "
+                        "a house rule's name is unique for a variant: rename one of them"
+                    )
+                    problems.append(at_local((name,), message))
                 continue
             entry = {k: v for k, v in spec.items() if k != "variants"}
             entry["plugins"] = list(dict.fromkeys(list(entry.get("plugins", [])) + [plugin_name]))
-            specs.setdefault(name, entry)
-    for name in data.get("without_house_rules", []):
+            specs[name] = entry
+            sources[name] = (source, locate)
+    if problems:
+        raise RulesetError(problems)
+    for name in without:
         specs.pop(name, None)
     return specs
 
@@ -547,11 +632,12 @@ def _house_rule_specs(
 def house_rules_for(variant_name: str, plugins: Iterable[PluginSource] = ()) -> dict[str, dict[str, Any]]:
     """Every house rule the variant ``variant_name`` accepts, by name (summary, set, plugins, conflicts);
     ``plugins`` are local plugins (files or modules) offering more."""
-    merged = _read_chain(find_ruleset(variant_name) if not _is_file(variant_name) else variant_name)
+    path = find_ruleset(variant_name) if not _is_file(variant_name) else variant_name
+    merged = _read_chain(path)
     local = _local_plugins(plugins)
     given = {name for name, _ in local}  # a ruleset may name a local plugin, given here rather than installed
     modules = [(name, _load_plugin(name)) for name in merged.data.get("plugins", []) if name not in given]
-    return _house_rule_specs(merged.data, modules + local)
+    return _house_rule_specs(merged.data, modules + local, defined_at=_ruleset_rule_source(merged, path))
 
 
 def _plugin_values_problems(
@@ -621,11 +707,15 @@ def _build(
     data = merged.data
     # house rules: data from the ruleset, plus those plugins offer
     broken: list[str] = []
-    specs = _house_rule_specs(data, offering, broken)
+    elsewhere: dict[str, str] = {}
+    specs = _house_rule_specs(
+        data, offering, broken, defined_at=_ruleset_rule_source(merged, path), elsewhere=elsewhere
+    )
     for name in house_rules:
         if name not in specs:
             close = difflib.get_close_matches(name, list(specs), n=1)
-            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            hint = f" ({elsewhere[name]})" if name in elsewhere else ""
+            hint += f" (did you mean {close[0]!r}?)" if close else ""
             offered = ", ".join(sorted(specs)) or "none"
             note = (
                 (
@@ -807,7 +897,11 @@ def _house_rule_problems(path: str, variant: Variant, local: Sequence[tuple[str,
     }  # inherited ones: checked in their file
     try:
         modules = [(n, m) for n in variant.plugin_names if isinstance(m := variant.pm.get_plugin(n), ModuleType)]
-        accepted = _house_rule_specs(merged.data, modules + [m for m in local if m[0] not in variant.plugin_names])
+        accepted = _house_rule_specs(
+            merged.data,
+            modules + [m for m in local if m[0] not in variant.plugin_names],
+            defined_at=_ruleset_rule_source(merged, path),
+        )
     except (RulesetError, PluginError):
         accepted = dict(own)
     accepted.update(own)
@@ -830,7 +924,7 @@ def _house_rule_problems(path: str, variant: Variant, local: Sequence[tuple[str,
             continue
         file, line, column = _def_position(offered, plugin_name)
         for name, spec in _offered_house_rules(plugin_name, module).items():
-            if spec.get("variants") and variant.name not in spec["variants"]:
+            if not _applies(spec, variant.name):
                 continue
 
             at_hook = partial(_at_hook, (file, line, column), plugin_name, name)

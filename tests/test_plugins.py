@@ -18,7 +18,7 @@ from rummykit.cli import main
 from rummykit.ruleset import kernel_schema
 from rummykit.scaffold import ScaffoldError, new_house_rule
 from rummykit.simulate import play_game
-from rummykit.variant import house_rules_for, plugin_problems
+from rummykit.variant import find_ruleset, house_rules_for, plugin_problems
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -249,17 +249,151 @@ def test_new_house_rule_scaffolds_a_package(tmp_path: Path) -> None:
     [
         ("Knock 7", "gin", "not a house rule name"),
         ("knock-7", "gni", "no variant named 'gni'"),
+        # the package is a module beside every other one: never a keyword, nor one that exists already
+        ("import", "gin", "the Python module 'import', a Python keyword; choose another name, such as 'my-import'"),
+        ("pass", "gin", "a Python keyword"),
+        ("yaml", "gin", "the Python module 'yaml', which is importable already .*installing it would replace"),
+        ("rummykit", "gin", "'rummykit', which is importable already"),
+        ("json", "gin", "'json', which names a module of the standard library; .* such as 'my-json'"),
+        ("gin", "gin", "a plugin named 'gin' is installed already"),
+        ("modern", "gin", "gin has a house rule 'modern' already .*; choose another name, such as 'my-modern'"),
     ],
 )
 def test_new_house_rule_refuses_mistakes(tmp_path: Path, name: str, variant: str, message: str) -> None:
     with pytest.raises(ScaffoldError, match=message):
         new_house_rule(name, tmp_path, variant)
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_new_house_rule_accepts_a_name_another_variant_has(tmp_path: Path) -> None:
+    assert new_house_rule("modern", tmp_path, "500-rum").variant == "500-rum"  # only gin has a 'modern'
+
+
+def test_new_house_rule_refuses_a_folder_it_cannot_create_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("notes\n")
+    missing = tmp_path / "nope" / "deeper"
+    for where, message in [
+        (notes, f"rummykit: {notes} is not a folder: name the folder to create the package in\n"),
+        (missing, f"rummykit: {missing} does not exist: create the folder first, or name one that exists\n"),
+    ]:
+        assert main(["new", "house-rule", "foo-bar", "--dir", str(where)]) == 2
+        assert capsys.readouterr().err == message
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]  # the missing folder is not made
+    # A folder that cannot be written in (read-only: as root, only a refused access shows it).
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("os.access", lambda path, mode: False)
+    assert main(["new", "house-rule", "foo-bar"]) == 2
+    assert capsys.readouterr().err == (
+        f"rummykit: cannot create the package in the current folder ({tmp_path}): permission denied\n"
+    )
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+
+
+def test_new_house_rule_leaves_nothing_when_a_write_fails(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    written = []
+    real = Path.write_text
+
+    def write_text(self: Path, *args: object, **kwargs: object) -> int:
+        if len(written) == 2:
+            raise PermissionError(13, "Permission denied", str(self))
+        written.append(self)
+        return real(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Path, "write_text", write_text)
+    with pytest.raises(ScaffoldError, match=f"cannot write the package in {tmp_path / 'foo-bar'}: Permission denied"):
+        new_house_rule("foo-bar", tmp_path)
+    assert len(written) == 2 and list(tmp_path.iterdir()) == []
+
+
+def test_new_house_rule_next_steps_name_the_package_from_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    here, elsewhere = tmp_path / "here", tmp_path / "elsewhere"
+    (here / "sub").mkdir(parents=True)
+    elsewhere.mkdir()
+    monkeypatch.chdir(here)
+    inside = new_house_rule("knock-7", here / "sub")  # an absolute --dir inside the current folder
+    assert inside.shown == "sub/knock-7"
+    assert inside.next_steps[2] == "pip install ./sub/knock-7   # then: rummykit show gin; pytest sub/knock-7"
+    outside = new_house_rule("knock-7", "../elsewhere")
+    assert outside.shown == f"{elsewhere.as_posix()}/knock-7"
+    assert outside.next_steps[1].startswith(f"rummykit play gin --plugin {elsewhere.as_posix()}/knock-7/knock_7/")
+    assert outside.next_steps[2].startswith(f"pip install {elsewhere.as_posix()}/knock-7   # then:")
 
 
 def test_new_house_rule_never_overwrites(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["new", "house-rule", "knock-7", "--dir", str(tmp_path)]) == 0
     assert main(["new", "house-rule", "knock-7", "--dir", str(tmp_path)]) == 2
     assert "already exists" in capsys.readouterr().err
+
+
+# -- house rules offered by plugins: names unique for a variant, variants that exist -------------------------
+
+OFFERS = """
+import rummykit
+
+
+@rummykit.hookimpl
+def rummykit_house_rules():
+    return {{"{name}": {{"summary": "A house rule.", "variants": {variants}, "set": {{"target": 250}}}}}}
+"""
+
+
+def test_a_plugin_house_rule_named_like_one_the_variant_has_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plugin = write(tmp_path, "modern.py", OFFERS.format(name="modern", variants=["gin"]))
+    gin_yaml = Path(find_ruleset("gin"))
+    line = next(i for i, text in enumerate(gin_yaml.read_text().splitlines(), 1) if text == "  modern:")
+    message = (
+        f"{plugin}:5:1: rummykit_house_rules().modern: plugin 'modern': house rule 'modern': gin has a house "
+        f"rule 'modern' already, from {gin_yaml}:{line}; a house rule's name is unique for a variant: "
+        "rename one of them"
+    )
+    problems = rummykit.validate("gin", plugins=[plugin])
+    assert [str(p) for p in problems] == [message]
+    for load in (
+        lambda: rummykit.load_variant("gin", ["modern"], plugins=[plugin]),
+        lambda: house_rules_for("gin", [plugin]),
+    ):
+        with pytest.raises(rummykit.RulesetError) as caught:
+            load()
+        assert [str(p) for p in caught.value.problems] == [message]
+    assert main(["show", "gin", "--plugin", str(plugin)]) == 2
+    assert capsys.readouterr().err == f"rummykit: {message}\n"
+    # Two local plugins offering one name: the second is refused, naming the first.
+    first = write(tmp_path, "first.py", OFFERS.format(name="knock-7", variants=["gin"]))
+    second = write(tmp_path, "second.py", OFFERS.format(name="knock-7", variants=[]))
+    problems = rummykit.validate("gin", plugins=[first, second])
+    assert len(problems) == 1 and problems[0].file == str(second)
+    assert f"already, from plugin 'first' ({first})" in problems[0].message
+    # For a variant that has no 'modern', the plugin's is offered.
+    elsewhere = write(tmp_path, "modern_500.py", OFFERS.format(name="modern", variants=["500-rum"]))
+    assert rummykit.load_variant("500-rum", ["modern"], plugins=[elsewhere]).ruleset["target"] == 250
+
+
+def test_a_plugin_house_rule_for_a_variant_that_does_not_exist_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plugin = write(tmp_path, "knock_7.py", OFFERS.format(name="knock-7", variants=["gin", "ginn"]))
+    problems = rummykit.validate("gin", plugins=[plugin])
+    assert len(problems) == 1
+    assert (problems[0].file, problems[0].line) == (str(plugin), 5)
+    assert problems[0].path == "rummykit_house_rules().knock-7.variants[1]"
+    assert problems[0].message.startswith(
+        "plugin 'knock-7': house rule 'knock-7': no variant named 'ginn' (did you mean 'gin'?); known variants: "
+    )
+    assert main(["play", "gin", "--plugin", str(plugin), "--house-rule", "knock-7", "--bots", "greedy,greedy"]) == 2
+    assert "no variant named 'ginn' (did you mean 'gin'?)" in capsys.readouterr().err
+    # An alias names the variant too; a house rule for another variant says so when selected.
+    alias = write(tmp_path, "alias.py", OFFERS.format(name="alias-rule", variants=["gin-rummy"]))
+    assert rummykit.load_variant("gin", ["alias-rule"], plugins=[alias]).ruleset["target"] == 250
+    other = write(tmp_path, "other.py", OFFERS.format(name="other-rule", variants=["500-rum"]))
+    with pytest.raises(
+        rummykit.RulesetError, match=r"gin has no house rule 'other-rule' \(plugin 'other' offers it for 500-rum only\)"
+    ):
+        rummykit.load_variant("gin", ["other-rule"], plugins=[other])
 
 
 def test_a_hook_returning_the_wrong_type_is_named_with_its_plugin(tmp_path: Path) -> None:
