@@ -25,7 +25,7 @@ from .hookspecs import hookimpl
 from .melds import Arrangement, Meld, MeldRules
 from .ruleset import Problem, RulesetError
 from .validation import validate
-from .variant import Variant, VariantInfo, list_variants, load_variant
+from .variant import Variant, VariantInfo, house_rule_file, list_variants, load_variant
 
 __version__ = "0.1.0"
 
@@ -65,6 +65,7 @@ __all__ = [
     "RulesetError",
     "Variant",
     "VariantInfo",
+    "house_rule_file",
     "list_variants",
     "load_variant",
     "validate",

@@ -12,6 +12,7 @@ import difflib
 import itertools
 import json
 import warnings
+import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
 from functools import lru_cache, partial
 from pathlib import Path
@@ -57,6 +58,7 @@ from .ruleset import (
     dotted,
     kernel_schema,
     leaf_paths,
+    load_document,
     merge,
     schema_problems,
 )
@@ -478,6 +480,32 @@ def _reload_variant(
     return load_variant(source, house_rules=house_rules, options=options or None, plugins=plugins)
 
 
+class HouseRuleFile(dict[str, dict[str, Any]]):
+    """What :func:`house_rule_file` returns: ``{name: spec}``, with the file it was read from."""
+
+    def __init__(self, name: str, document: Document) -> None:
+        super().__init__({name: dict(document.data)})
+        self.name = name
+        self.document = document
+
+
+def house_rule_file(path: str | Path, name: str) -> dict[str, dict[str, Any]]:
+    """A house rule read from a YAML file, for a plugin's ``rummykit_house_rules`` to return: ``{name: spec}``,
+    the file holding the spec (``summary``, ``variants``, ``set``...), as ``rummykit new house-rule`` writes
+    ``house_rule.yaml``. The file is read as a ruleset is (safely, within the same limits), and a problem in
+    it, found now or when the house rule is checked, names the file and its line::
+
+        @rummykit.hookimpl
+        def rummykit_house_rules():
+            return rummykit.house_rule_file(Path(__file__).with_name("house_rule.yaml"), "knock-7")
+    """
+    return HouseRuleFile(name, load_document(str(path)))
+
+
+_HOUSE_RULE_FILES: weakref.WeakKeyDictionary[ModuleType, HouseRuleFile] = weakref.WeakKeyDictionary()
+"""The house rule each plugin last read with :func:`house_rule_file`: its problems are located in the file."""
+
+
 def _offered_house_rules(plugin_name: str, module: ModuleType) -> dict[str, dict[str, Any]]:
     """The house rules ``module`` offers through ``rummykit_house_rules``, checked against the schema."""
     offered = getattr(module, "rummykit_house_rules", None)
@@ -485,10 +513,16 @@ def _offered_house_rules(plugin_name: str, module: ModuleType) -> dict[str, dict
         return {}
     try:
         specs = offered()
+    except RulesetError:
+        raise  # a house rule's file that cannot be read (house_rule_file): located in it already
     except Exception as exc:
         raise PluginError(plugin_name, "rummykit_house_rules", exc) from exc
     if specs is None:
         return {}
+    if isinstance(specs, HouseRuleFile):
+        _HOUSE_RULE_FILES[module] = specs
+    else:
+        _HOUSE_RULE_FILES.pop(module, None)
     locate = _hook_locator(plugin_name, module)
     rule_schema = dict(kernel_schema()["$defs"]["house_rule"])
     variants = {"type": "array", "items": {"type": "string"}}
@@ -509,8 +543,11 @@ def _hook_locator(plugin_name: str, module: ModuleType) -> Callable[[tuple[str |
     """Locates a problem of the house rules ``module`` offers: at its ``rummykit_house_rules``, the path
     inside what the hook returns (``rummykit_house_rules().knock-7.variants[0]``)."""
     offered = getattr(module, "rummykit_house_rules", None)
+    read = _HOUSE_RULE_FILES.get(module)
 
     def locate(path: tuple[str | int, ...], message: str) -> Problem:  # the hook's line read only for a problem
+        if read is not None and path[:1] == (read.name,):  # read by house_rule_file: its file and line
+            return _file_problem(read.document, path[1:], f"plugin {plugin_name!r}: {message}")
         return Problem(
             *_def_position(offered, getattr(module, "__file__", None) or f"plugin {plugin_name!r}"),
             "rummykit_house_rules()" + (f".{dotted(path)}" if path else ""),
@@ -927,7 +964,11 @@ def _house_rule_problems(path: str, variant: Variant, local: Sequence[tuple[str,
             if not _applies(spec, variant.name):
                 continue
 
-            at_hook = partial(_at_hook, (file, line, column), plugin_name, name)
+            read = _HOUSE_RULE_FILES.get(module)
+            if read is not None and read.name == name:  # read by house_rule_file: at its file and line
+                at_hook = partial(_in_file, read.document, plugin_name, name)
+            else:
+                at_hook = partial(_at_hook, (file, line, column), plugin_name, name)
             problems += _try_house_rule(path, name, local, at_hook)
     return problems
 
@@ -942,6 +983,20 @@ def _at_hook(
         f"rummykit_house_rules().{name}" + (f".{inner}" if inner else ""),
         f"plugin {plugin_name!r}: {message}",
     )
+
+
+def _in_file(document: Document, plugin_name: str, name: str, where: tuple[str | int, ...], message: str) -> Problem:
+    """A problem of the house rule ``name`` offered by a plugin that read it with :func:`house_rule_file`, at
+    its line in that file."""
+    inner = where[2:] if where[:2] == ("house_rules", name) else where
+    return _file_problem(document, inner, f"plugin {plugin_name!r}: {message}")
+
+
+def _file_problem(document: Document, path: tuple[str | int, ...], message: str) -> Problem:
+    """A problem at ``path`` of a house rule's file: an unknown key at the key itself, as in a ruleset."""
+    about_key = "unknown key" in message and path in document.keys
+    line, column = document.keys[path] if about_key else document.where(path)
+    return Problem(document.file, line, column, dotted(path), message)
 
 
 def _try_house_rule(path: str, name: str, local: Sequence[tuple[str, ModuleType]], locate: Any) -> list[Problem]:

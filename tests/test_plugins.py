@@ -4,6 +4,7 @@ hook errors without tracebacks, ``rummykit schema``, ``show --origin`` and ``new
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 import types
 from pathlib import Path
@@ -419,3 +420,28 @@ def test_a_hook_returning_the_wrong_type_is_named_with_its_plugin(tmp_path: Path
         r"TypeError: returned int 42 where HandResult",
     ):
         game.apply("knock KS")
+
+
+def test_a_house_rule_read_from_its_file_is_reported_at_the_files_lines(tmp_path: Path) -> None:
+    plugin = tmp_path / "knock_file.py"
+    plugin.write_text(
+        "from pathlib import Path\n"
+        "import rummykit\n\n\n"
+        "@rummykit.hookimpl\n"
+        "def rummykit_house_rules():\n"
+        '    return rummykit.house_rule_file(Path(__file__).with_name("rule.yaml"), "knock-file")\n',
+        encoding="utf-8",
+    )
+    rule = tmp_path / "rule.yaml"
+    rule.write_text('summary: "Knock with 7."\nvariants: [gin]\nset:\n  rules:\n    knock_limit: 7\n', "utf-8")
+    variant = rummykit.load_variant("gin", house_rules=["knock-file"], plugins=[str(plugin)])
+    assert variant.rules["knock_limit"] == 7
+    rule.write_text('summary: "Knock with 7."\nvariants: [gin]\nset:\n  rules:\n    knock_limt: 7\n', "utf-8")
+    found = [str(p) for p in rummykit.validate("gin", plugins=[str(plugin)])]
+    assert len(found) == 1 and found[0].startswith(f"{rule}:5:5: set.rules.knock_limt: plugin 'knock-file'")
+    rule.write_text('summary: "x"\nvariants: [ginn]\n', "utf-8")
+    found = [str(p) for p in rummykit.validate("gin", plugins=[str(plugin)])]
+    assert found and found[0].startswith(f"{rule}:2:12: variants[0]:") and "did you mean 'gin'" in found[0]
+    rule.write_text('summary: "x"\nset:\n  rules:\n    knock_limit: 7\n   gin_bonus: 3\n', "utf-8")
+    found = [str(p) for p in rummykit.validate("gin", plugins=[str(plugin)])]
+    assert found and re.match(rf"{re.escape(str(rule))}:5:\d+: \(document\): not valid YAML", found[0])
