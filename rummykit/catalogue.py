@@ -22,6 +22,7 @@ from .ruleset import (
     leaf_paths,
     load_document,
     merge,
+    ten_as_t,
 )
 from .settings import PER_PLAYER_DEFAULTS
 
@@ -229,7 +230,7 @@ def _read_chain(path: str) -> _Merged:
     data: dict[str, Any] = {}
     origins: dict[tuple[str | int, ...], Document] = {}
     for doc in reversed(chain):
-        body = {k: v for k, v in doc.data.items() if k != "extends"}
+        body = ten_as_t({k: v for k, v in doc.data.items() if k != "extends"})
         data = merge(data, body)
         for leaf in leaf_paths(body):
             origins[leaf] = doc

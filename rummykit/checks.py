@@ -63,7 +63,7 @@ def _semantic_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
     players_keys = (("players", "min"), ("players", "max"))
     if low > high:
         problems.append(
-            clash(locate, ("players", "min"), f"expected at most players.max ({high}), got {low}", ("players", "max"))
+            clash(locate, ("players", "min"), f"players.min ({low}) is above players.max ({high})", ("players", "max"))
         )
     if data.get("partnerships") and any(count % 2 or count < 4 for count in counts):
         odd = ", ".join(str(c) for c in counts if c % 2 or c < 4)
@@ -156,7 +156,7 @@ def _semantic_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
                 clash(
                     locate,
                     ("melds", low_key),
-                    f"expected at most melds.{high_key} ({melds[high_key]}), got {melds.get(low_key, 3)}",
+                    f"melds.{low_key} ({melds.get(low_key, 3)}) is above melds.{high_key} ({melds[high_key]})",
                     ("melds", high_key),
                 )
             )
@@ -186,25 +186,20 @@ def _meld_problems(data: Mapping[str, Any], locate: Any, jokers_dealt: bool, wil
                 "JK is no rank: jokers meld only as wild cards (melds.wild) or in sets of jokers (melds.joker_sets)"
             )
             problems.append(locate(("melds", "excluded_ranks", index), message))
-    excluded_ranks = {RANK_KEYS[item] for item in excluded if item in RANK_KEYS}
-    for index, item in enumerate(melds.get("wild") or []):
-        rank = RANK_KEYS.get(item if item in RANK_KEYS else item[:-1])
-        if rank in excluded_ranks:
-            message = f"{item} is wild, but melds.excluded_ranks puts its rank in no meld"
-            problems.append(clash(locate, ("melds", "wild", index), message, ("melds", "excluded_ranks")))
+    excluded_ranks = {RANK_KEYS[item] for item in excluded if item in RANK_KEYS}  # (a wild rank: wild cards only)
     if excluded_ranks and set(pack.ranks) <= excluded_ranks:
         message = "every rank of the pack is excluded: nothing can be melded"
         problems.append(clash(locate, ("melds", "excluded_ranks"), message, *_DECK_KEYS))
     run_min = melds.get("run_min", 3)
     if melds.get("runs", True) and len(pack.order) < run_min:
-        message = (
-            f"expected at most {len(pack.order)}, the ranks in a run (melds.run_order, or the pack's), got {run_min}"
-        )
+        held = len(pack.order)
+        message = f"melds.run_min ({run_min}) is above the {held} ranks a run can hold (melds.run_order, or the pack's)"
         problems.append(clash(locate, ("melds", "run_min"), message, ("melds", "run_order"), *_DECK_KEYS))
     suits, set_min = len(pack.suits), melds.get("set_min", 3)
     if melds.get("sets", True) and melds.get("set_distinct_suits") and set_min > suits:
         message = (
-            f"expected at most {suits}: a set's cards are of different suits (melds.set_distinct_suits), got {set_min}"
+            f"melds.set_min ({set_min}) is above the {suits} suits, and a set's cards are of different suits "
+            "(melds.set_distinct_suits)"
         )
         problems.append(clash(locate, ("melds", "set_min"), message, ("melds", "set_distinct_suits"), *_DECK_KEYS))
     for key in ("max_wilds", "wild_sets"):
@@ -289,7 +284,7 @@ def _card_value_problems(data: Mapping[str, Any], locate: Any, jokers_dealt: boo
         except CardError:
             problems.append(locate(("card_values", key), f"{key!r} is not a rank or a card"))
     if spec is not None and "T" in spec and "10" in spec:
-        message = "T and 10 are one rank: expected its value once, as T"
+        message = "T and 10 are one rank: expected its value once"
         problems.append(clash(locate, ("card_values", "10"), message, ("card_values", "T")))
     if spec is not None:
         missing = []

@@ -442,6 +442,25 @@ def _build(
     return _scalar(node, path, problems, name, constructor)
 
 
+def ten_as_t(layer: Any) -> Any:
+    """``layer`` (a ruleset file's values, a house rule's ``set``, options) with the keys ``10`` and ``10H``...
+    of ``card_values`` and ``meld_values`` written ``T`` and ``TH``, as the kernel reads them: so that a layer
+    merged over another replaces its ten's value whichever way either writes it. A mapping that gives both
+    keeps both (the checks refuse it)."""
+    if not isinstance(layer, Mapping) or not any(
+        isinstance(layer.get(k), Mapping) for k in ("card_values", "meld_values")
+    ):
+        return layer
+    result = dict(layer)
+    for key in ("card_values", "meld_values"):
+        values = layer.get(key)
+        if isinstance(values, Mapping):
+            renamed = {("T" + str(k)[2:] if str(k).startswith("10") else k): v for k, v in values.items()}
+            if len(renamed) == len(values):
+                result[key] = renamed
+    return result
+
+
 def merge(base: Any, override: Any) -> Any:
     """Deep merge: mappings merge key by key, anything else in ``override`` replaces ``base``."""
     if isinstance(base, Mapping) and isinstance(override, Mapping):

@@ -61,6 +61,7 @@ from .ruleset import (
     load_document,
     merge,
     schema_problems,
+    ten_as_t,
 )
 from .settings import RANK_KEYS, KernelSettings, Pack, per_players
 from .typed import rules_as
@@ -585,12 +586,26 @@ def _ruleset_rule_source(merged: _Merged, path: str) -> Callable[[str], str]:
     return source
 
 
+def _ruleset_rule_problem(merged: _Merged, path: str) -> Callable[[str, str], Problem | None]:
+    """A problem at the ruleset's house rule ``name``, where the user can change it: None when the file that
+    defines it is a shipped ruleset (a built-in variant's, an installed game's)."""
+    locate = _locator(merged, path)
+
+    def at_rule(name: str, message: str) -> Problem | None:
+        problem = locate(("house_rules", name), message)
+        shipped = {str(Path(p).resolve()) for p in _shipped_names()[0].values()}
+        return None if str(Path(problem.file).resolve()) in shipped else problem
+
+    return at_rule
+
+
 def _house_rule_specs(
     data: Mapping[str, Any],
     modules: Sequence[tuple[str, ModuleType]],
     broken: list[str] | None = None,
     *,
     defined_at: Callable[[str], str] | None = None,
+    at_ruleset: Callable[[str, str], Problem | None] | None = None,
     elsewhere: dict[str, str] | None = None,
 ) -> dict[str, dict[str, Any]]:
     """House rules a variant accepts: its ruleset's ``house_rules``, then those its plugins and any installed
@@ -623,7 +638,14 @@ def _house_rule_specs(
                 broken.append(name)
     problems: list[Problem] = []
     for index, (plugin_name, module) in enumerate(offering):
-        offered = _offered_house_rules(plugin_name, module)
+        try:
+            offered = _offered_house_rules(plugin_name, module)
+        except (RulesetError, PluginError):
+            if index < checked:
+                raise
+            if broken is not None:  # an installed plugin the variant does not name: skipped, as when it fails to load
+                broken.append(plugin_name)
+            continue
         if not offered:
             continue
         locate = _hook_locator(plugin_name, module) if index < checked else None
@@ -633,11 +655,15 @@ def _house_rule_specs(
             if locate is not None:
                 for at, variant in enumerate(variants):
                     if variant not in known and variant != data["name"]:
+                        # A name close to a known variant's is taken for a typo; another may be a ruleset
+                        # file's own name (``name: my-gin``), which no catalogue lists.
                         close = difflib.get_close_matches(variant, list(known), n=1)
-                        hint = f" (did you mean {close[0]!r}?)" if close else ""
-                        names = ", ".join(sorted(set(known.values())))
-                        message = f"no variant named {variant!r}{hint}; known variants: {names}"
-                        problems.append(locate((name, "variants", at), f"house rule {name!r}: {message}"))
+                        if close:
+                            names = ", ".join(sorted(set(known.values())))
+                            message = (
+                                f"no variant named {variant!r} (did you mean {close[0]!r}?); known variants: {names}"
+                            )
+                            problems.append(locate((name, "variants", at), f"house rule {name!r}: {message}"))
             if not _applies(spec, data["name"], known):
                 if elsewhere is not None:
                     elsewhere.setdefault(name, f"plugin {plugin_name!r} offers it for {', '.join(variants)} only")
@@ -645,6 +671,16 @@ def _house_rule_specs(
             if name in sources:
                 first, first_locate = sources[name]
                 at_local = locate or first_locate
+                if first is None and at_local is not None and at_ruleset is not None and name not in without:
+                    # The ruleset's own house rule and a plugin's: at the ruleset, unless it is a shipped one.
+                    message = (
+                        f"house rule {name!r}: {source} offers a house rule {name!r} for {data['name']} too; "
+                        "a house rule's name is unique for a variant: rename one of them"
+                    )
+                    found = at_ruleset(name, message)
+                    if found is not None:
+                        problems.append(found)
+                        continue
                 if at_local is not None and name not in without:
                     if first is None:
                         first = defined_at(name) if defined_at else f"{data['name']}'s ruleset"
@@ -677,6 +713,32 @@ def house_rules_for(variant_name: str, plugins: Iterable[PluginSource] = ()) -> 
     return _house_rule_specs(merged.data, modules + local, defined_at=_ruleset_rule_source(merged, path))
 
 
+def _named_plugins(
+    data: Mapping[str, Any], local: Sequence[tuple[str, ModuleType]], locate: Any
+) -> tuple[list[tuple[str, ModuleType]], list[Problem]]:
+    """The plugins a merged ruleset names, loaded (a local one given with it stands for an installed one of
+    that name), and the problems of those that cannot be."""
+    modules: list[tuple[str, ModuleType]] = []
+    problems: list[Problem] = []
+    given = dict(local)
+    for index, name in enumerate(data.get("plugins", [])):
+        if name in given:  # a local plugin given with this ruleset (--plugin FILE) stands for an installed one
+            modules.append((name, given[name]))
+            continue
+        try:
+            modules.append((name, _load_plugin(name)))
+        except LookupError as exc:
+            problems.append(locate(("plugins", index), str(exc)))
+        except RulesetError as exc:
+            problems.append(
+                locate(
+                    ("plugins", index), f"plugin {name!r} is installed but broken: {len(exc.problems)} problem(s) below"
+                )
+            )
+            problems += exc.problems
+    return modules, problems
+
+
 def _plugin_values_problems(
     data: Mapping[str, Any], local: Sequence[tuple[str, ModuleType]], locate: Any
 ) -> list[Problem]:
@@ -685,14 +747,8 @@ def _plugin_values_problems(
     names, rules = data.get("plugins", []), data.get("rules", {})
     if not isinstance(names, list) or not all(isinstance(n, str) for n in names) or not isinstance(rules, Mapping):
         return []
-    given = dict(local)
-    modules = []
-    for name in names:
-        try:
-            modules.append((name, given[name] if name in given else _load_plugin(name)))
-        except (LookupError, RulesetError):
-            return []
-    return _rules_problems(data, modules, locate)
+    modules, problems = _named_plugins(data, local, locate)
+    return [] if problems else _rules_problems(data, modules, locate)
 
 
 def _build(
@@ -714,25 +770,10 @@ def _build(
     problems += _chain_schema_problems(merged, locate)
     if problems:
         raise RulesetError(problems + _plugin_values_problems(merged.data, local, locate))
-    modules: list[tuple[str, ModuleType]] = []
-    given = dict(local)
-    for index, name in enumerate(merged.data.get("plugins", [])):
-        if name in given:  # a local plugin given with this ruleset (--plugin FILE) stands for an installed one
-            modules.append((name, given[name]))
-            continue
-        try:
-            modules.append((name, _load_plugin(name)))
-        except LookupError as exc:
-            problems.append(locate(("plugins", index), str(exc)))
-        except RulesetError as exc:
-            problems.append(
-                locate(
-                    ("plugins", index), f"plugin {name!r} is installed but broken: {len(exc.problems)} problem(s) below"
-                )
-            )
-            problems += exc.problems
+    modules, problems = _named_plugins(merged.data, local, locate)
     if problems:
         raise RulesetError(problems)
+    given = dict(local)
     # A local plugin (--plugin FILE, plugins=) that offers house rules is in force only through one of them
     # that is selected, as if installed: loading it makes them selectable. One that offers none is the
     # change itself, in force for the game it is loaded with.
@@ -746,7 +787,12 @@ def _build(
     broken: list[str] = []
     elsewhere: dict[str, str] = {}
     specs = _house_rule_specs(
-        data, offering, broken, defined_at=_ruleset_rule_source(merged, path), elsewhere=elsewhere
+        data,
+        offering,
+        broken,
+        defined_at=_ruleset_rule_source(merged, path),
+        at_ruleset=_ruleset_rule_problem(merged, path),
+        elsewhere=elsewhere,
     )
     for name in house_rules:
         if name not in specs:
@@ -787,8 +833,8 @@ def _build(
         raise RulesetError(problems)
     for name in house_rules:
         spec = specs[name]
-        data = merge(data, spec.get("set", {}))
-        for leaf in leaf_paths(spec.get("set", {})):
+        data = merge(data, ten_as_t(spec.get("set", {})))
+        for leaf in leaf_paths(ten_as_t(spec.get("set", {}))):
             merged.origins[leaf] = Document(f"house rule {name!r}", {})
         for plugin in spec.get("plugins", []):
             if plugin not in [n for n, _ in modules]:
@@ -799,8 +845,8 @@ def _build(
                 except RulesetError as exc:
                     problems += exc.problems
     if options:
-        data = merge(data, dict(options))
-        for leaf in leaf_paths(dict(options)):
+        data = merge(data, ten_as_t(dict(options)))
+        for leaf in leaf_paths(ten_as_t(dict(options))):
             merged.origins[leaf] = Document("options", {})
     merged.data = data
     if "house_rules" not in (options or {}):  # the house rules block was checked above, with the chain
@@ -808,13 +854,13 @@ def _build(
     else:
         data_checked = data
     problems += schema_problems(data_checked, kernel_schema(), locate)
-    if isinstance(data.get("rules", {}), Mapping):  # the plugins' values, checked beside the kernel's
-        problems += _rules_problems(data, modules, locate)
+    # The plugins' values are checked beside the kernel's, whichever of them has problems.
+    plugin_values = _rules_problems(data, modules, locate) if isinstance(data.get("rules", {}), Mapping) else []
     if problems:
-        raise RulesetError(problems)
+        raise RulesetError(problems + plugin_values)
     _drop_counts_outside_players(merged)  # a parent's decks.count "6" where the child allows 2 to 4 players
     data = merged.data
-    problems += _semantic_problems(data, locate)
+    problems += plugin_values + _semantic_problems(data, locate)
     if problems:
         raise RulesetError(problems)
     variant = Variant(source, merged, house_rules, options, modules)
@@ -938,6 +984,7 @@ def _house_rule_problems(path: str, variant: Variant, local: Sequence[tuple[str,
             merged.data,
             modules + [m for m in local if m[0] not in variant.plugin_names],
             defined_at=_ruleset_rule_source(merged, path),
+            at_ruleset=_ruleset_rule_problem(merged, path),
         )
     except (RulesetError, PluginError):
         accepted = dict(own)

@@ -51,6 +51,8 @@ def test_a_house_rule_that_sets_a_mechanics_value_brings_it_in() -> None:
         refill.__name__,
     )
     assert rummykit.load_variant("500-rum").mechanics == (pile_draw.__name__,)
+    fanned = rummykit.load_variant("gin", options={"discard_pile": "fanned", "draw": {"from_pile": "any"}})
+    assert fanned.mechanics == (pile_draw.__name__,)  # the cards taken simply go into the hand
     turned = rummykit.load_variant("500-rum", options={"draw": {"empty_stock": "turn-over"}})
     assert turned.mechanics == (pile_draw.__name__, refill.__name__)
 
@@ -170,14 +172,13 @@ def test_the_plain_turn_without_a_mechanic_has_no_mechanics_verbs(tmp_path: Path
             },
             "top_layoff lays the top card off, and table.layoff is none",
         ),
-        (whole_pile, {"draw_from_pile": "whole"}, "from_pile: whole is for games that meld on the table"),
+        (whole_pile, {"draw_from_pile": "whole", "must_use": "top"}, "must_use: top is for games that meld on"),
         (
             pile_draw,
             {"must_use": "deepest", "draw_from_pile": "whole", "melds_on_table": True},
             "must_use: deepest goes with from_pile",
         ),
         (pile_draw, {"must_use": "deepest"}, "must_use: deepest is for games that meld on the table"),
-        (pile_draw, {"draw_from_pile": "any", "discard_pile": "fanned"}, "from_pile: any is for games that meld"),
         (pile_draw, {"draw_from_pile": "any", "melds_on_table": True}, "which a squared pile hides"),
         (refill, {"ruleset": {"draw": {"rebuilds": 2}}}, "rebuilds goes with empty_stock: turn-over or reshuffle"),
         (refill, {"empty_stock": "reshuffle", "discard_pile": "none"}, "and discard_pile is none: expected end"),

@@ -387,6 +387,9 @@ def test_a_plugin_house_rule_for_a_variant_that_does_not_exist_is_refused(
     )
     assert main(["play", "gin", "--plugin", str(plugin), "--house-rule", "knock-7", "--bots", "greedy,greedy"]) == 2
     assert "no variant named 'ginn' (did you mean 'gin'?)" in capsys.readouterr().err
+    # A name unlike every variant's may be a ruleset file's own (name: my-gin): not taken for a typo.
+    mine = write(tmp_path, "mine.py", OFFERS.format(name="short-game", variants=["gin", "my-house-rum"]))
+    assert rummykit.validate("gin", plugins=[mine]) == []
     # An alias names the variant too; a house rule for another variant says so when selected.
     alias = write(tmp_path, "alias.py", OFFERS.format(name="alias-rule", variants=["gin-rummy"]))
     assert rummykit.load_variant("gin", ["alias-rule"], plugins=[alias]).ruleset["target"] == 250
@@ -445,3 +448,36 @@ def test_a_house_rule_read_from_its_file_is_reported_at_the_files_lines(tmp_path
     rule.write_text('summary: "x"\nset:\n  rules:\n    knock_limit: 7\n   gin_bonus: 3\n', "utf-8")
     found = [str(p) for p in rummykit.validate("gin", plugins=[str(plugin)])]
     assert found and re.match(rf"{re.escape(str(rule))}:5:\d+: \(document\): not valid YAML", found[0])
+
+
+def test_an_installed_plugin_whose_house_rules_are_broken_stops_no_game_it_is_not_named_by(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from rummykit import variant as variant_module
+
+    broken = types.ModuleType("broken_rules")
+
+    def rummykit_house_rules() -> dict[str, object]:
+        raise ValueError("house_rule.yaml is not there")
+
+    broken.rummykit_house_rules = rummykit_house_rules  # type: ignore[attr-defined]
+    installed = dict(variant_module._plugin_entry_points())
+    monkeypatch.setattr(variant_module, "_plugin_entry_points", lambda: {**installed, "broken-rules": None})
+    load = variant_module._load_plugin
+    monkeypatch.setattr(variant_module, "_load_plugin", lambda name: broken if name == "broken-rules" else load(name))
+    game = rummykit.load_variant("500-rum", options={"target": 777}).new_game(seed=1)
+    assert game.legal_actions()
+    with pytest.raises(rummykit.RulesetError, match="has no house rule 'nope'.*could not be loaded: broken-rules"):
+        rummykit.load_variant("500-rum", house_rules=["nope"], options={"target": 778})
+
+
+def test_a_rulesets_house_rule_named_like_a_plugins_is_refused_at_the_rulesets_line(tmp_path: Path) -> None:
+    plugin = write(tmp_path, "seven.py", OFFERS.format(name="seven", variants=["my-gin"]))
+    ruleset = write(
+        tmp_path,
+        "my-gin.yaml",
+        "name: my-gin\nextends: gin\nhouse_rules:\n  seven:\n    summary: Ours.\n    set: {target: 70}\n",
+    )
+    problems = rummykit.validate(ruleset, plugins=[plugin])
+    assert problems and (problems[0].file, problems[0].line) == (str(ruleset), 4)
+    assert "plugin 'seven'" in problems[0].message and "rename one of them" in problems[0].message

@@ -572,11 +572,15 @@ def test_card_values_by_card(tmp_path: Path) -> None:
     assert variant.value(rummykit.cards.parse_card("QS")) == 50
     assert variant.value(rummykit.cards.parse_card("QH")) == 10
     assert variant.value(rummykit.cards.parse_card("TD")) == 9
-    # "10" beside gin's T would leave one of two values unused: refused, at the line that gives it
+    # "10" is the ten as T is: it replaces gin's T
     ten = tmp_path / "ten.yaml"
-    ten.write_text(path.read_text().replace("T: 9", '"10": 9'))
-    with pytest.raises(RulesetError, match=r"ten.yaml:6:\d+: card_values.10: T and 10 are one rank"):
-        rummykit.load_variant(str(ten))
+    ten.write_text(path.read_text().replace("T: 9", '"10": 8'))
+    assert rummykit.load_variant(str(ten)).value(rummykit.cards.parse_card("TD")) == 8
+    # both in one file: one value would go unused, refused at the line that gives "10"
+    both = tmp_path / "both.yaml"
+    both.write_text(path.read_text().replace("T: 9", 'T: 9\n  "10": 8'))
+    with pytest.raises(RulesetError, match=r"both.yaml:7:\d+: card_values.10: T and 10 are one rank"):
+        rummykit.load_variant(str(both))
 
 
 def test_players_min_above_max(tmp_path: Path) -> None:
@@ -707,7 +711,7 @@ def test_a_set_max_below_an_inherited_set_min_is_at_set_max(tmp_path: Path) -> N
     assert (problem.file, problem.line, problem.path) == (str(path), 4, "melds.set_max")
     set_min = line_of("500-rum", "set_min:")
     assert problem.message == (
-        f"expected at most melds.set_max (2), got 3 (melds.set_min inherited from 500-rum.yaml line {set_min})"
+        f"melds.set_min (3) is above melds.set_max (2) (melds.set_min inherited from 500-rum.yaml line {set_min})"
     )
     # through a longer chain (500 Partnership extends 500 Rum), the value is still named where it is set
     deeper = write(
@@ -722,7 +726,7 @@ def test_a_clash_the_child_s_own_values_make_stays_where_it_was(tmp_path: Path) 
     path = write(tmp_path, "own.yaml", "name: own\nextends: 500-rum\nmelds: {set_min: 5, set_max: 4}\n")
     problem = refused(path)
     assert (problem.file, problem.line, problem.column, problem.path) == (str(path), 3, 18, "melds.set_min")
-    assert problem.message == "expected at most melds.set_max (4), got 5"
+    assert problem.message == "melds.set_min (5) is above melds.set_max (4)"
 
 
 def test_options_that_clash_with_the_ruleset_are_named_as_options() -> None:

@@ -16,6 +16,7 @@ card taken.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from .. import standard
@@ -36,18 +37,17 @@ SELECTED_BY = "draw.from_pile: any, or draw.must_use: deepest"
 
 
 def ruleset_problems(kernel: KernelSettings, locate: Any, data: Mapping[str, Any] | None = None) -> list[Problem]:
-    """``draw.must_use: deepest`` needs a pile drawn from its top or anywhere; both values need melds on the
-    table (the cards taken are to be melded there), and ``from_pile: any`` a pile whose cards are seen."""
+    """``draw.must_use: deepest`` needs a pile drawn from its top or anywhere, and melds on the table (the card
+    taken is melded or laid off there at once); ``from_pile: any`` a pile whose cards are seen."""
     problems = []
     if kernel.must_use == "deepest" and kernel.draw_from_pile not in ("top", "any"):
         message = f"must_use: deepest goes with from_pile: top or any, not {kernel.draw_from_pile!r}"
         problems.append(clash(locate, ("draw", "must_use"), message, ("draw", "from_pile")))
-    if not kernel.melds_on_table:
-        for key, value in (("must_use", kernel.must_use), ("from_pile", kernel.draw_from_pile)):
-            if value == ("deepest" if key == "must_use" else "any"):
-                message = f"{key}: {value} is for games that meld on the table (table.melds: true)"
-                problems.append(clash(locate, ("draw", key), message, ("table", "melds")))
+    elif kernel.must_use == "deepest" and not kernel.melds_on_table:
+        message = "must_use: deepest is for games that meld on the table (table.melds: true)"
+        problems.append(clash(locate, ("draw", "must_use"), message, ("table", "melds")))
     if kernel.draw_from_pile == "any" and kernel.discard_pile == "squared":
+        # (its cards below the top would be named by the actions listed, to a player who cannot see them)
         message = "from_pile: any takes cards from deep in the pile, which a squared pile hides: expected fanned"
         problems.append(clash(locate, ("draw", "from_pile"), message, ("discard_pile",)))
     return problems
@@ -225,12 +225,15 @@ def pile_draws(deal: Deal) -> list[Action]:
         for held in hand:
             counts[held.face] += 1
     uses = _uses(deal, deal.current) if must_use else None
+    usable: Callable[[Card, Sequence[Card], Sequence[Card], Sequence[int] | None], bool] | None = None
+    if uses is not None:  # (asked of every card in the pile: the house rule's exact check only where it is in force)
+        usable = uses.usable if deal.variant.discard_to_go_out != "required" else partial(_usable, deal, uses)
     result = []
     faces_above: set[int] = set()
     cards_above: list[Card] = []
     for depth in range(len(pile) - 1, -1, -1):
         card = pile[depth]
-        if card.id not in deal.face_down and (uses is None or _usable(deal, uses, card, hand, cards_above, counts)):
+        if card.id not in deal.face_down and (usable is None or usable(card, hand, cards_above, counts)):
             if card.face in faces_above:
                 result.append(Action("draw discard", tuple(pile[depth:])))
             else:

@@ -71,9 +71,9 @@ def ruleset_problems(kernel: KernelSettings, locate: Any, data: Mapping[str, Any
     elif top_layoff and kernel.layoff_mode == "none":
         message = "top_layoff lays the top card off, and table.layoff is none"
         problems.append(clash(locate, ("draw", "top_layoff"), message, ("table", "layoff")))
-    if kernel.draw_from_pile == "whole" and not kernel.melds_on_table:
-        message = "from_pile: whole is for games that meld on the table (table.melds: true)"
-        problems.append(clash(locate, ("draw", "from_pile"), message, ("table", "melds")))
+    if kernel.must_use == "top" and not kernel.melds_on_table:
+        message = "must_use: top is for games that meld on the table (table.melds: true)"
+        problems.append(clash(locate, ("draw", "must_use"), message, ("table", "melds")))
     return problems
 
 
