@@ -575,28 +575,15 @@ def _applies(spec: Mapping[str, Any], variant_name: str, known: Mapping[str, str
     return variant_name in {known.get(v, v) for v in variants}
 
 
-def _ruleset_rule_source(merged: _Merged, path: str) -> Callable[[str], str]:
-    """Names where the ruleset at ``path`` defines its house rule ``name``: ``.../gin.yaml:59``."""
+def _ruleset_rule(merged: _Merged, path: str) -> Callable[[str, str], Problem]:
+    """A problem at the house rule ``name`` of the ruleset at ``path``, in the file of its chain that defines it."""
     locate = _locator(merged, path)
-
-    def source(name: str) -> str:
-        problem = locate(("house_rules", name), "")
-        return f"{problem.file}:{problem.line}" if problem.line else problem.file
-
-    return source
+    return lambda name, message: locate(("house_rules", name), message)
 
 
-def _ruleset_rule_problem(merged: _Merged, path: str) -> Callable[[str, str], Problem | None]:
-    """A problem at the ruleset's house rule ``name``, where the user can change it: None when the file that
-    defines it is a shipped ruleset (a built-in variant's, an installed game's)."""
-    locate = _locator(merged, path)
-
-    def at_rule(name: str, message: str) -> Problem | None:
-        problem = locate(("house_rules", name), message)
-        shipped = {str(Path(p).resolve()) for p in _shipped_names()[0].values()}
-        return None if str(Path(problem.file).resolve()) in shipped else problem
-
-    return at_rule
+def _shipped_file(file: str) -> bool:
+    """Whether ``file`` is a shipped ruleset (a built-in variant's, an installed game's): not the user's to change."""
+    return str(Path(file).resolve()) in {str(Path(p).resolve()) for p in _shipped_names()[0].values()}
 
 
 def _house_rule_specs(
@@ -604,8 +591,7 @@ def _house_rule_specs(
     modules: Sequence[tuple[str, ModuleType]],
     broken: list[str] | None = None,
     *,
-    defined_at: Callable[[str], str] | None = None,
-    at_ruleset: Callable[[str, str], Problem | None] | None = None,
+    at_ruleset: Callable[[str, str], Problem] | None = None,
     elsewhere: dict[str, str] | None = None,
 ) -> dict[str, dict[str, Any]]:
     """House rules a variant accepts: its ruleset's ``house_rules``, then those its plugins and any installed
@@ -615,9 +601,10 @@ def _house_rule_specs(
     to ``broken``): one broken plugin does not stop every game. The plugins in ``modules`` (the variant's
     own and local ones, given as files) are held to more: a house rule of theirs whose ``variants`` names
     no variant, or named like another house rule the variant has (from its ruleset or another plugin), is
-    refused with a :class:`RulesetError` at their ``rummykit_house_rules``. ``defined_at`` names where the
-    ruleset defines a house rule (for that message); ``elsewhere`` receives, for each house rule offered
-    for other variants only, which plugin offers it for which."""
+    refused with a :class:`RulesetError` at their ``rummykit_house_rules``, or, for a clash with the
+    ruleset's own house rule, at that rule (``at_ruleset`` locates it) unless the ruleset is a shipped one;
+    ``elsewhere`` receives, for each house rule offered for other variants only, which plugin offers it for
+    which."""
     specs = {name: dict(spec) for name, spec in data.get("house_rules", {}).items()}
     # name -> (the plugin it comes from, how to locate a problem of it when it is held to more); the
     # ruleset's are named only for a clash (finding where a file defines each would cost on every load)
@@ -671,19 +658,20 @@ def _house_rule_specs(
             if name in sources:
                 first, first_locate = sources[name]
                 at_local = locate or first_locate
-                if first is None and at_local is not None and at_ruleset is not None and name not in without:
-                    # The ruleset's own house rule and a plugin's: at the ruleset, unless it is a shipped one.
-                    message = (
-                        f"house rule {name!r}: {source} offers a house rule {name!r} for {data['name']} too; "
-                        "a house rule's name is unique for a variant: rename one of them"
-                    )
-                    found = at_ruleset(name, message)
-                    if found is not None:
-                        problems.append(found)
-                        continue
                 if at_local is not None and name not in without:
-                    if first is None:
-                        first = defined_at(name) if defined_at else f"{data['name']}'s ruleset"
+                    if first is None and at_ruleset is not None:
+                        # The ruleset's own house rule and a plugin's: at the ruleset, unless it is a shipped one.
+                        message = (
+                            f"house rule {name!r}: {source} offers a house rule {name!r} for {data['name']} too; "
+                            "a house rule's name is unique for a variant: rename one of them"
+                        )
+                        here = at_ruleset(name, message)
+                        if not _shipped_file(here.file):
+                            problems.append(here)
+                            continue
+                        first = f"{here.file}:{here.line}" if here.line else here.file
+                    elif first is None:
+                        first = f"{data['name']}'s ruleset"
                     other = first if at_local is locate else source
                     message = (
                         f"house rule {name!r}: {data['name']} has a house rule {name!r} already, from {other}; "
@@ -710,7 +698,7 @@ def house_rules_for(variant_name: str, plugins: Iterable[PluginSource] = ()) -> 
     local = _local_plugins(plugins)
     given = {name for name, _ in local}  # a ruleset may name a local plugin, given here rather than installed
     modules = [(name, _load_plugin(name)) for name in merged.data.get("plugins", []) if name not in given]
-    return _house_rule_specs(merged.data, modules + local, defined_at=_ruleset_rule_source(merged, path))
+    return _house_rule_specs(merged.data, modules + local, at_ruleset=_ruleset_rule(merged, path))
 
 
 def _named_plugins(
@@ -790,8 +778,7 @@ def _build(
         data,
         offering,
         broken,
-        defined_at=_ruleset_rule_source(merged, path),
-        at_ruleset=_ruleset_rule_problem(merged, path),
+        at_ruleset=_ruleset_rule(merged, path),
         elsewhere=elsewhere,
     )
     for name in house_rules:
@@ -983,8 +970,7 @@ def _house_rule_problems(path: str, variant: Variant, local: Sequence[tuple[str,
         accepted = _house_rule_specs(
             merged.data,
             modules + [m for m in local if m[0] not in variant.plugin_names],
-            defined_at=_ruleset_rule_source(merged, path),
-            at_ruleset=_ruleset_rule_problem(merged, path),
+            at_ruleset=_ruleset_rule(merged, path),
         )
     except (RulesetError, PluginError):
         accepted = dict(own)
