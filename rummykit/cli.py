@@ -33,6 +33,7 @@ from .cards import CardError, parse_card
 from .dispatch import PluginError
 from .engine import (
     DEFAULT_MAX_HANDS,
+    DEFAULT_MAX_TURNS,
     Action,
     Game,
     TableMeld,
@@ -79,7 +80,8 @@ def short_forms(variant: Variant) -> dict[str, str]:
 
 _RULESET_ORDER = (
     "name", "title", "aliases", "summary", "source", "extends", "plugins", "players", "partnerships", "decks",
-    "deal", "discard_pile", "draw", "table", "melds", "card_values", "target", "max_hands", "rules",
+    "deal", "discard_pile", "draw", "table", "melds", "card_values", "target", "max_hands", "max_turns",
+    "rules",
 )  # fmt: skip
 
 
@@ -287,6 +289,7 @@ def rules_lines(variant: Variant, game: Game | None = None) -> list[str]:
     if ruleset.get("target") is not None:
         facts.append(f"target {ruleset['target']}")
     facts.append(f"a game stops after {_count(ruleset.get('max_hands') or DEFAULT_MAX_HANDS, 'hand')} at most")
+    facts.append(f"a hand after {_count(ruleset.get('max_turns') or DEFAULT_MAX_TURNS, 'turn')}")
     lines.append("   " + ", ".join(facts))
     if game is not None and not game.is_over:
         dealt = position_words(game.deal, game.deal.actor).facts

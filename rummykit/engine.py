@@ -41,6 +41,8 @@ __all__ = [
     "Game",
     "RECORD_FORMAT",
     "DEFAULT_MAX_HANDS",
+    "DEFAULT_MAX_TURNS",
+    "TURN_LIMIT",
 ]
 
 MOVED_STATE: dict[str, type] = {}
@@ -56,6 +58,15 @@ DEFAULT_MAX_HANDS = 1000
 """The hand limit of a game whose ruleset sets no ``max_hands`` and that is started without one: a guard
 against games that cannot end (a policy that never knocks redeals dead hands for ever). Real games end
 long before it (a greedy Gin game takes about ten hands)."""
+
+DEFAULT_MAX_TURNS = 1000
+"""The turn limit of a hand whose ruleset sets no ``max_turns``: a guard against hands that cannot end (a stock
+turned over from the pile as often as it runs out, while nobody can go out). A hand that reaches it is
+abandoned (:data:`TURN_LIMIT`). The built-in games' hands end long before it: their stocks are made again a
+few times at most."""
+
+TURN_LIMIT = "turn-limit"
+"""The kind of a hand abandoned at the turn limit (``max_turns``): nobody scores, and the next hand is dealt."""
 
 
 _S = TypeVar("_S")
@@ -128,7 +139,8 @@ class HandResult:
 
     number: int
     kind: str
-    """``knock``, ``undercut``, ``gin``, ``out``, ``dead``, ``exhausted`` or a game's own word."""
+    """``knock``, ``undercut``, ``gin``, ``out``, ``dead``, ``exhausted``, ``turn-limit`` (:data:`TURN_LIMIT`) or a
+    game's own word."""
     scores: tuple[int, ...]
     winner: int | None
     dealer: int
@@ -578,8 +590,18 @@ class Deal:
         self.taken = None
         self.drawn = None
         self.turn += 1
+        if self.turn >= self.game.max_turns:
+            self._abandon()
+            return
         if self.game._tells_turn_started:
             self.variant.hook.rummykit_turn_started(deal=self, seat=self.current)
+
+    def _abandon(self) -> None:
+        """End the hand at the game's turn limit, unscored (:data:`TURN_LIMIT`): the rules did not end it, so no
+        game's scoring is asked to."""
+        scores = (0,) * len(self.hands)
+        self.result = HandResult(self.number, TURN_LIMIT, scores, None, self.dealer, {"turns": self.turn})
+        self.phase = "over"
 
     def all_cards(self) -> list[Card]:
         """Every card of this deal, wherever it is."""
@@ -651,6 +673,9 @@ class Game:
         """The most hands this game plays: the ``max_hands`` it was started with, else the ruleset's
         ``max_hands``, else :data:`DEFAULT_MAX_HANDS`. Reaching it ends the game (``end_reason``
         ``"max-hands"``)."""
+        self.max_turns = variant.ruleset.get("max_turns") or DEFAULT_MAX_TURNS
+        """The most turns a hand lasts: the ruleset's ``max_turns``, else :data:`DEFAULT_MAX_TURNS`. A hand that
+        reaches it is abandoned unscored (kind :data:`TURN_LIMIT`) and the next one is dealt."""
         if players is None:
             players = variant.min_players
         if isinstance(players, bool) or not isinstance(players, (int, Sequence)) or isinstance(players, str):
@@ -981,6 +1006,8 @@ class Game:
         held = deal.card_count()
         error = AssertionError(f"{when} the deal holds {held} cards; the deck has {len(self.deck)}")
         raise PluginError(plugins, "rummykit_apply_action", error)
+
+    max_turns: int = DEFAULT_MAX_TURNS  # (a game pickled before hands had a turn limit)
 
     _counts_cards = True
     """Whether the deal's cards are counted after every action (a plugin that loses or makes a card is caught

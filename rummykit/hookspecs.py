@@ -187,7 +187,8 @@ def rummykit_stock_exhausted(deal: Deal) -> str | None:
 
 @hookspec(firstresult=True)
 def rummykit_score_hand(deal: Deal, kind: str) -> HandResult | None:
-    """Score a finished hand that ended as ``kind`` (``out``, ``knock``, ``dead``...).
+    """Score a finished hand that ended as ``kind`` (``out``, ``knock``, ``dead``...). A hand abandoned at the
+    ruleset's turn limit (``max_turns``, kind ``turn-limit``) is not scored: the kernel gives every seat 0.
 
     ``details["breakdown"]``, when given, lists per seat (label, value) pairs that the terminal shows after
     that seat's cards at the end of the hand (Iceberg: ``melded 50``, ``cards in hand -50``, ``ace

@@ -116,7 +116,11 @@ def meld_text(meld: Meld, search: MeldSearch) -> str:
     return " ".join(f"{card}={card_from_face(face)}" if search.is_wild(card) else str(card) for card, face in pairs)
 
 
-_KERNEL_ENDINGS = {"out": "a player went out", "exhausted": "the stock ran out"}
+_KERNEL_ENDINGS = {
+    "out": "a player went out",
+    "exhausted": "the stock ran out",
+    "turn-limit": "the hand reached its turn limit (max_turns) and is abandoned",  # engine.TURN_LIMIT
+}
 
 
 def kernel_words(game: Game, deal: Deal | None, result: HandResult, words: ResultWords) -> None:
