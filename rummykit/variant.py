@@ -11,6 +11,7 @@ from __future__ import annotations
 import difflib
 import itertools
 import json
+import os
 import warnings
 import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
@@ -120,6 +121,9 @@ class Variant:
         self.extra_plugins: tuple[str, ...] = ()
         """Names of the local plugins in force by themselves: loaded with the variant, offering no house rule
         and not named by its ruleset (what a banner names besides the house rules)."""
+        self._read_from: tuple[tuple[str, tuple[int, int] | None], ...] = ()
+        """The files this variant was read from (its ``extends`` chain, its plugins' house-rule files), each with
+        its modification time and size then: :func:`load_variant` reads an edited one again."""
         self.min_players: int = data["players"]["min"]
         self.max_players: int = data["players"]["max"]
         self.kernel = KernelSettings.read(data)
@@ -852,6 +856,10 @@ def _build(
         raise RulesetError(problems)
     variant = Variant(source, merged, house_rules, options, modules)
     variant.extra_plugins = tuple(name for name, _ in extra)
+    read = [os.path.abspath(doc.file) for doc in merged.chain]
+    # (every plugin's house-rule file read so far: an edit of any reads the variant again, which is rare)
+    read += sorted({os.path.abspath(found.document.file) for found in list(_HOUSE_RULE_FILES.values())})
+    variant._read_from = _file_stamps(read)
     in_force = dict(modules)
     variant.local_plugins = tuple(
         str(Path(str(m.__file__)).resolve())
@@ -904,6 +912,9 @@ def load_variant(
     not installed: each is checked, registered for this variant, and its house rules become selectable.
     Raises :class:`RulesetError` for an invalid ruleset, house rule, option or plugin, and
     :class:`KeyError` for an unknown name.
+
+    A loaded variant is kept and given again for the same arguments, until a ruleset file it was read from
+    (or a plugin's house-rule file, :func:`house_rule_file`) is edited: then the files are read again.
     """
     source = str(name_or_path)
     if _is_file(source):
@@ -920,7 +931,26 @@ def load_variant(
         if problems:
             raise RulesetError(problems)
     options_json = json.dumps(options, sort_keys=True) if options else ""
-    return _load_cached(source, selected, options_json, tuple(_local_plugins(plugins)))
+    local = tuple(_local_plugins(plugins))
+    variant = _load_cached(source, selected, options_json, local)
+    if _file_stamps(file for file, _ in variant._read_from) != variant._read_from:
+        _load_cached.cache_clear()  # a file it was read from was edited since (a notebook, a server): read again
+        variant = _load_cached(source, selected, options_json, local)
+    return variant
+
+
+def _file_stamps(files: Iterable[str]) -> tuple[tuple[str, tuple[int, int] | None], ...]:
+    """Each file with its modification time and size (None when it cannot be read now): what tells that a
+    kept variant's files were edited."""
+    stamps: list[tuple[str, tuple[int, int] | None]] = []
+    for file in files:
+        try:
+            status = os.stat(file)
+        except (OSError, ValueError):
+            stamps.append((file, None))
+        else:
+            stamps.append((file, (status.st_mtime_ns, status.st_size)))
+    return tuple(stamps)
 
 
 def _ruleset_problems(

@@ -450,6 +450,34 @@ def test_a_house_rule_read_from_its_file_is_reported_at_the_files_lines(tmp_path
     assert found and re.match(rf"{re.escape(str(rule))}:5:\d+: \(document\): not valid YAML", found[0])
 
 
+def test_a_variant_is_read_again_once_a_file_it_was_read_from_is_edited(tmp_path: Path) -> None:
+    # A house rule tried in a notebook or served by a web server that keeps running: the edit is in force.
+    mine = tmp_path / "mine.yaml"
+    mine.write_text("name: mine\nextends: gin\ntarget: 150\n", encoding="utf-8")
+    first = rummykit.load_variant(str(mine))
+    assert first.ruleset["target"] == 150 and rummykit.load_variant(str(mine)) is first  # kept while unchanged
+    mine.write_text("name: mine\nextends: gin\ntarget: 1500\n", encoding="utf-8")
+    assert rummykit.load_variant(str(mine)).ruleset["target"] == 1500
+    mine.write_text("name: mine\nextends: gin\ntarget: -15\n", encoding="utf-8")
+    with pytest.raises(rummykit.RulesetError, match=r"mine.yaml:3:9: target: expected a number at least 1"):
+        rummykit.load_variant(str(mine))
+    # A plugin's house rule read from its file (house_rule_file).
+    plugin = tmp_path / "knock_file.py"
+    plugin.write_text(
+        "from pathlib import Path\n"
+        "import rummykit\n\n\n"
+        "@rummykit.hookimpl\n"
+        "def rummykit_house_rules():\n"
+        '    return rummykit.house_rule_file(Path(__file__).with_name("rule.yaml"), "knock-file")\n',
+        encoding="utf-8",
+    )
+    rule = tmp_path / "rule.yaml"
+    rule.write_text('summary: "Knock with 7."\nvariants: [gin]\nset:\n  rules:\n    knock_limit: 7\n', "utf-8")
+    assert rummykit.load_variant("gin", ["knock-file"], plugins=[str(plugin)]).rules["knock_limit"] == 7
+    rule.write_text('summary: "Knock with 10."\nvariants: [gin]\nset:\n  rules:\n    knock_limit: 10\n', "utf-8")
+    assert rummykit.load_variant("gin", ["knock-file"], plugins=[str(plugin)]).rules["knock_limit"] == 10
+
+
 def test_an_installed_plugin_whose_house_rules_are_broken_stops_no_game_it_is_not_named_by(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
