@@ -15,6 +15,7 @@ import os
 import warnings
 import weakref
 from collections.abc import Callable, Iterable, Mapping, Sequence, Sized
+from dataclasses import dataclass
 from functools import lru_cache, partial
 from pathlib import Path
 from types import ModuleType
@@ -507,6 +508,30 @@ def house_rule_file(path: str | Path, name: str) -> dict[str, dict[str, Any]]:
     return HouseRuleFile(name, load_document(str(path)))
 
 
+@dataclass
+class _SetBlock(Document):
+    """The ``set`` block of a house rule a plugin read from its file (:func:`house_rule_file`), as a layer of the
+    ruleset: a problem with a value it sets is told at that value's line in the file, as ``validate`` tells it
+    (``house_rule.yaml:5:18: set.rules.knock_limit: plugin 'knock-7': house rule 'knock-7': ...``)."""
+
+    said: str = ""
+    """What the message begins with: the plugin and the house rule."""
+
+    @classmethod
+    def of(cls, plugin_name: str, read: HouseRuleFile) -> _SetBlock:
+        doc = read.document
+        positions, keys = (
+            {path[1:]: place for path, place in held.items() if len(path) > 1 and path[0] == "set"}
+            for held in (doc.positions, doc.keys)
+        )
+        said = f"plugin {plugin_name!r}: house rule {read.name!r}: "
+        return cls(doc.file, doc.data.get("set") or {}, positions, keys, said)
+
+    def problem(self, path: tuple[str | int, ...], message: str) -> Problem:
+        found = super().problem(path, message)
+        return Problem(found.file, found.line, found.column, dotted(("set", *path)), self.said + message)
+
+
 _HOUSE_RULE_FILES: weakref.WeakKeyDictionary[ModuleType, HouseRuleFile] = weakref.WeakKeyDictionary()
 """The house rule each plugin last read with :func:`house_rule_file`: its problems are located in the file."""
 
@@ -597,6 +622,7 @@ def _house_rule_specs(
     *,
     at_ruleset: Callable[[str, str], Problem] | None = None,
     elsewhere: dict[str, str] | None = None,
+    files: dict[str, _SetBlock] | None = None,
 ) -> dict[str, dict[str, Any]]:
     """House rules a variant accepts: its ruleset's ``house_rules``, then those its plugins and any installed
     plugin offer for it through ``rummykit_house_rules`` (selecting one of those also registers the plugin).
@@ -608,7 +634,7 @@ def _house_rule_specs(
     refused with a :class:`RulesetError` at their ``rummykit_house_rules``, or, for a clash with the
     ruleset's own house rule, at that rule (``at_ruleset`` locates it) unless the ruleset is a shipped one;
     ``elsewhere`` receives, for each house rule offered for other variants only, which plugin offers it for
-    which."""
+    which; ``files``, for each house rule a plugin read from its file (:func:`house_rule_file`), that file."""
     specs = {name: dict(spec) for name, spec in data.get("house_rules", {}).items()}
     # name -> (the plugin it comes from, how to locate a problem of it when it is held to more); the
     # ruleset's are named only for a clash (finding where a file defines each would cost on every load)
@@ -687,6 +713,9 @@ def _house_rule_specs(
             entry["plugins"] = list(dict.fromkeys(list(entry.get("plugins", [])) + [plugin_name]))
             specs[name] = entry
             sources[name] = (source, locate)
+            read = _HOUSE_RULE_FILES.get(module)
+            if files is not None and read is not None and read.name == name:
+                files[name] = _SetBlock.of(plugin_name, read)
     if problems:
         raise RulesetError(problems)
     for name in without:
@@ -778,12 +807,9 @@ def _build(
     # house rules: data from the ruleset, plus those plugins offer
     broken: list[str] = []
     elsewhere: dict[str, str] = {}
+    files: dict[str, _SetBlock] = {}
     specs = _house_rule_specs(
-        data,
-        offering,
-        broken,
-        at_ruleset=_ruleset_rule(merged, path),
-        elsewhere=elsewhere,
+        data, offering, broken, at_ruleset=_ruleset_rule(merged, path), elsewhere=elsewhere, files=files
     )
     for name in house_rules:
         if name not in specs:
@@ -825,8 +851,9 @@ def _build(
     for name in house_rules:
         spec = specs[name]
         data = merge(data, ten_as_t(spec.get("set", {})))
+        origin = files.get(name) or Document(f"house rule {name!r}", {})
         for leaf in leaf_paths(ten_as_t(spec.get("set", {}))):
-            merged.origins[leaf] = Document(f"house rule {name!r}", {})
+            merged.origins[leaf] = origin
         for plugin in spec.get("plugins", []):
             if plugin not in [n for n, _ in modules]:
                 try:
@@ -1073,6 +1100,8 @@ def _try_house_rule(path: str, name: str, local: Sequence[tuple[str, ModuleType]
                 inner = _undotted(problem.path)
                 where = ("house_rules", name) + (inner if inner[:1] == ("plugins",) else ("set",) + inner)
                 problems.append(locate(where, f"house rule {name!r}: {problem.message}"))
+            elif problem.message.startswith("plugin ") and f": house rule {name!r}: " in problem.message:
+                problems.append(problem)  # in the house rule's own file (house_rule_file), told as such already
             elif problem.line:
                 problems.append(
                     Problem(

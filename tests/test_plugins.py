@@ -476,6 +476,18 @@ def test_a_variant_is_read_again_once_a_file_it_was_read_from_is_edited(tmp_path
     assert rummykit.load_variant("gin", ["knock-file"], plugins=[str(plugin)]).rules["knock_limit"] == 7
     rule.write_text('summary: "Knock with 10."\nvariants: [gin]\nset:\n  rules:\n    knock_limit: 10\n', "utf-8")
     assert rummykit.load_variant("gin", ["knock-file"], plugins=[str(plugin)]).rules["knock_limit"] == 10
+    # Selected and wrong, it is refused at its line in that file (what play and simulate print), as validate does.
+    rule.write_text('summary: "Knock with 7."\nvariants: [gin]\nset:\n  rules:\n    knock_limit: 700\n', "utf-8")
+    with pytest.raises(rummykit.RulesetError) as refused:
+        rummykit.load_variant("gin", ["knock-file"], plugins=[str(plugin)])
+    said = "plugin 'knock-file': house rule 'knock-file'"
+    assert str(refused.value) == f"{rule}:5:18: set.rules.knock_limit: {said}: expected a number at most 100, got 700"
+    assert [str(p) for p in rummykit.validate("gin", plugins=[str(plugin)])] == [str(refused.value)]
+    rule.write_text('summary: "x"\nvariants: [gin]\nset:\n  melds:\n    set_min: 5\n    set_max: 4\n', "utf-8")
+    with pytest.raises(
+        rummykit.RulesetError, match=rf"^{re.escape(str(rule))}:5:14: set.melds.set_min: {said}: melds.set_min \(5\)"
+    ):
+        rummykit.load_variant("gin", ["knock-file"], plugins=[str(plugin)])
 
 
 def test_an_installed_plugin_whose_house_rules_are_broken_stops_no_game_it_is_not_named_by(
