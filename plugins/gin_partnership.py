@@ -11,7 +11,8 @@ for by the kernel as in two-player Gin. A round is two such deals, one table aft
 table's :class:`HandResult` keeps that game's points in ``details["table_points"]`` and scores nothing yet;
 the second table's result carries the round's team settlement in its ``scores`` (credited to the seats
 that won), so seat scores still add up to the hand scores and ``Game.side_scores()`` are the team scores.
-A dead hand at a table is dealt again at that table by the same dealer before the round goes on.
+A dead hand at a table is dealt again at that table by the same dealer before the round goes on, and so is
+a hand abandoned at the turn limit (``max_turns``, kind ``turn-limit``), which the kernel ends unscored.
 
 Who deals: both dealers of a round belong to one team (each table pairs one player of each team). The
 first round's dealing team is the first dealer's; afterwards ``rules.next_dealer`` applies to teams: the
@@ -26,10 +27,14 @@ from dataclasses import replace
 from typing import Any
 
 from rummykit import hookimpl
-from rummykit.engine import Deal, Game, HandResult
+from rummykit.engine import TURN_LIMIT, Deal, Game, HandResult
 from rummykit.results import ResultWords
 
 from . import gin
+
+REPLAYED = ("dead", TURN_LIMIT)
+"""Kinds of a table's hand that settle nothing: the table is dealt again by the same dealer (a dead hand, or
+one the kernel abandoned at the turn limit, which has no ``table`` or ``table_points`` details)."""
 
 PAIRINGS: tuple[tuple[tuple[int, int], tuple[int, int]], ...] = (((0, 1), (2, 3)), ((0, 3), (2, 1)))
 """The two tables of a round, in round order: even rounds, then odd rounds."""
@@ -55,7 +60,7 @@ def round_state(game: Game) -> tuple[int, list[HandResult]]:
     for result in reversed(game.results):
         if result.details.get("round_done"):
             break
-        if result.kind != "dead":
+        if result.kind not in REPLAYED:
             done.append(result)
     return number, done
 
@@ -120,7 +125,7 @@ def rummykit_score_hand(deal: Deal, kind: str) -> HandResult | None:
 
 @hookimpl
 def rummykit_next_dealer(game: Game, result: HandResult) -> int:
-    if result.kind == "dead":
+    if result.kind in REPLAYED:
         return result.dealer  # that table is dealt again by the same dealer
     dealing_team = result.dealer % 2
     round_index, done = round_state(game)

@@ -120,3 +120,21 @@ def test_rules_and_simulate_say_the_limit(capsys: pytest.CaptureFixture[str], tm
     assert main(["simulate", str(path), "--games", "6", "--bots", "random", "--seed", "1"]) == 0
     out = capsys.readouterr().out
     assert "turn-limit" in out.split("Hands played:")[1].splitlines()[0], out
+
+
+def test_a_partnership_gin_table_abandoned_at_the_limit_is_dealt_again_at_that_table() -> None:
+    # Partnership Gin's rounds read its tables' results (details "table", "table_points"), which a hand
+    # abandoned by the kernel does not have: such a table is dealt again, as a dead hand is.
+    variant = rummykit.load_variant("gin-partnership", options={"max_turns": 12, "target": 60})
+    abandoned = 0
+    for seed in range(4):
+        game = variant.new_game(seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            deal = game.deal
+            game.apply(rng.choice(game.legal_actions()))
+            if game.deal is not deal and game.results[-1].kind == TURN_LIMIT:
+                abandoned += 1
+                assert game.deal.dealer == deal.dealer and game.deal.seats == deal.seats
+        assert game.scores == [sum(r.scores[s] for r in game.results) for s in range(4)]
+    assert abandoned
