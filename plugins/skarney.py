@@ -47,7 +47,7 @@ from typing import Any, TypeAlias
 from rummykit import hookimpl
 from rummykit.actions import Action, ActionWords, PositionWords
 from rummykit.cards import JOKER_FACE, RANKS, Card, card_from_face
-from rummykit.engine import Deal, Game, HandResult, TableMeld
+from rummykit.engine import TURN_LIMIT, Deal, Game, HandResult, TableMeld
 from rummykit.melds import Meld, MeldSearch
 from rummykit.results import ResultWords
 from rummykit.standard import END_TURN, NO_REASON, Legality, hand_points, meld_action, refuse, table_points
@@ -175,8 +175,8 @@ def _rank_name(card: Card) -> str:
 
 
 def counted_hands(game: Game) -> int:
-    """How many hands of the game have counted (a tied hand does not)."""
-    return sum(1 for r in game.results if r.details.get("counted", True))
+    """How many hands of the game have counted (a tied hand does not, nor one abandoned at the turn limit)."""
+    return sum(1 for r in game.results if r.details.get("counted", True) and r.kind != TURN_LIMIT)
 
 
 def hand_number(deal: Deal) -> int:

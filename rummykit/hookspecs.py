@@ -212,7 +212,9 @@ def rummykit_describe_result(game: Game, deal: Deal | None, result: HandResult, 
 
 @hookspec(firstresult=True)
 def rummykit_next_dealer(game: Game, result: HandResult) -> int | None:
-    """Return the seat that deals the next hand."""
+    """Return the seat that deals the next hand. ``result`` may be one the kernel made, not the game's
+    ``rummykit_score_hand``: a hand abandoned at the turn limit (kind ``turn-limit``, every score 0, details
+    ``{"turns": N}`` only), so read a game's own details with ``.get``."""
 
 
 @hookspec(firstresult=True)

@@ -16,7 +16,7 @@ from typing import Any
 
 from . import engine
 from .actions import Action, IllegalAction
-from .engine import AUTO_PREFIX, RECORD_FORMAT, Deal, Game, _clip
+from .engine import AUTO_PREFIX, RECORD_FORMAT, TURN_LIMIT, Deal, Game, _clip
 from .loader import _local_plugins, local_plugin_name
 from .ruleset import MAX_DEPTH, MAX_VALUES
 from .variant import Variant, load_variant
@@ -138,7 +138,14 @@ def play_record(
             if text_action.startswith(AUTO_PREFIX):
                 continue  # the rules make it again by themselves; checked below
             if game.is_over or game.deal.number != number:
-                raise ValueError(f"record does not replay: deal {number} has more actions than it can take")
+                ended = game.results[number - 1] if len(game.results) >= number else None
+                why = (
+                    f" (here it reached its turn limit, max_turns {game.max_turns}; the record was played with a higher"
+                    " one, or none)"
+                    if ended is not None and ended.kind == TURN_LIMIT
+                    else ""
+                )
+                raise ValueError(f"record does not replay: deal {number} has more actions than it can take{why}")
             deal, seat = game.deal, game.deal.actor
             try:
                 action = game.resolve(text_action)

@@ -6,6 +6,7 @@ house rule would never finish."""
 from __future__ import annotations
 
 import copy
+import json
 import pickle
 import random
 from pathlib import Path
@@ -138,3 +139,42 @@ def test_a_partnership_gin_table_abandoned_at_the_limit_is_dealt_again_at_that_t
                 assert game.deal.dealer == deal.dealer and game.deal.seats == deal.seats
         assert game.scores == [sum(r.scores[s] for r in game.results) for s in range(4)]
     assert abandoned
+
+
+@pytest.mark.parametrize(("name", "limit"), [("skarney", 67), ("skarney-singles", 89)])
+def test_a_skarney_hand_abandoned_at_the_limit_is_played_again_as_the_same_hand(name: str, limit: int) -> None:
+    # Skarney is seven counted hands, each with its contract: an abandoned hand is replayed, as a tied one is.
+    # (Its random hands last 57 to 98 turns: the limit cuts about half of them.)
+    variant = rummykit.load_variant(name, options={"max_turns": limit})
+    abandoned = 0
+    for seed in range(3):
+        game = variant.new_game(seed=seed)
+        rng = random.Random(seed)
+        while not game.is_over:
+            deal = game.deal
+            game.apply(rng.choice(game.legal_actions()))
+            if game.deal is not deal and game.results[-1].kind == TURN_LIMIT:
+                abandoned += 1
+                assert game.results[-1].scores == (0,) * game.num_players
+        counted = [r for r in game.results if r.kind != TURN_LIMIT and r.details.get("counted", True)]
+        assert game.end_reason == "hands" and len(counted) == 7, [r.kind for r in game.results]
+        assert [r.details["hand"] for r in counted] == [1, 2, 3, 4, 5, 6, 7]
+        assert game.scores[: game.num_players] == [
+            sum(r.scores[s] for r in game.results) + sum(p for seat, _, p in game.bonuses if seat == s)
+            for s in range(game.num_players)
+        ]
+    assert abandoned
+
+
+def test_a_record_played_with_a_higher_limit_says_so_where_it_does_not_replay() -> None:
+    # A record of a hand longer than the limit in force (saved before hands had a limit, or under a higher one).
+    longer = rummykit.load_variant("fortune", options={"max_turns": 12}).new_game(seed=3)
+    rng = random.Random(3)
+    while longer.deal.turn < 11:
+        longer.apply(rng.choice(longer.legal_actions()))
+    record = json.loads(longer.to_json())
+    record["options"] = {"max_turns": 5}
+    with pytest.raises(
+        ValueError, match=r"deal 1 has more actions than it can take \(here it reached its turn limit, max_turns 5;"
+    ):
+        rummykit.Game.from_json(json.dumps(record))

@@ -34,7 +34,7 @@ from typing import Any
 from rummykit import hookimpl
 from rummykit.actions import Action, ActionWords, PositionWords, Verb
 from rummykit.cards import JOKER_FACE, Card, card_from_face
-from rummykit.engine import Deal, Game, HandResult
+from rummykit.engine import TURN_LIMIT, Deal, Game, HandResult
 from rummykit.melds import MeldRules, MeldSearch
 from rummykit.standard import NO_REASON, Legality, any_cards, refuse
 from rummykit.toolkit import hand_points
@@ -317,9 +317,14 @@ def contract_problem(deal: Deal, action: Action) -> str | None:
 # -- the deal ------------------------------------------------------------------------------------------
 
 
+def deals_played(game: Game) -> int:
+    """How many contracts have had their deal: a deal abandoned at the turn limit (``max_turns``) is dealt again."""
+    return sum(1 for result in game.results if result.kind != TURN_LIMIT)
+
+
 @hookimpl
 def rummykit_start_hand(deal: Deal) -> None:
-    contract_state(deal).number = len(deal.game.results) + 1
+    contract_state(deal).number = deals_played(deal.game) + 1
 
 
 @hookimpl
@@ -542,7 +547,7 @@ def rummykit_score_hand(deal: Deal, kind: str) -> HandResult:
 @hookimpl
 def rummykit_game_over(game: Game) -> bool:
     """Over when every contract has had its deal."""
-    return len(game.results) >= len(contract_rules(game.variant).contracts)
+    return deals_played(game) >= len(contract_rules(game.variant).contracts)
 
 
 # -- words ---------------------------------------------------------------------------------------------
