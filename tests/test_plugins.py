@@ -425,8 +425,9 @@ def test_a_hook_returning_the_wrong_type_is_named_with_its_plugin(tmp_path: Path
         game.apply("knock KS")
 
 
-def test_a_house_rule_read_from_its_file_is_reported_at_the_files_lines(tmp_path: Path) -> None:
-    plugin = tmp_path / "knock_file.py"
+def knock_file_plugin(folder: Path) -> tuple[Path, Path]:
+    """A local plugin offering the house rule ``knock-file`` read from ``rule.yaml`` beside it (not yet written)."""
+    plugin = folder / "knock_file.py"
     plugin.write_text(
         "from pathlib import Path\n"
         "import rummykit\n\n\n"
@@ -435,7 +436,11 @@ def test_a_house_rule_read_from_its_file_is_reported_at_the_files_lines(tmp_path
         '    return rummykit.house_rule_file(Path(__file__).with_name("rule.yaml"), "knock-file")\n',
         encoding="utf-8",
     )
-    rule = tmp_path / "rule.yaml"
+    return plugin, folder / "rule.yaml"
+
+
+def test_a_house_rule_read_from_its_file_is_reported_at_the_files_lines(tmp_path: Path) -> None:
+    plugin, rule = knock_file_plugin(tmp_path)
     rule.write_text('summary: "Knock with 7."\nvariants: [gin]\nset:\n  rules:\n    knock_limit: 7\n', "utf-8")
     variant = rummykit.load_variant("gin", house_rules=["knock-file"], plugins=[str(plugin)])
     assert variant.rules["knock_limit"] == 7
@@ -462,16 +467,7 @@ def test_a_variant_is_read_again_once_a_file_it_was_read_from_is_edited(tmp_path
     with pytest.raises(rummykit.RulesetError, match=r"mine.yaml:3:9: target: expected a number at least 1"):
         rummykit.load_variant(str(mine))
     # A plugin's house rule read from its file (house_rule_file).
-    plugin = tmp_path / "knock_file.py"
-    plugin.write_text(
-        "from pathlib import Path\n"
-        "import rummykit\n\n\n"
-        "@rummykit.hookimpl\n"
-        "def rummykit_house_rules():\n"
-        '    return rummykit.house_rule_file(Path(__file__).with_name("rule.yaml"), "knock-file")\n',
-        encoding="utf-8",
-    )
-    rule = tmp_path / "rule.yaml"
+    plugin, rule = knock_file_plugin(tmp_path)
     rule.write_text('summary: "Knock with 7."\nvariants: [gin]\nset:\n  rules:\n    knock_limit: 7\n', "utf-8")
     assert rummykit.load_variant("gin", ["knock-file"], plugins=[str(plugin)]).rules["knock_limit"] == 7
     rule.write_text('summary: "Knock with 10."\nvariants: [gin]\nset:\n  rules:\n    knock_limit: 10\n', "utf-8")

@@ -9,13 +9,14 @@ import copy
 import json
 import pickle
 import random
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 import rummykit
 from rummykit.cli import main, rules_lines
-from rummykit.engine import DEFAULT_MAX_TURNS, TURN_LIMIT
+from rummykit.engine import DEFAULT_MAX_TURNS, TURN_LIMIT, Deal
 from rummykit.results import describe_result
 
 ENDLESS = {"draw": {"rebuilds": None}}
@@ -28,6 +29,16 @@ def play_first_hand(game: rummykit.Game, seed: int) -> rummykit.HandResult:
     while not game.results:
         game.apply(rng.choice(game.legal_actions()))
     return game.results[0]
+
+
+def abandoned_hands(game: rummykit.Game, seed: int) -> Iterator[Deal]:
+    """Play ``game`` to its end at random, giving each deal abandoned at the turn limit once the next is dealt."""
+    rng = random.Random(seed)
+    while not game.is_over:
+        deal = game.deal
+        game.apply(rng.choice(game.legal_actions()))
+        if game.deal is not deal and game.results[-1].kind == TURN_LIMIT:
+            yield deal
 
 
 def test_a_hand_that_cannot_end_is_abandoned_at_the_default_limit_unscored_and_the_next_is_dealt() -> None:
@@ -130,13 +141,9 @@ def test_a_partnership_gin_table_abandoned_at_the_limit_is_dealt_again_at_that_t
     abandoned = 0
     for seed in range(4):
         game = variant.new_game(seed=seed)
-        rng = random.Random(seed)
-        while not game.is_over:
-            deal = game.deal
-            game.apply(rng.choice(game.legal_actions()))
-            if game.deal is not deal and game.results[-1].kind == TURN_LIMIT:
-                abandoned += 1
-                assert game.deal.dealer == deal.dealer and game.deal.seats == deal.seats
+        for deal in abandoned_hands(game, seed):
+            abandoned += 1
+            assert game.deal.dealer == deal.dealer and game.deal.seats == deal.seats
         assert game.scores == [sum(r.scores[s] for r in game.results) for s in range(4)]
     assert abandoned
 
@@ -149,13 +156,9 @@ def test_a_skarney_hand_abandoned_at_the_limit_is_played_again_as_the_same_hand(
     abandoned = 0
     for seed in range(3):
         game = variant.new_game(seed=seed)
-        rng = random.Random(seed)
-        while not game.is_over:
-            deal = game.deal
-            game.apply(rng.choice(game.legal_actions()))
-            if game.deal is not deal and game.results[-1].kind == TURN_LIMIT:
-                abandoned += 1
-                assert game.results[-1].scores == (0,) * game.num_players
+        for _ in abandoned_hands(game, seed):
+            abandoned += 1
+            assert game.results[-1].scores == (0,) * game.num_players
         counted = [r for r in game.results if r.kind != TURN_LIMIT and r.details.get("counted", True)]
         assert game.end_reason == "hands" and len(counted) == 7, [r.kind for r in game.results]
         assert [r.details["hand"] for r in counted] == [1, 2, 3, 4, 5, 6, 7]
