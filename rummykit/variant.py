@@ -850,9 +850,10 @@ def _build(
         raise RulesetError(problems)
     for name in house_rules:
         spec = specs[name]
-        data = merge(data, ten_as_t(spec.get("set", {})))
+        body = ten_as_t(spec.get("set", {}))
+        data = merge(data, body)
         origin = files.get(name) or Document(f"house rule {name!r}", {})
-        for leaf in leaf_paths(ten_as_t(spec.get("set", {}))):
+        for leaf in leaf_paths(body):
             merged.origins[leaf] = origin
         for plugin in spec.get("plugins", []):
             if plugin not in [n for n, _ in modules]:
@@ -863,8 +864,9 @@ def _build(
                 except RulesetError as exc:
                     problems += exc.problems
     if options:
-        data = merge(data, ten_as_t(dict(options)))
-        for leaf in leaf_paths(ten_as_t(dict(options))):
+        body = ten_as_t(dict(options))
+        data = merge(data, body)
+        for leaf in leaf_paths(body):
             merged.origins[leaf] = Document("options", {})
     merged.data = data
     if "house_rules" not in (options or {}):  # the house rules block was checked above, with the chain
