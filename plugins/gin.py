@@ -52,6 +52,20 @@ def rummykit_rules_schema() -> dict[str, Any]:
     return RULES_SCHEMA
 
 
+@hookimpl
+def rummykit_ruleset_problems(ruleset: dict[str, Any]) -> list[tuple[str, str, list[str]]]:
+    """The hand is dead while cards remain in the stock (``dead_hand_stock``), so the stock never runs out
+    in play: a new stock made from the pile would never be used."""
+    empty_stock = ruleset.get("draw", {}).get("empty_stock", "end")
+    if empty_stock == "end":
+        return []
+    message = (
+        f"a hand of Gin is dead before its stock runs out (rules.dead_hand_stock), so {empty_stock!r} "
+        "would never take effect: expected end"
+    )
+    return [("draw.empty_stock", message, ["rules.dead_hand_stock"])]
+
+
 @dataclass(frozen=True)
 class GinRules:
     """Gin's ``rules`` block (:data:`RULES_SCHEMA`), read once per variant; a key left out has its default."""

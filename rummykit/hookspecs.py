@@ -41,6 +41,18 @@ def rummykit_rules_schema() -> dict[str, Any] | None:
 
 
 @hookspec
+def rummykit_ruleset_problems(ruleset: dict[str, Any]) -> list[tuple[str, str]] | None:
+    """Return what this plugin cannot play in ``ruleset``, the whole ruleset once its files, house rules and
+    options are merged: each problem a ``(path, message)``, the path dotted (``draw.empty_stock``). For the
+    values a schema cannot judge alone: a kernel value the game's rules make pointless, two of its own
+    values that contradict each other.
+
+    Asked once the schema and the kernel's own checks pass; the kernel refuses the ruleset with each
+    problem at the line that set the value, before any game starts. ``ruleset`` is not to be changed.
+    """
+
+
+@hookspec
 def rummykit_house_rules() -> dict[str, dict[str, Any]] | None:
     """Return house rules this plugin offers, by name: each a mapping like a ruleset's ``house_rules``
     entries (``summary``, optional ``set``, ``plugins``, ``conflicts``, and ``variants``: the names of

@@ -8,6 +8,7 @@ finding and checking plugins in :mod:`rummykit.loader`, the kernel's ruleset val
 
 from __future__ import annotations
 
+import copy
 import difflib
 import itertools
 import json
@@ -56,6 +57,7 @@ from .ruleset import (
     Document,
     Problem,
     RulesetError,
+    clash,
     data_problems,
     dotted,
     kernel_schema,
@@ -883,6 +885,9 @@ def _build(
     problems += plugin_values + _semantic_problems(data, locate)
     if problems:
         raise RulesetError(problems)
+    problems = _plugin_ruleset_problems(data, modules, locate)
+    if problems:
+        raise RulesetError(problems)
     variant = Variant(source, merged, house_rules, options, modules)
     variant.extra_plugins = tuple(name for name, _ in extra)
     read = [os.path.abspath(doc.file) for doc in merged.chain]
@@ -896,6 +901,45 @@ def _build(
         if getattr(m, "__file__", None) and in_force.get(name) is m
     )
     return variant
+
+
+def _plugin_ruleset_problems(
+    data: Mapping[str, Any], modules: Sequence[tuple[str, ModuleType]], locate: Any
+) -> list[Problem]:
+    """What each plugin's :func:`~rummykit.hookspecs.rummykit_ruleset_problems` finds in the merged ruleset
+    (asked of each module, as its schema is: there is no plugin manager before the variant is built), each
+    at the line that sets the value it names."""
+    problems = []
+    for name, module in modules:
+        check = getattr(module, "rummykit_ruleset_problems", None)
+        if check is None:
+            continue
+        try:
+            found = check(ruleset=copy.deepcopy(dict(data)))
+        except Exception as exc:
+            raise PluginError(name, "rummykit_ruleset_problems", exc) from exc
+        try:
+            told = [_told(item) for item in found or ()]
+        except TypeError as exc:  # the plugin's mistake, told at its hook as a broken plugin's are
+            file, line, column = _def_position(check, f"plugin {name!r}")
+            raise RulesetError(
+                [Problem(file, line, column, "rummykit_ruleset_problems", f"plugin {name!r}: {exc}")]
+            ) from None
+        for path, message, others in told:
+            problems.append(clash(locate, _undotted(path), f"plugin {name!r}: {message}", *map(_undotted, others)))
+    return problems
+
+
+def _told(item: Any) -> tuple[str, str, tuple[str, ...]]:
+    """A problem as a plugin gives it: ``(path, message)``, or ``(path, message, other paths)``."""
+    if (
+        isinstance(item, (tuple, list))
+        and len(item) in (2, 3)
+        and all(isinstance(part, str) for part in item[:2])
+        and (len(item) == 2 or isinstance(item[2], (tuple, list)) and all(isinstance(o, str) for o in item[2]))
+    ):
+        return item[0], item[1], tuple(item[2]) if len(item) == 3 else ()
+    raise TypeError(f"expected a list of (path, message) or (path, message, [other paths]), got {item!r:.80}")
 
 
 VARIANTS_KEPT = 256

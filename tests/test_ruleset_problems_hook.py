@@ -1,0 +1,140 @@
+"""``rummykit_ruleset_problems``: a plugin refuses the values its game cannot play, at the line that set
+them, before any game starts (Gin's stock made again from the pile; a third-party plugin's own checks)."""
+
+from __future__ import annotations
+
+import textwrap
+from pathlib import Path
+
+import pytest
+
+import rummykit
+from rummykit.cli import main
+
+
+def write(folder: Path, name: str, text: str) -> Path:
+    path = folder / name
+    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("variant", ["gin", "oklahoma-gin", "gin-3", "gin-partnership"])
+@pytest.mark.parametrize("empty_stock", ["turn-over", "reshuffle"])
+def test_gin_refuses_a_stock_made_again_from_the_pile(variant: str, empty_stock: str) -> None:
+    with pytest.raises(rummykit.RulesetError) as info:
+        rummykit.load_variant(variant, options={"draw": {"empty_stock": empty_stock}})
+    (problem,) = info.value.problems
+    assert (problem.file, problem.path) == ("options", "draw.empty_stock")
+    assert problem.message.startswith("plugin 'gin': a hand of Gin is dead before its stock runs out")
+    assert f"so {empty_stock!r} would never take effect: expected end" in problem.message
+    assert rummykit.load_variant(variant, options={"draw": {"empty_stock": "end"}}).name == variant
+
+
+def test_the_refusal_is_at_the_line_of_the_users_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ruleset = write(
+        tmp_path,
+        "my-gin.yaml",
+        """
+        extends: gin
+        name: my-gin
+        title: My Gin
+        draw:
+          from_pile: top
+          empty_stock: reshuffle
+        """,
+    )
+    (problem,) = rummykit.validate(ruleset)
+    assert (problem.file, problem.line, problem.column) == (str(ruleset), 6, 16)
+    assert main(["play", str(ruleset), "--bots", "random,random", "--seed", "1"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""  # refused before a game starts
+    assert f"{ruleset}:6:16: draw.empty_stock: plugin 'gin':" in captured.err
+
+
+def test_a_house_rule_setting_it_is_refused_by_validate(tmp_path: Path) -> None:
+    ruleset = write(
+        tmp_path,
+        "my-gin.yaml",
+        """
+        extends: gin
+        name: my-gin
+        title: My Gin
+        house_rules:
+          refill:
+            summary: The pile becomes the stock.
+            set: {draw: {empty_stock: turn-over}}
+        """,
+    )
+    (problem,) = rummykit.validate(ruleset)
+    assert (problem.file, problem.line) == (str(ruleset), 7)
+    assert "house rule 'refill'" in problem.message and "plugin 'gin'" in problem.message
+    with pytest.raises(rummykit.RulesetError):
+        rummykit.load_variant(str(ruleset), ["refill"])
+    assert rummykit.load_variant(str(ruleset)).name == "my-gin"
+
+
+CHECKING_PLUGIN = """
+    import rummykit
+
+
+    @rummykit.hookimpl
+    def rummykit_ruleset_problems(ruleset):
+        problems = []
+        if ruleset["target"] > 200:
+            problems.append(("target", f"this table plays to 200 at most, not {ruleset['target']}"))
+        if ruleset["rules"]["gin_bonus"] < ruleset["rules"]["undercut_bonus"]:
+            problems.append(("rules.gin_bonus", "gin pays at least an undercut", ["rules.undercut_bonus"]))
+        ruleset["target"] = 1  # a copy: the variant keeps its own
+        return problems
+"""
+
+
+def test_a_local_plugin_checks_the_merged_ruleset_and_each_problem_is_located(tmp_path: Path) -> None:
+    plugin = write(tmp_path, "table_limits.py", CHECKING_PLUGIN)
+    assert rummykit.load_variant("gin", plugins=[plugin]).ruleset["target"] == 100  # unchanged by the plugin
+    ruleset = write(
+        tmp_path,
+        "table.yaml",
+        """
+        extends: gin
+        name: table
+        title: Table
+        target: 250
+        rules:
+          undercut_bonus: 30
+        """,
+    )
+    problems = rummykit.validate(ruleset, plugins=[plugin])
+    assert [(p.line, p.path, p.message) for p in problems] == [
+        (4, "target", "plugin 'table-limits': this table plays to 200 at most, not 250"),
+        (
+            6,
+            "rules.undercut_bonus",
+            "plugin 'table-limits': gin pays at least an undercut (rules.gin_bonus inherited from gin.yaml line 46)",
+        ),
+    ]
+    with pytest.raises(rummykit.RulesetError) as info:
+        rummykit.load_variant("gin", options={"rules": {"gin_bonus": 5}}, plugins=[plugin])
+    assert [p.path for p in info.value.problems] == ["rules.gin_bonus"]
+
+
+@pytest.mark.parametrize("answer", ["'target'", "[('target',)]", "[('target', 7)]", "[('target', 'x', 'y')]"])
+def test_a_plugin_answering_in_the_wrong_form_is_refused_at_its_hook(tmp_path: Path, answer: str) -> None:
+    source = f"import rummykit\n\n\n@rummykit.hookimpl\ndef rummykit_ruleset_problems(ruleset):\n    return {answer}"
+    plugin = write(tmp_path, "bad_check.py", source)
+    with pytest.raises(rummykit.RulesetError) as info:
+        rummykit.load_variant("gin", plugins=[plugin])
+    assert rummykit.validate("gin", plugins=[plugin]) == info.value.problems
+    (problem,) = info.value.problems
+    assert (problem.file, problem.line, problem.column) == (str(plugin), 5, 1)
+    assert problem.message.startswith("plugin 'bad-check': expected a list of (path, message)")
+
+
+def test_a_plugin_whose_check_raises_is_named(tmp_path: Path) -> None:
+    source = "import rummykit\n\n\n@rummykit.hookimpl\ndef rummykit_ruleset_problems(ruleset):\n    return ruleset['x']"
+    plugin = write(tmp_path, "bad_check.py", source)
+    with pytest.raises(rummykit.PluginError) as info:
+        rummykit.load_variant("gin", plugins=[plugin])
+    assert (info.value.plugin, info.value.hook) == ("bad-check", "rummykit_ruleset_problems")
+    (problem,) = rummykit.validate("gin", plugins=[plugin])
+    assert (problem.file, problem.line) == (str(plugin), 6) and "KeyError: 'x'" in problem.message
