@@ -625,6 +625,8 @@ def check_output_path(path: str, option: str = "--save", what: str = "write the 
     if not folder.is_dir():
         missing = "is not a folder" if folder.exists() else "does not exist"
         raise CliError(f"{option} {path}: the folder {folder} {missing}")
+    if target.exists() and not target.is_file():  # a device (/dev/full), a pipe: writes may fail, or go nowhere
+        raise CliError(f"{option} {path}: not a regular file (a device, pipe or socket); name a file to {what}")
     if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
         raise CliError(f"{option} {path}: cannot write there (permission denied)")
 

@@ -4,6 +4,7 @@ game's short forms, suggestions, pause, rules and resume, checked output paths, 
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -153,9 +154,11 @@ def test_gin_partnership_names_its_seats_table_seats() -> None:
 # -- 4. output paths checked before playing ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize("where", ["missing/game.json", "."])
+@pytest.mark.parametrize("where", ["missing/game.json", ".", "/dev/full", "pipe"])
 def test_a_bad_save_path_is_refused_before_the_game(where: str, tmp_path: Path) -> None:
     target = tmp_path / where
+    if where == "pipe":
+        os.mkfifo(target)  # a write would block until someone reads it
     result = run("play", "gin", "--bots", "greedy", "--seed", "1", "--save", str(target))
     assert result.returncode == 2
     assert result.stdout == ""  # no game was played
