@@ -54,14 +54,14 @@ def rummykit_rules_schema() -> dict[str, Any]:
 
 @hookimpl
 def rummykit_ruleset_problems(ruleset: dict[str, Any]) -> list[tuple[str, str, list[str]]]:
-    """The hand is dead while cards remain in the stock (``dead_hand_stock``), so the stock never runs out
-    in play: a new stock made from the pile would never be used."""
+    """The hand is dead at ``dead_hand_stock`` stock cards, or when the stock runs out: a new stock made from
+    the pile would never be used."""
     empty_stock = ruleset.get("draw", {}).get("empty_stock", "end")
     if empty_stock == "end":
         return []
     message = (
-        f"a hand of Gin is dead before its stock runs out (rules.dead_hand_stock), so {empty_stock!r} "
-        "would never take effect: expected end"
+        f"a hand of Gin is dead when its stock is down to rules.dead_hand_stock cards (at 0, when it runs out), "
+        f"so {empty_stock!r} would never take effect: expected end"
     )
     return [("draw.empty_stock", message, ["rules.dead_hand_stock"])]
 
@@ -573,10 +573,24 @@ def rummykit_turn_ended(deal: Deal, seat: int) -> None:
     if state.last_chance:
         return
     if len(deal.stock) <= rules.dead_hand_stock:
-        if rules.retake_discard == "fiftieth-card" or rules.last_chance:
+        if _last_chance_rule(rules):
             state.last_chance = True
         else:
             deal.finish("dead")
+
+
+def _last_chance_rule(rules: GinRules) -> bool:
+    """When the stock is down to its last cards, the last discard may still be taken to knock with it."""
+    return rules.retake_discard == "fiftieth-card" or rules.last_chance
+
+
+@hookimpl
+def rummykit_stock_exhausted(deal: Deal) -> str:
+    """The stock ran out (``dead_hand_stock: 0``; the kernel asks before Gin's turn end above): the hand is
+    dead as at any other stock count, or plays on for the last chance to take the discard."""
+    if _last_chance_rule(gin_rules(deal.variant)) and not gin_state(deal).last_chance:
+        return ""
+    return "dead"
 
 
 # -- settlement -------------------------------------------------------------------------------------

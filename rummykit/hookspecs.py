@@ -43,12 +43,16 @@ def rummykit_rules_schema() -> dict[str, Any] | None:
 @hookspec
 def rummykit_ruleset_problems(ruleset: dict[str, Any]) -> list[tuple[str, str]] | None:
     """Return what this plugin cannot play in ``ruleset``, the whole ruleset once its files, house rules and
-    options are merged: each problem a ``(path, message)``, the path dotted (``draw.empty_stock``). For the
-    values a schema cannot judge alone: a kernel value the game's rules make pointless, two of its own
-    values that contradict each other.
+    options are merged (``None`` or ``[]``: nothing). For the values a schema cannot judge alone: a kernel
+    value the game's rules make pointless, two of its own values that contradict each other.
 
-    Asked once the schema and the kernel's own checks pass; the kernel refuses the ruleset with each
-    problem at the line that set the value, before any game starts. ``ruleset`` is not to be changed.
+    Each problem is ``(path, message)``, the path dotted as in the kernel's messages (``draw.empty_stock``,
+    ``melds.wild[0]``): it is told at the line that set that value. Or ``(path, message, [other paths])``,
+    for a value wrong because of others: it is told at the line of the one the newest file sets (the one
+    that file's author can change), saying where the other comes from, as the kernel's own clashes are.
+
+    Asked once the schema and the kernel's own checks pass, each plugin with its own copy of ``ruleset``;
+    the ruleset is refused before any game starts. It cannot be a wrapper.
     """
 
 

@@ -112,7 +112,7 @@ class Variant:
         self.source_name = source
         self.ruleset: dict[str, Any] = data
         """The merged ruleset (after ``extends``, house rules and options)."""
-        self.origins = {path: doc.file for path, doc in merged.origins.items()}
+        self.origins = {path: getattr(doc, "shown", "") or doc.file for path, doc in merged.origins.items()}
         self.name: str = data["name"]
         self.title: str = data["title"]
         self.aliases: tuple[str, ...] = tuple(data.get("aliases", ()))
@@ -512,26 +512,39 @@ def house_rule_file(path: str | Path, name: str) -> dict[str, dict[str, Any]]:
 
 @dataclass
 class _SetBlock(Document):
-    """The ``set`` block of a house rule a plugin read from its file (:func:`house_rule_file`), as a layer of the
-    ruleset: a problem with a value it sets is told at that value's line in the file, as ``validate`` tells it
-    (``house_rule.yaml:5:18: set.rules.knock_limit: plugin 'knock-7': house rule 'knock-7': ...``)."""
+    """The ``set`` block of a house rule, as a layer of the ruleset: a problem with a value it sets is told at
+    that value's line in the file that defines the house rule, as ``validate`` tells it. A plugin's house rule
+    read with :func:`house_rule_file`: ``house_rule.yaml:5:18: set.rules.knock_limit: plugin 'knock-7': house
+    rule 'knock-7': ...``; one a ruleset defines: ``my.yaml:9:28: house_rules.big.set.deal.hand_size: house
+    rule 'big': ...``."""
 
     said: str = ""
     """What the message begins with: the plugin and the house rule."""
+    prefix: tuple[str | int, ...] = ("set",)
+    """Where the block is in its file."""
+    shown: str = ""
+    """How ``show --origin`` names it, when not by its file."""
 
     @classmethod
     def of(cls, plugin_name: str, read: HouseRuleFile) -> _SetBlock:
-        doc = read.document
+        return cls.within(read.document, ("set",), f"plugin {plugin_name!r}: house rule {read.name!r}: ")
+
+    @classmethod
+    def within(cls, doc: Document, prefix: tuple[str | int, ...], said: str, shown: str = "") -> _SetBlock:
+        """The block at ``prefix`` of ``doc``."""
+        n = len(prefix)
         positions, keys = (
-            {path[1:]: place for path, place in held.items() if len(path) > 1 and path[0] == "set"}
+            {path[n:]: place for path, place in held.items() if path[:n] == prefix}
             for held in (doc.positions, doc.keys)
         )
-        said = f"plugin {plugin_name!r}: house rule {read.name!r}: "
-        return cls(doc.file, doc.data.get("set") or {}, positions, keys, said)
+        block: Any = doc.data
+        for key in prefix:
+            block = block.get(key) if isinstance(block, Mapping) else None
+        return cls(doc.file, block if isinstance(block, dict) else {}, positions, keys, said, prefix, shown)
 
     def problem(self, path: tuple[str | int, ...], message: str) -> Problem:
         found = super().problem(path, message)
-        return Problem(found.file, found.line, found.column, dotted(("set", *path)), self.said + message)
+        return Problem(found.file, found.line, found.column, dotted((*self.prefix, *path)), self.said + message)
 
 
 _HOUSE_RULE_FILES: weakref.WeakKeyDictionary[ModuleType, HouseRuleFile] = weakref.WeakKeyDictionary()
@@ -854,9 +867,10 @@ def _build(
         spec = specs[name]
         body = ten_as_t(spec.get("set", {}))
         data = merge(data, body)
-        origin = files.get(name) or Document(f"house rule {name!r}", {})
+        unread = files.get(name) or Document(f"house rule {name!r}", {})  # (a plugin's, not read from a file)
+        defined = _defined_in(merged, name) if name not in files else []
         for leaf in leaf_paths(body):
-            merged.origins[leaf] = origin
+            merged.origins[leaf] = next((block for block in defined if leaf in block.positions), unread)
         for plugin in spec.get("plugins", []):
             if plugin not in [n for n, _ in modules]:
                 try:
@@ -885,10 +899,10 @@ def _build(
     problems += plugin_values + _semantic_problems(data, locate)
     if problems:
         raise RulesetError(problems)
-    problems = _plugin_ruleset_problems(data, modules, locate)
+    variant = Variant(source, merged, house_rules, options, modules)
+    problems = _plugin_ruleset_problems(variant, data, locate)
     if problems:
         raise RulesetError(problems)
-    variant = Variant(source, merged, house_rules, options, modules)
     variant.extra_plugins = tuple(name for name, _ in extra)
     read = [os.path.abspath(doc.file) for doc in merged.chain]
     # (every plugin's house-rule file read so far: an edit of any reads the variant again, which is rare)
@@ -903,43 +917,67 @@ def _build(
     return variant
 
 
-def _plugin_ruleset_problems(
-    data: Mapping[str, Any], modules: Sequence[tuple[str, ModuleType]], locate: Any
-) -> list[Problem]:
-    """What each plugin's :func:`~rummykit.hookspecs.rummykit_ruleset_problems` finds in the merged ruleset
-    (asked of each module, as its schema is: there is no plugin manager before the variant is built), each
-    at the line that sets the value it names."""
+def _plugin_ruleset_problems(variant: Variant, data: Mapping[str, Any], locate: Any) -> list[Problem]:
+    """What each plugin's :func:`~rummykit.hookspecs.rummykit_ruleset_problems` finds in the merged ruleset,
+    each at the line that sets the value it names. Every implementation is asked (as registered: one may take
+    no argument), each with its own copy, and its problems kept under its plugin's name."""
     problems = []
-    for name, module in modules:
-        check = getattr(module, "rummykit_ruleset_problems", None)
-        if check is None:
+    for impl in variant.pm.hook.rummykit_ruleset_problems.get_hookimpls():
+        name = impl.plugin_name
+        if impl.hookwrapper or impl.wrapper:
+            problems.append(_at_def(impl.function, name, "cannot be a wrapper: it returns the problems it finds"))
             continue
         try:
-            found = check(ruleset=copy.deepcopy(dict(data)))
+            found = impl.function(*[copy.deepcopy(dict(data)) for _ in impl.argnames])
         except Exception as exc:
             raise PluginError(name, "rummykit_ruleset_problems", exc) from exc
-        try:
-            told = [_told(item) for item in found or ()]
-        except TypeError as exc:  # the plugin's mistake, told at its hook as a broken plugin's are
-            file, line, column = _def_position(check, f"plugin {name!r}")
-            raise RulesetError(
-                [Problem(file, line, column, "rummykit_ruleset_problems", f"plugin {name!r}: {exc}")]
-            ) from None
+        told = _told(found)
+        if isinstance(told, str):
+            problems.append(_at_def(impl.function, name, told))
+            continue
         for path, message, others in told:
             problems.append(clash(locate, _undotted(path), f"plugin {name!r}: {message}", *map(_undotted, others)))
     return problems
 
 
-def _told(item: Any) -> tuple[str, str, tuple[str, ...]]:
-    """A problem as a plugin gives it: ``(path, message)``, or ``(path, message, other paths)``."""
-    if (
-        isinstance(item, (tuple, list))
-        and len(item) in (2, 3)
-        and all(isinstance(part, str) for part in item[:2])
-        and (len(item) == 2 or isinstance(item[2], (tuple, list)) and all(isinstance(o, str) for o in item[2]))
-    ):
-        return item[0], item[1], tuple(item[2]) if len(item) == 3 else ()
-    raise TypeError(f"expected a list of (path, message) or (path, message, [other paths]), got {item!r:.80}")
+def _at_def(function: Any, plugin_name: str, message: str) -> Problem:
+    """A problem with a plugin's ``rummykit_ruleset_problems`` itself, at its ``def``, as a broken plugin's are."""
+    file, line, column = _def_position(function, f"plugin {plugin_name!r}")
+    return Problem(file, line, column, "rummykit_ruleset_problems", f"plugin {plugin_name!r}: {message}")
+
+
+def _told(found: Any) -> list[tuple[str, str, tuple[str, ...]]] | str:
+    """The problems a plugin gives, each ``(path, message)`` or ``(path, message, [other paths])``, paths
+    dotted; or what is wrong with its answer."""
+    expected = "expected None or a list of (path, message) or (path, message, [other paths]), paths dotted"
+    if found is None:
+        return []
+    if not isinstance(found, (list, tuple)):
+        return f"{expected}; got {found!r:.80}"
+    told = []
+    for item in found:
+        fine = (
+            isinstance(item, (tuple, list))
+            and len(item) in (2, 3)
+            and all(isinstance(part, str) and part for part in item[:2])
+            and (len(item) == 2 or isinstance(item[2], (tuple, list)) and all(isinstance(o, str) for o in item[2]))
+        )
+        paths = [item[0], *(item[2] if len(item) == 3 else ())] if fine else []
+        if not fine or not all(_undotted(path) and dotted(_undotted(path)) == path for path in paths):
+            return f"{expected}; got {item!r:.80} in {found!r:.80}"
+        told.append((item[0], item[1], tuple(item[2]) if len(item) == 3 else ()))
+    return told
+
+
+def _defined_in(merged: _Merged, name: str) -> list[_SetBlock]:
+    """The ``set`` blocks of the house rule ``name`` in the files of the ``extends`` chain that define it,
+    newest first: a problem with a value one sets is told at its line there."""
+    prefix = ("house_rules", name, "set")
+    return [
+        _SetBlock.within(doc, prefix, f"house rule {name!r}: ", shown=f"house rule {name!r}")
+        for doc in merged.chain
+        if isinstance(own := doc.data.get("house_rules"), Mapping) and name in own
+    ]
 
 
 VARIANTS_KEPT = 256
@@ -1146,8 +1184,12 @@ def _try_house_rule(path: str, name: str, local: Sequence[tuple[str, ModuleType]
                 inner = _undotted(problem.path)
                 where = ("house_rules", name) + (inner if inner[:1] == ("plugins",) else ("set",) + inner)
                 problems.append(locate(where, f"house rule {name!r}: {problem.message}"))
-            elif problem.message.startswith("plugin ") and f": house rule {name!r}: " in problem.message:
-                problems.append(problem)  # in the house rule's own file (house_rule_file), told as such already
+            elif problem.line and (
+                problem.message.startswith(f"house rule {name!r}: ")
+                or problem.message.startswith("plugin ")
+                and f": house rule {name!r}: " in problem.message
+            ):
+                problems.append(problem)  # at its line where the house rule is defined, told as such already
             elif problem.line:
                 problems.append(
                     Problem(

@@ -556,6 +556,26 @@ def test_third_last_card_drawer_may_still_knock() -> None:
     assert result.scores[0] > 0 and result.scores[1] == 0
 
 
+@pytest.mark.parametrize("last_chance", [False, True])
+def test_with_no_dead_hand_stock_the_hand_is_dead_when_the_stock_runs_out(last_chance: bool) -> None:
+    # dead_hand_stock 0: the last stock card may be drawn; a discard after it leaves the hand dead (not
+    # "exhausted", which Gin does not score), or, with the last chance, lets the other take it to knock.
+    rules = {"dead_hand_stock": 0, "last_chance": last_chance}
+    game = new_game(DEAD, discard="2C", seed=11, options={"rules": rules})
+    play(game, "pass", "pass")
+    draw_and_throw_until_stock(game, 1)
+    seat = game.current_player
+    assert seat is not None
+    play(game, "draw stock")
+    assert not game.deal.stock and any(a.kind == "knock" for a in game.legal_actions())
+    play(game, f"discard {game.deal.hands[seat][-1]}")
+    if last_chance:
+        assert not game.results and {str(a) for a in game.legal_actions()} <= {"draw discard", "pass"}
+        play(game, "pass")
+    result = game.results[0]
+    assert (result.kind, result.scores, result.winner) == ("dead", (0, 0), None)
+
+
 def test_the_hand_is_not_dead_before_the_stock_is_down_to_two() -> None:
     game = new_game(DEAD, discard="2C", seed=3)
     play(game, "pass", "pass")

@@ -3,6 +3,7 @@ them, before any game starts (Gin's stock made again from the pile; a third-part
 
 from __future__ import annotations
 
+import ast
 import textwrap
 from pathlib import Path
 
@@ -25,7 +26,7 @@ def test_gin_refuses_a_stock_made_again_from_the_pile(variant: str, empty_stock:
         rummykit.load_variant(variant, options={"draw": {"empty_stock": empty_stock}})
     (problem,) = info.value.problems
     assert (problem.file, problem.path) == ("options", "draw.empty_stock")
-    assert problem.message.startswith("plugin 'gin': a hand of Gin is dead before its stock runs out")
+    assert problem.message.startswith("plugin 'gin': a hand of Gin is dead when its stock is down to")
     assert f"so {empty_stock!r} would never take effect: expected end" in problem.message
     assert rummykit.load_variant(variant, options={"draw": {"empty_stock": "end"}}).name == variant
 
@@ -51,7 +52,7 @@ def test_the_refusal_is_at_the_line_of_the_users_file(tmp_path: Path, capsys: py
     assert f"{ruleset}:6:16: draw.empty_stock: plugin 'gin':" in captured.err
 
 
-def test_a_house_rule_setting_it_is_refused_by_validate(tmp_path: Path) -> None:
+def test_a_house_rule_setting_it_is_refused_at_its_line_by_validate_and_play(tmp_path: Path) -> None:
     ruleset = write(
         tmp_path,
         "my-gin.yaml",
@@ -66,10 +67,16 @@ def test_a_house_rule_setting_it_is_refused_by_validate(tmp_path: Path) -> None:
         """,
     )
     (problem,) = rummykit.validate(ruleset)
-    assert (problem.file, problem.line) == (str(ruleset), 7)
-    assert "house rule 'refill'" in problem.message and "plugin 'gin'" in problem.message
-    with pytest.raises(rummykit.RulesetError):
+    assert (problem.file, problem.line, problem.column, problem.path) == (
+        str(ruleset),
+        7,
+        31,
+        "house_rules.refill.set.draw.empty_stock",
+    )
+    assert problem.message.startswith("house rule 'refill': plugin 'gin': a hand of Gin is dead")
+    with pytest.raises(rummykit.RulesetError) as info:  # selected to play: the same words, at the same line
         rummykit.load_variant(str(ruleset), ["refill"])
+    assert info.value.problems == [problem]
     assert rummykit.load_variant(str(ruleset)).name == "my-gin"
 
 
@@ -118,7 +125,22 @@ def test_a_local_plugin_checks_the_merged_ruleset_and_each_problem_is_located(tm
     assert [p.path for p in info.value.problems] == ["rules.gin_bonus"]
 
 
-@pytest.mark.parametrize("answer", ["'target'", "[('target',)]", "[('target', 7)]", "[('target', 'x', 'y')]"])
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "'target'",
+        "5",
+        "{'target': 'too high'}",
+        "('target', 'too high')",
+        "[('target',)]",
+        "[('target', 7)]",
+        "[('target', '')]",
+        "[('', 'too high')]",
+        "[('deal..hand_size', 'too high')]",
+        "[('target', 'x', 'y')]",
+        "[('target', 'x', ['players..min'])]",
+    ],
+)
 def test_a_plugin_answering_in_the_wrong_form_is_refused_at_its_hook(tmp_path: Path, answer: str) -> None:
     source = f"import rummykit\n\n\n@rummykit.hookimpl\ndef rummykit_ruleset_problems(ruleset):\n    return {answer}"
     plugin = write(tmp_path, "bad_check.py", source)
@@ -127,7 +149,52 @@ def test_a_plugin_answering_in_the_wrong_form_is_refused_at_its_hook(tmp_path: P
     assert rummykit.validate("gin", plugins=[plugin]) == info.value.problems
     (problem,) = info.value.problems
     assert (problem.file, problem.line, problem.column) == (str(plugin), 5, 1)
-    assert problem.message.startswith("plugin 'bad-check': expected a list of (path, message)")
+    assert problem.message.startswith("plugin 'bad-check': expected None or a list of (path, message)")
+    assert repr(ast.literal_eval(answer)) in problem.message  # the whole answer quoted, not its first letter
+
+
+def test_a_check_may_take_no_argument_and_none_means_no_problem(tmp_path: Path) -> None:
+    source = "import rummykit\n\n\n@rummykit.hookimpl\ndef rummykit_ruleset_problems():\n    return None"
+    plugin = write(tmp_path, "quiet_check.py", source)
+    assert "quiet-check" in rummykit.load_variant("gin", plugins=[plugin]).plugin_names
+    assert rummykit.validate("gin", plugins=[plugin]) == []
+
+
+def test_a_check_cannot_be_a_wrapper(tmp_path: Path) -> None:
+    source = """
+        import rummykit
+
+
+        @rummykit.hookimpl(wrapper=True)
+        def rummykit_ruleset_problems(ruleset):
+            found = yield
+            return found
+        """
+    plugin = write(tmp_path, "wrapping.py", source)
+    (problem,) = rummykit.validate("gin", plugins=[plugin])
+    assert (problem.file, problem.line) == (str(plugin), 5)
+    assert problem.message == "plugin 'wrapping': cannot be a wrapper: it returns the problems it finds"
+
+
+def test_a_plugin_only_offering_house_rules_is_asked_once_one_is_selected(tmp_path: Path) -> None:
+    source = """
+        import rummykit
+
+
+        @rummykit.hookimpl
+        def rummykit_house_rules():
+            return {"no-limit-check": {"summary": "Checks the target."}}
+
+
+        @rummykit.hookimpl
+        def rummykit_ruleset_problems(ruleset):
+            return [("target", "not with this house rule")]
+        """
+    plugin = write(tmp_path, "offering.py", source)
+    assert rummykit.load_variant("gin", plugins=[plugin]).name == "gin"  # offered, not in force: not asked
+    with pytest.raises(rummykit.RulesetError) as info:
+        rummykit.load_variant("gin", ["no-limit-check"], plugins=[plugin])
+    assert [p.message for p in info.value.problems] == ["plugin 'offering': not with this house rule"]
 
 
 def test_a_plugin_whose_check_raises_is_named(tmp_path: Path) -> None:
