@@ -53,7 +53,7 @@ def rummykit_rules_schema() -> dict[str, Any]:
 
 
 @hookimpl
-def rummykit_ruleset_problems(ruleset: dict[str, Any]) -> list[tuple[str, str, list[str]]]:
+def rummykit_ruleset_problems(ruleset: dict[str, Any]) -> list[tuple[str, str]]:
     """The hand is dead at ``dead_hand_stock`` stock cards, or when the stock runs out: a new stock made from
     the pile would never be used."""
     empty_stock = ruleset.get("draw", {}).get("empty_stock", "end")
@@ -63,7 +63,7 @@ def rummykit_ruleset_problems(ruleset: dict[str, Any]) -> list[tuple[str, str, l
         f"a hand of Gin is dead when its stock is down to rules.dead_hand_stock cards (at 0, when it runs out), "
         f"so {empty_stock!r} would never take effect: expected end"
     )
-    return [("draw.empty_stock", message, ["rules.dead_hand_stock"])]
+    return [("draw.empty_stock", message)]
 
 
 @dataclass(frozen=True)

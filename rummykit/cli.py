@@ -571,6 +571,8 @@ def origin_lines(variant: Variant) -> list[str]:
 
 def cmd_schema(args: argparse.Namespace) -> int:
     schema = kernel_schema()
+    if args.plugin and not args.variant:
+        raise CliError("schema --plugin adds a plugin's rules to a variant's schema: name the variant with --variant")
     if args.variant:
         variant = _load(args.variant, (), args.plugin)
         rules: dict[str, Any] = {"type": "object", "properties": {}, "additionalProperties": False}
@@ -618,6 +620,8 @@ def check_output_path(path: str, option: str = "--save", what: str = "write the 
     """Refuse, before any game is played (or any server started), a file that cannot be written: a folder, a
     missing folder, no permission. Raises :class:`CliError` with one line naming the option and the path;
     ``what`` says what the file is for (``name a file to WHAT``)."""
+    if not path:
+        raise CliError(f"{option}: the file name is empty; name a file to {what}")
     target = Path(path)
     folder = target.parent
     if target.is_dir():
@@ -688,8 +692,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.name is None and args.resume is None:
         raise CliError("name a variant to play (rummykit play gin) or a saved game to go on with (--resume FILE)")
     save = args.save if args.save is not None else args.resume
-    if save is not None:
-        check_output_path(save)
+    if save is not None:  # (resumed without --save: the game is saved back where it came from)
+        check_output_path(
+            save, *(("--save",) if args.save is not None else ("--resume", "save the game to with --save"))
+        )
     _check_max_hands(args)
     if args.bots and args.opponent is not None:
         raise CliError("--opponent is the bot a person plays against, and with --bots every seat is a bot: "

@@ -41,7 +41,9 @@ def rummykit_rules_schema() -> dict[str, Any] | None:
 
 
 @hookspec
-def rummykit_ruleset_problems(ruleset: dict[str, Any]) -> list[tuple[str, str]] | None:
+def rummykit_ruleset_problems(
+    ruleset: dict[str, Any],
+) -> list[tuple[str, str] | tuple[str, str, list[str]]] | None:
     """Return what this plugin cannot play in ``ruleset``, the whole ruleset once its files, house rules and
     options are merged (``None`` or ``[]``: nothing). For the values a schema cannot judge alone: a kernel
     value the game's rules make pointless, two of its own values that contradict each other.

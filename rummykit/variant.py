@@ -935,9 +935,19 @@ def _plugin_ruleset_problems(variant: Variant, data: Mapping[str, Any], locate: 
         if isinstance(told, str):
             problems.append(_at_def(impl.function, name, told))
             continue
-        for path, message, others in told:
-            problems.append(clash(locate, _undotted(path), f"plugin {name!r}: {message}", *map(_undotted, others)))
+        for path, message, others in told[:MAX_PLUGIN_PROBLEMS]:
+            said = message if len(message) <= 500 else message[:500] + "..."
+            problems.append(clash(locate, _undotted(path), f"plugin {name!r}: {said}", *map(_undotted, others[:8])))
+        if len(told) > MAX_PLUGIN_PROBLEMS:
+            more = len(told) - MAX_PLUGIN_PROBLEMS
+            told_more = f"and {more:,} more problems (the first {MAX_PLUGIN_PROBLEMS} are told)"
+            problems.append(_at_def(impl.function, name, told_more))
     return problems
+
+
+MAX_PLUGIN_PROBLEMS = 50
+"""The most problems told from one plugin's ``rummykit_ruleset_problems`` (then how many more), each message
+clipped at 500 characters: a runaway check is refused in well under a second."""
 
 
 def _at_def(function: Any, plugin_name: str, message: str) -> Problem:
@@ -1178,6 +1188,8 @@ def _try_house_rule(path: str, name: str, local: Sequence[tuple[str, ModuleType]
     problems: list[Problem] = []
     try:
         _build(path, (name,), None, local)
+    except PluginError as exc:  # a hook that fails only with this house rule selected: at the hook's line
+        problems.append(_plugin_error_problem(path, exc))
     except RulesetError as exc:
         for problem in exc.problems:
             if problem.file == f"house rule {name!r}":

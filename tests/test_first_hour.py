@@ -154,15 +154,26 @@ def test_gin_partnership_names_its_seats_table_seats() -> None:
 # -- 4. output paths checked before playing ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize("where", ["missing/game.json", ".", "/dev/full", "pipe"])
+@pytest.mark.parametrize("where", ["missing/game.json", ".", "/dev/full", "pipe", ""])
 def test_a_bad_save_path_is_refused_before_the_game(where: str, tmp_path: Path) -> None:
-    target = tmp_path / where
+    target = str(tmp_path / where) if where else ""
     if where == "pipe":
         os.mkfifo(target)  # a write would block until someone reads it
-    result = run("play", "gin", "--bots", "greedy", "--seed", "1", "--save", str(target))
+    result = run("play", "gin", "--bots", "greedy", "--seed", "1", "--save", target)
     assert result.returncode == 2
     assert result.stdout == ""  # no game was played
-    assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith(f"rummykit: --save {target}: ")
+    said = f"rummykit: --save {target}: " if target else "rummykit: --save: the file name is empty; name a file"
+    assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith(said)
+    assert "folder" not in result.stderr or where in ("missing/game.json", ".")
+
+
+def test_a_game_resumed_from_a_pipe_is_refused_naming_resume() -> None:
+    result = run("play", "--resume", "/dev/stdin", stdin="{}")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr == (
+        "rummykit: --resume /dev/stdin: not a regular file (a device, pipe or socket); "
+        "name a file to save the game to with --save\n"
+    )
 
 
 # -- 6. the small things ------------------------------------------------------------------------------------

@@ -185,6 +185,8 @@ def test_schema_command_prints_the_schema(capsys: pytest.CaptureFixture[str]) ->
     with_rules = json.loads(capsys.readouterr().out)
     assert "knock_limit" in with_rules["properties"]["rules"]["properties"]
     assert with_rules["properties"]["rules"]["additionalProperties"] is False
+    assert main(["schema", "--plugin", "mine.py"]) == 2  # not silently the kernel's schema alone
+    assert "name the variant with --variant" in capsys.readouterr().err
 
 
 def test_every_shipped_ruleset_names_the_schema_for_editors() -> None:

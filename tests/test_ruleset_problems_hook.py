@@ -205,3 +205,49 @@ def test_a_plugin_whose_check_raises_is_named(tmp_path: Path) -> None:
     assert (info.value.plugin, info.value.hook) == ("bad-check", "rummykit_ruleset_problems")
     (problem,) = rummykit.validate("gin", plugins=[plugin])
     assert (problem.file, problem.line) == (str(plugin), 6) and "KeyError: 'x'" in problem.message
+
+
+def test_a_check_failing_only_with_a_house_rule_is_located_by_validate(tmp_path: Path) -> None:
+    source = """
+        import rummykit
+
+
+        @rummykit.hookimpl
+        def rummykit_ruleset_problems(ruleset):
+            return [] if ruleset["target"] == 100 else [][0]
+        """
+    plugin = write(tmp_path, "fragile.py", source)
+    ruleset = write(
+        tmp_path,
+        "short.yaml",
+        """
+        extends: gin
+        name: short
+        title: Short
+        house_rules:
+          short:
+            summary: To 50.
+            set: {target: 50}
+        """,
+    )
+    (problem,) = rummykit.validate(ruleset, plugins=[plugin])  # not raised: told at the hook's line
+    assert (problem.file, problem.line) == (str(plugin), 6)
+    assert "failed in hook rummykit_ruleset_problems: IndexError" in problem.message
+
+
+def test_a_runaway_check_is_told_in_part_quickly(tmp_path: Path) -> None:
+    source = """
+        import rummykit
+
+
+        @rummykit.hookimpl
+        def rummykit_ruleset_problems(ruleset):
+            return [("target", "x" * 100_000)] * 200_000
+        """
+    plugin = write(tmp_path, "runaway.py", source)
+    with pytest.raises(rummykit.RulesetError) as info:
+        rummykit.load_variant("gin", plugins=[plugin])
+    problems = info.value.problems
+    assert len(problems) == 51 and all(len(p.message) < 600 for p in problems)
+    assert problems[-1].message == "plugin 'runaway': and 199,950 more problems (the first 50 are told)"
+    assert (problems[-1].file, problems[-1].line) == (str(plugin), 5)

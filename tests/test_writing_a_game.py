@@ -55,3 +55,10 @@ def test_the_installed_game_is_found_by_name(tmp_path: Path) -> None:
     assert output["rummykit validate tonk tonk-40"].splitlines() == ["tonk: OK", "tonk-40: OK"]
     assert "Tonk (tonk), seed 1" in output["rummykit play tonk --bots random,greedy --seed 1"]
     assert "7 passed" in output["python -m pytest -q tonk"]
+    person = subprocess.run(
+        ["bash", "-c", "for seed in 1 2 3 4 5 6 7 8; do printf 'drop\\nquit\\n' | rummykit play tonk --seed $seed; done"],
+        cwd=work, env=env, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    drops = [line for line in person.stdout.splitlines() if "ends: You drop" in line]
+    assert len(drops) == 8 and "and is caught" not in person.stdout, person.stdout + person.stderr
+    assert any("You drop and are caught." in line for line in drops)  # the reader's words
