@@ -121,7 +121,7 @@ def write_files(work: Path, page_blocks: list[Block]) -> None:
         where = f"{block.page}:{block.line}: {block.file}"
         assert ".." not in block.file.split("/"), f"{where}: a file block stays in the page's folder"
         path = work / block.file
-        content = block.body.split("\n", 1)[1]
+        content = block.body  # with its first line, the file's name as a comment: as a reader copies it
         if block.continues:
             assert block.file in started, f"{where}: continued, but no earlier block of the page starts it"
             with path.open("a", encoding="utf-8") as file:
@@ -156,7 +156,8 @@ def test_file_blocks_make_folders_and_continued_blocks_add_to_their_file(tmp_pat
         (None, False),
     ]
     write_files(tmp_path, found)
-    assert (tmp_path / "game" / "pkg" / "plugin.py").read_text(encoding="utf-8") == "A = 1\n\n\nB = 2\n"
+    written = (tmp_path / "game" / "pkg" / "plugin.py").read_text(encoding="utf-8")
+    assert written == "# game/pkg/plugin.py\nA = 1\n\n\n# game/pkg/plugin.py (continued)\nB = 2\n"  # as copied
     orphan = Block("page.md", 1, "python", "# other.py (continued)\nC = 3\n", None)
     with pytest.raises(AssertionError, match="no earlier block"):
         write_files(tmp_path, [orphan])

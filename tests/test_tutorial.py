@@ -43,7 +43,7 @@ def steps(text: str) -> list[Step]:
     for language, body in FENCE.findall(text):
         first = body.split("\n", 1)[0]
         if language in ("yaml", "python", "toml") and re.fullmatch(r"# [\w./-]+/[\w.-]+", first):
-            found.append(Step(file=first[2:], content=body.split("\n", 1)[1]))
+            found.append(Step(file=first[2:], content=body))  # with the comment naming it: as a reader copies it
         elif language == "console":
             for line in body.splitlines():
                 if line.startswith("$ "):
