@@ -877,13 +877,14 @@ def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> N
     elif phase == "discard" and seat == deal.actor and any(a.kind == "knock" for a in deal.legal_actions()):
         words.hint = "discard a card, or knock"
     words.facts.append(f"Knock limit: {knock_limit(deal)}")
-    words.verbs.extend(("pass", "knock", "big gin", "meld", "layoff", "done"))
+    words.verbs.extend(("pass", "knock", "big gin", "meld", "layoff", "done") if _big_gin(deal.variant) else _VERBS)
 
 
 @hookimpl
 def rummykit_verbs(variant: Any) -> list[Verb]:
-    """Passing on the upcard, knocking with the card discarded face down, big gin, and after a knock the
-    other seat's melds, lay-offs and ``done``."""
+    """Passing on the upcard, knocking with the card discarded face down, big gin (declared whether or not the
+    ruleset pays it: the environments' action space is the same with the house rule or without), and after a
+    knock the other seat's melds, lay-offs and ``done``."""
     return [
         Verb("pass"),
         Verb("knock", frozenset({"card"}), short="k"),
@@ -892,6 +893,15 @@ def rummykit_verbs(variant: Any) -> list[Verb]:
         Verb("layoff", frozenset({"card on meld"}), short="l"),
         Verb("done"),
     ]
+
+
+_VERBS = ("pass", "knock", "meld", "layoff", "done")
+
+
+def _big_gin(variant: Any) -> bool:
+    """Whether big gin is played (``rules.big_gin_bonus`` set): else the position does not name it (a player
+    typing ``gin`` is not told of it)."""
+    return gin_rules(variant).big_gin_bonus is not None
 
 
 @hookimpl

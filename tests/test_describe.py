@@ -191,7 +191,10 @@ def test_the_position_words_of_gin_and_500_rum() -> None:
     gin = rummykit.load_variant("gin").new_game(seed=1)
     words = position_words(gin.deal, gin.deal.actor)
     assert (words.hint, words.facts) == ("take the upcard (draw discard) or pass", ["Knock limit: 10"])
-    assert {"pass", "knock", "big gin", "done", "draw stock"} <= set(words.verbs)
+    assert {"pass", "knock", "done", "draw stock"} <= set(words.verbs) and "big gin" not in words.verbs
+    big = rummykit.load_variant("gin", ["big-gin"]).new_game(seed=1)  # a verb of its own only when it is played
+    assert "big gin" in position_words(big.deal, big.deal.actor).verbs
+    assert big.variant.verbs == gin.variant.verbs  # declared in both: the same action space
     rum = rummykit.load_variant("500-rum").new_game(seed=1)
     words = position_words(rum.deal, rum.deal.actor)
     assert (words.hint, words.facts) == ("draw a card (draw stock, draw discard)", [])

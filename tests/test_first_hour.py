@@ -191,6 +191,16 @@ def test_a_bare_draw_at_the_upcard_offer() -> None:
     assert any(re.match(r"  You take \w\w from the discard pile", line) for line in out), out
 
 
+@pytest.mark.parametrize("house_rules", [(), ("big-gin",)])
+def test_gin_typed_is_not_told_of_big_gin_unless_it_is_played(house_rules: tuple[str, ...]) -> None:
+    game = rummykit.load_variant("gin", house_rules).new_game(seed=3)
+    out: list[str] = []
+    lines = iter(["gin", "quit"])
+    play_interactive(game, game.deal.current, [None, None], lambda prompt: next(lines), out.append)
+    told = [line for line in out if line.startswith("gin ") or line.startswith("Did you mean")]
+    assert len(told) == 1 and told[0].startswith("Did you mean 'big gin'?") == bool(house_rules), told
+
+
 def test_player_counts_are_checked_and_worded(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "gin", "--players", "0", "--bots", "greedy"]) == 2
     assert capsys.readouterr().err == "rummykit: gin is for 2 players, not 0\n"

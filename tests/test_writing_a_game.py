@@ -56,7 +56,7 @@ def test_the_installed_game_is_found_by_name(tmp_path: Path) -> None:
     assert "Tonk (tonk), seed 1" in output["rummykit play tonk --bots random,greedy --seed 1"]
     assert "7 passed" in output["python -m pytest -q tonk"]
     person = subprocess.run(
-        ["bash", "-c", "for seed in 1 2 3 4 5 6 7 8; do printf 'drop\\nquit\\n' | rummykit play tonk --seed $seed; done"],
+        ["bash", "-c", "for s in 1 2 3 4 5 6 7 8; do printf 'drop\\nquit\\n' | rummykit play tonk --seed $s; done"],
         cwd=work, env=env, capture_output=True, text=True, timeout=300,
     )  # fmt: skip
     drops = [line for line in person.stdout.splitlines() if "ends: You drop" in line]
