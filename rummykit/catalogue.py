@@ -165,6 +165,8 @@ def find_ruleset(name: str) -> str:
         if kind == "folder":
             example = f"{name.rstrip('/')}/my-gin.yaml"
             raise KeyError(f"{name!r} is a folder; a ruleset is a YAML file in it (such as {example})")
+        if os.path.exists(name):  # (a link to nothing: no file)
+            raise KeyError(f"{name!r} is not a regular file (a device, pipe or socket); a ruleset is a YAML file")
         raise KeyError(f"no ruleset file {name!r}")
     known = sorted(list(names) + list(aliases))
     close = difflib.get_close_matches(key, known, n=3, cutoff=0.5)

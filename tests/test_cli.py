@@ -317,6 +317,7 @@ def test_unknown_variant_exits_2_with_a_hint() -> None:
         (["play", "gin", "--bots", ",greedy"], "has an empty name between its commas"),
         (["play", "gin", "--resume", "g.json"], "--resume goes on with the saved game's variant: leave out"),
         (["play", ".", "--bots", "greedy"], "'.' is a folder; a ruleset is a YAML file in it"),
+        (["play", "/dev/null", "--bots", "greedy"], "'/dev/null' is not a regular file (a device, pipe or socket)"),
         (["play", "nogame", "--bots", "greedy"], "no variant named 'nogame'. Known variants: "),
         (["simulate", "gim", "--games", "1"], "did you mean 'gin'"),
         (["simulate", "gin", "--games", "-1"], "--games"),
