@@ -19,6 +19,11 @@ def write(folder: Path, name: str, text: str) -> Path:
     return path
 
 
+def my_gin(folder: Path, body: str) -> Path:
+    """``my-gin.yaml``, extending Gin: its name and title on lines 1 to 3, then ``body``."""
+    return write(folder, "my-gin.yaml", "extends: gin\nname: my-gin\ntitle: My Gin\n" + body)
+
+
 @pytest.mark.parametrize("variant", ["gin", "oklahoma-gin", "gin-3", "gin-partnership"])
 @pytest.mark.parametrize("empty_stock", ["turn-over", "reshuffle"])
 def test_gin_refuses_a_stock_made_again_from_the_pile(variant: str, empty_stock: str) -> None:
@@ -32,18 +37,7 @@ def test_gin_refuses_a_stock_made_again_from_the_pile(variant: str, empty_stock:
 
 
 def test_the_refusal_is_at_the_line_of_the_users_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    ruleset = write(
-        tmp_path,
-        "my-gin.yaml",
-        """
-        extends: gin
-        name: my-gin
-        title: My Gin
-        draw:
-          from_pile: top
-          empty_stock: reshuffle
-        """,
-    )
+    ruleset = my_gin(tmp_path, "draw:\n  from_pile: top\n  empty_stock: reshuffle\n")
     (problem,) = rummykit.validate(ruleset)
     assert (problem.file, problem.line, problem.column) == (str(ruleset), 6, 16)
     assert main(["play", str(ruleset), "--bots", "random,random", "--seed", "1"]) == 2
@@ -53,19 +47,8 @@ def test_the_refusal_is_at_the_line_of_the_users_file(tmp_path: Path, capsys: py
 
 
 def test_a_house_rule_setting_it_is_refused_at_its_line_by_validate_and_play(tmp_path: Path) -> None:
-    ruleset = write(
-        tmp_path,
-        "my-gin.yaml",
-        """
-        extends: gin
-        name: my-gin
-        title: My Gin
-        house_rules:
-          refill:
-            summary: The pile becomes the stock.
-            set: {draw: {empty_stock: turn-over}}
-        """,
-    )
+    refill = "house_rules:\n  refill:\n    summary: The pile becomes the stock.\n"
+    ruleset = my_gin(tmp_path, refill + "    set: {draw: {empty_stock: turn-over}}\n")
     (problem,) = rummykit.validate(ruleset)
     assert (problem.file, problem.line, problem.column, problem.path) == (
         str(ruleset),
