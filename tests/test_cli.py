@@ -589,3 +589,12 @@ def test_a_lone_short_form_meaning_two_legal_actions_is_refused() -> None:
     game.apply("pass")
     game.apply("pass")
     assert game.deal.phase == "draw" and short_form_clash(game, "p") is None
+
+
+def test_python_dash_m_rummykit_is_the_command() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "rummykit", "validate", "gin", "/dev/null"], capture_output=True, text=True, timeout=120
+    )
+    assert result.returncode == 1 and result.stderr == ""
+    assert result.stdout.splitlines() == ["gin: OK", "/dev/null: '/dev/null' is not a regular file (a device, pipe "
+                                          "or socket); a ruleset is a YAML file"]  # fmt: skip

@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1] / "rummykit"
 
 # The faces: what people and programs drive the kernel through. The kernel is everything else but the
 # package's own ``__init__``, which sits on top and may import anything.
-FACES = ("cli", "web", "bots", "search", "simulate", "lab", "envs", "validation", "scaffold")
+FACES = ("cli", "web", "bots", "search", "simulate", "lab", "envs", "validation", "scaffold", "__main__")
 
 
 def module_names() -> dict[str, Path]:
