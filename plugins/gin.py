@@ -438,7 +438,11 @@ def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
         # The knocks knock_problem passes: a card that may be discarded leaving the deadwood within the limit.
         limit = state.knock_limit
         distinct = distinct_cards(deal, hand)
-        after = deal.variant.meld_search.discard_deadwoods_within(distinct, limit)
+        # The deadwood after each discard is the whole hand's less that card (with two decks, its copy stays).
+        after = deal.variant.meld_search.discard_deadwoods_within(hand, limit)
+        if after is not None and len(distinct) < len(hand):
+            by_card = {card.id: deadwood for card, deadwood in zip(hand, after)}
+            after = [by_card[card.id] for card in distinct]
         for card, deadwood in zip(distinct, after or ()):
             if deadwood <= limit and card is not forbidden:
                 actions.append(Action.of("knock", card))

@@ -16,6 +16,7 @@ import pytest
 from rummykit import Game, IllegalAction, RulesetError, load_variant
 from rummykit.bots import make_bot
 from rummykit.cards import parse_card
+from rummykit.plugins.gin import GinState
 from rummykit.variant import house_rules_for
 
 VARIANTS = ["gin", "oklahoma-gin", "gin-3", "gin-partnership"]
@@ -596,3 +597,21 @@ def test_bots_play_every_variant_and_house_rule(variant: str, rules: tuple[str, 
         soak(variant, rules, hands=FULL_HANDS, games=FULL_GAMES)
     else:
         soak(variant, rules, hands=CROSS_HANDS, games=CROSS_GAMES)
+
+
+@pytest.mark.parametrize(("variant", "seed"), [("gin", 1), ("oklahoma-gin", 0), ("gin-3", 0)])
+def test_with_two_decks_every_listed_knock_is_within_the_limit(variant: str, seed: int) -> None:
+    # The knocks were found on one card of each face: with two decks, a copy left in hand was not counted.
+    game = load_variant(variant, options={"decks": {"count": 2}}).new_game(seed=seed)
+    search, rng, knocks = game.variant.meld_search, random.Random(seed), 0
+    while not game.is_over:
+        legal = game.legal_actions()
+        hand = game.deal.hands[game.deal.current]
+        for action in legal:
+            if action.kind == "knock":
+                knocks += 1
+                rest = list(hand)
+                rest.remove(action.cards[0])
+                assert search.deadwood(rest) <= game.deal.state_of(GinState).knock_limit, (action, hand)
+        game.apply(rng.choice(legal))
+    assert knocks > 20
