@@ -54,16 +54,24 @@ def rummykit_rules_schema() -> dict[str, Any]:
 
 @hookimpl
 def rummykit_ruleset_problems(ruleset: dict[str, Any]) -> list[tuple[str, str]]:
-    """The hand is dead at ``dead_hand_stock`` stock cards, or when the stock runs out: a new stock made from
-    the pile would never be used."""
+    """What Gin's own rules leave no room for: the hand is dead at ``dead_hand_stock`` stock cards, or when the
+    stock runs out, so a new stock made from the pile would never be used; melds stay in hand until the knock,
+    and the lay-offs are the settlement's, so nothing is melded or laid off on the table during play."""
+    problems = []
     empty_stock = ruleset.get("draw", {}).get("empty_stock", "end")
-    if empty_stock == "end":
-        return []
-    message = (
-        f"a hand of Gin is dead when its stock is down to rules.dead_hand_stock cards (at 0, when it runs out), "
-        f"so {empty_stock!r} would never take effect: expected end"
-    )
-    return [("draw.empty_stock", message)]
+    if empty_stock != "end":
+        message = (
+            f"a hand of Gin is dead when its stock is down to rules.dead_hand_stock cards (at 0, when it runs "
+            f"out), so {empty_stock!r} would never take effect: expected end"
+        )
+        problems.append(("draw.empty_stock", message))
+    table = ruleset.get("table", {})
+    if table.get("melds", False):
+        problems.append(("table.melds", "in Gin melds stay in hand until the knock: expected false"))
+    if table.get("layoff", "any") != "none":
+        message = "in Gin cards are laid off only at the settlement after a knock, as Gin's rules say: expected none"
+        problems.append(("table.layoff", message))
+    return problems
 
 
 @dataclass(frozen=True)

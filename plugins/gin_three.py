@@ -8,8 +8,20 @@ the first to the target ends the game, and the game, shutout and box bonuses wor
 
 from __future__ import annotations
 
+from typing import Any
+
 from rummykit import hookimpl
 from rummykit.engine import Game
+
+
+@hookimpl
+def rummykit_ruleset_problems(ruleset: dict[str, Any]) -> list[tuple[str, str]]:
+    """Three players, no more or fewer: the dealer sits out and the other two play a hand of Gin."""
+    return [
+        (f"players.{end}", f"Gin for three is for three players (the dealer sits out, two play): expected 3, got {n}")
+        for end in ("min", "max")
+        if (n := ruleset["players"][end]) != 3
+    ]
 
 
 @hookimpl

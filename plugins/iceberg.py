@@ -82,6 +82,15 @@ def rummykit_rules_schema() -> dict[str, Any]:
     return RULES_SCHEMA
 
 
+@hookimpl
+def rummykit_ruleset_problems(ruleset: dict[str, Any]) -> list[tuple[str, str]]:
+    """Iceberg is played on the table: the aces are laid as they are drawn, and a hand is won by melding."""
+    if ruleset.get("table", {}).get("melds", False):
+        return []
+    message = "Iceberg's aces and melds are laid on the table as they are made: expected true"
+    return [("table.melds", message)]
+
+
 @dataclass(frozen=True)
 class IcebergRules:
     """Iceberg's ``rules`` block (:data:`RULES_SCHEMA`), read once per variant; a key left out has its default."""

@@ -417,9 +417,14 @@ def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
 def keep_a_discard(deal: Deal, actions: list[Action]) -> None:
     """Under ``table.discard_to_go_out: required`` going out needs a final discard: a meld, lay-off or swap
     may not use every card left in hand (after every built-in mechanic has listed its own)."""
-    if deal.variant.discard_to_go_out == "required" and deal.phase in ("play", "use"):
-        size = len(deal.hands[deal.current])
+    if deal.variant.discard_to_go_out != "required":
+        return
+    size = len(deal.hands[deal.current])
+    if deal.phase in ("play", "use"):
         actions[:] = [a for a in actions if a.kind not in ("meld", "layoff", "swap") or len(a.cards) < size]
+    elif deal.phase == "draw":  # taking the pile melds its top card: the rest of the pile comes to hand
+        kept = size + len(deal.discard) - 1
+        actions[:] = [a for a in actions if a.kind != "take pile with" or len(a.cards) < kept]
 
 
 _NOTHING_CLOSED: frozenset[str] = frozenset()

@@ -12,11 +12,11 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 import pytest
+from rummykit.plugins.gin import GinState
 
 from rummykit import Game, IllegalAction, RulesetError, load_variant
 from rummykit.bots import make_bot
 from rummykit.cards import parse_card
-from rummykit.plugins.gin import GinState
 from rummykit.variant import house_rules_for
 
 VARIANTS = ["gin", "oklahoma-gin", "gin-3", "gin-partnership"]

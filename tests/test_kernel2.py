@@ -234,6 +234,22 @@ def test_table_rules_in_a_game_that_melds_nothing_on_the_table_are_refused(optio
         rummykit.load_variant("gin", options=options)
 
 
+@pytest.mark.parametrize(("seed", "players"), [(3, 2), (7, 4)])
+def test_a_final_discard_required_keeps_a_card_after_taking_the_pile(seed: int, players: int) -> None:
+    # Arlington's pile take melds its top card with cards from hand: with nothing else in the pile, using the
+    # whole hand left the player with no card to discard, and so no legal action (these seeds reached it).
+    variant = rummykit.load_variant("arlington", options={"table": {"discard_to_go_out": "required"}})
+    game = variant.new_game(seed=seed, players=players)
+    rng = random.Random(seed)
+    while not game.is_over:
+        legal = game.legal_actions()
+        assert legal, game.deal
+        size, pile = len(game.deal.hands[game.deal.current]), len(game.deal.discard)
+        assert all(len(a.cards) < size + pile - 1 for a in legal if a.kind == "take pile with")
+        game.apply(rng.choice(legal))
+    assert game.end_reason == "target"
+
+
 def test_whole_pile_without_a_meld_takes_everything_and_a_dead_stock_ends_the_hand() -> None:
     variant = rummykit.load_variant("500-rum", options={"draw": {"from_pile": "whole", "must_use": "none"}})
     game = variant.new_game(seed=5)

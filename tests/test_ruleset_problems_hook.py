@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -34,6 +35,27 @@ def test_gin_refuses_a_stock_made_again_from_the_pile(variant: str, empty_stock:
     assert problem.message.startswith("plugin 'gin': a hand of Gin is dead when its stock is down to")
     assert f"so {empty_stock!r} would never take effect: expected end" in problem.message
     assert rummykit.load_variant(variant, options={"draw": {"empty_stock": "end"}}).name == variant
+
+
+@pytest.mark.parametrize(
+    ("variant", "options", "path", "words"),
+    [
+        ("gin", {"table": {"melds": True}}, "table.melds", "plugin 'gin': in Gin melds stay in hand until the knock"),
+        ("gin-partnership", {"table": {"layoff": "own"}}, "table.layoff", "laid off only at the settlement"),
+        ("gin-3", {"players": {"min": 2}}, "players.min", "plugin 'gin-3': Gin for three is for three players"),
+        ("gin-3", {"players": {"max": 4}}, "players.max", "expected 3, got 4"),
+        ("iceberg", {"table": {"melds": False}}, "table.melds", "plugin 'iceberg': Iceberg's aces and melds are"),
+    ],
+)
+def test_the_games_refuse_table_rules_and_player_counts_they_do_not_play(
+    variant: str, options: dict[str, Any], path: str, words: str
+) -> None:
+    # Each was accepted, then crashed (Gin for three with two players; partnership Gin melding on the table),
+    # or played a game that is not this one (Gin ended "out", Iceberg ended every hand "exhausted").
+    with pytest.raises(rummykit.RulesetError) as info:
+        rummykit.load_variant(variant, options=options)
+    (problem,) = info.value.problems
+    assert problem.path == path and words in problem.message
 
 
 def test_the_refusal_is_at_the_line_of_the_users_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
