@@ -104,6 +104,16 @@ def rummykit_rules_schema() -> dict[str, Any]:
     return RULES_SCHEMA
 
 
+@hookimpl
+def rummykit_ruleset_problems(ruleset: dict[str, Any]) -> list[tuple[str, str]]:
+    """A game of Skarney is its hands (``rules.hands``), the highest total winning: there is no target."""
+    if ruleset.get("target") is None:
+        return []
+    hands = len(ruleset["rules"]["hands"])
+    message = f"a game of Skarney is {hands} hands (rules.hands), the highest total winning: expected no target (null)"
+    return [("target", message)]
+
+
 @dataclass(frozen=True)
 class SkarneyRules:
     """Skarney's ``rules`` block (:data:`RULES_SCHEMA`), read once per variant; a key left out has its default."""

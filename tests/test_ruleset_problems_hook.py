@@ -45,13 +45,16 @@ def test_gin_refuses_a_stock_made_again_from_the_pile(variant: str, empty_stock:
         ("gin-3", {"players": {"min": 2}}, "players.min", "plugin 'gin-3': Gin for three is for three players"),
         ("gin-3", {"players": {"max": 4}}, "players.max", "expected 3, got 4"),
         ("iceberg", {"table": {"melds": False}}, "table.melds", "plugin 'iceberg': Iceberg's aces and melds are"),
+        ("skarney", {"target": 1000}, "target", "plugin 'skarney': a game of Skarney is 7 hands (rules.hands)"),
+        ("skarney-singles", {"target": 500}, "target", "the highest total winning: expected no target (null)"),
     ],
 )
 def test_the_games_refuse_table_rules_and_player_counts_they_do_not_play(
     variant: str, options: dict[str, Any], path: str, words: str
 ) -> None:
     # Each was accepted, then crashed (Gin for three with two players; partnership Gin melding on the table),
-    # or played a game that is not this one (Gin ended "out", Iceberg ended every hand "exhausted").
+    # or played a game that is not this one (Gin ended "out", Iceberg ended every hand "exhausted", Skarney
+    # ignored its target and said the game ended at it).
     with pytest.raises(rummykit.RulesetError) as info:
         rummykit.load_variant(variant, options=options)
     (problem,) = info.value.problems

@@ -414,3 +414,29 @@ def test_seven_deals_then_lowest_total_wins() -> None:
     assert any(a == "buy" for deal in game.history for a in deal)
     again = Game.from_json(game.to_json())  # the record, buys and passes out of turn included, replays
     assert again.scores == game.scores and again.history == game.history
+
+
+@pytest.mark.parametrize(
+    ("options", "path", "words"),
+    [
+        ({"table": {"melds": False}}, "table.melds", "contracts are laid on the table"),
+        ({"melds": {"sets": False}}, "melds.sets", "melds.sets is false, so no contract holds sets"),
+        ({"rules": {"contracts": [{"sets": 0}]}}, "rules.contracts[0]", "holds a set or a run at least"),
+        ({"rules": {"contracts": [{"sets": 4, "runs": 4}]}}, "rules.contracts[0]", "needs 28 cards"),
+        ({"melds": {"set_min": 7}}, "melds.set_min", "needs 14 cards (melds of 7 and 4 at least)"),
+    ],
+)
+def test_contracts_nobody_could_lay_are_refused(options: dict[str, Any], path: str, words: str) -> None:
+    # Accepted before, each played every deal to its turn limit, scored by nobody. A contract wrong because of a
+    # meld rule the options change is told at that option, saying where the contract comes from.
+    with pytest.raises(rummykit.RulesetError) as info:
+        rummykit.load_variant("contract-rummy", options=options)
+    first = info.value.problems[0]
+    assert (first.path, first.file) == (path, "options") and words in first.message
+    assert first.message.startswith("plugin 'contract-rummy': ")
+
+
+def test_the_last_contract_takes_every_card_held_after_the_draw() -> None:
+    # Three runs of four are twelve cards: the eleven dealt and the one drawn, laid without a discard.
+    variant = rummykit.load_variant("contract-rummy")
+    assert variant.rules["contracts"][-1] == {"runs": 3} and variant.ruleset["deal"]["hand_size"] == 11

@@ -177,6 +177,34 @@ def rummykit_rules_schema() -> dict[str, Any]:
     return RULES_SCHEMA
 
 
+@hookimpl
+def rummykit_ruleset_problems(ruleset: dict[str, Any]) -> list[tuple[str, str] | tuple[str, str, list[str]]]:
+    """Contracts a player could never lay: each deal would be played to its turn limit, scored by nobody.
+    (A contract wrong because of a meld rule is told where the newest file sets either.)"""
+    problems: list[tuple[str, str] | tuple[str, str, list[str]]] = []
+    if not ruleset["table"].get("melds", False):
+        problems.append(("table.melds", "contracts are laid on the table: expected true"))
+    melds, rules = ruleset["melds"], ruleset["rules"]
+    least = rules.get("min_naturals", 2)
+    size = {"sets": max(melds.get("set_min", 3), least), "runs": max(melds.get("run_min", 3), least)}
+    hand = ruleset["deal"]["hand_size"]
+    dealt = min(hand.values()) if isinstance(hand, dict) else hand
+    for index, contract in enumerate(rules["contracts"]):
+        where = f"rules.contracts[{index}]"
+        if not any(contract.values()):
+            problems.append((where, "a contract holds a set or a run at least: expected sets or runs above 0"))
+        for kind in ("sets", "runs"):
+            if contract.get(kind) and not melds.get(kind, True):
+                message = f"melds.{kind} is false, so no contract holds {kind}: expected 0"
+                problems.append((f"{where}.{kind}", message, [f"melds.{kind}"]))
+        cards = sum(contract.get(kind, 0) * size[kind] for kind in ("sets", "runs"))
+        if cards > dealt + 1:  # (the hand dealt and the card drawn: the last contract lays them all)
+            message = f"needs {cards} cards (melds of {size['sets']} and {size['runs']} at least); a player holds"
+            sizes = ["melds.set_min", "melds.run_min", "rules.min_naturals", "deal.hand_size"]
+            problems.append((where, f"{message} {dealt + 1} after the draw at most: no one could lay it", sizes))
+    return problems
+
+
 # -- melds ---------------------------------------------------------------------------------------------
 
 
