@@ -889,7 +889,8 @@ def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> N
     elif phase == "discard" and seat == deal.actor and any(a.kind == "knock" for a in deal.legal_actions()):
         words.hint = "discard a card, or knock"
     words.facts.append(f"Knock limit: {knock_limit(deal)}")
-    words.verbs.extend(("pass", "knock", "big gin", "meld", "layoff", "done") if _big_gin(deal.variant) else _VERBS)
+    big_gin = ("big gin",) if gin_rules(deal.variant).big_gin_bonus is not None else ()  # named where it is played
+    words.verbs.extend(("pass", "knock", *big_gin, "meld", "layoff", "done"))
 
 
 @hookimpl
@@ -905,15 +906,6 @@ def rummykit_verbs(variant: Any) -> list[Verb]:
         Verb("layoff", frozenset({"card on meld"}), short="l"),
         Verb("done"),
     ]
-
-
-_VERBS = ("pass", "knock", "meld", "layoff", "done")
-
-
-def _big_gin(variant: Any) -> bool:
-    """Whether big gin is played (``rules.big_gin_bonus`` set): else the position does not name it (a player
-    typing ``gin`` is not told of it)."""
-    return gin_rules(variant).big_gin_bonus is not None
 
 
 @hookimpl

@@ -692,10 +692,10 @@ def cmd_play(args: argparse.Namespace) -> int:
     if args.name is None and args.resume is None:
         raise CliError("name a variant to play (rummykit play gin) or a saved game to go on with (--resume FILE)")
     save = args.save if args.save is not None else args.resume
-    if save is not None:  # (resumed without --save: the game is saved back where it came from)
-        check_output_path(
-            save, *(("--save",) if args.save is not None else ("--resume", "save the game to with --save"))
-        )
+    if args.save is not None:
+        check_output_path(args.save)
+    elif args.resume is not None:  # saved back where it came from
+        check_output_path(args.resume, "--resume", "save the game to with --save")
     _check_max_hands(args)
     if args.bots and args.opponent is not None:
         raise CliError("--opponent is the bot a person plays against, and with --bots every seat is a bot: "
