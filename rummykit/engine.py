@@ -629,7 +629,8 @@ class Deal:
     def legal_actions(self) -> list[Action]:
         """The actions the seat to act may take now (listed once per position, then reused)."""
         if self._legal is None:
-            self.game._intact()  # a broken game empties this cache: checked here, off the hot path
+            if self.game._broken is not None:  # a broken game empties this cache: checked here, off the hot path
+                self.game._intact()
             if self.result is not None:
                 return []
             actions: list[Action] = []
@@ -903,10 +904,13 @@ class Game:
 
     def legal_actions(self) -> list[Action]:
         """Every action the current player may take now."""
-        self._intact()
+        if self._broken is not None:
+            self._intact()
         if self.is_over:
             return []
-        return self.deal.legal_actions()
+        deal = self.deal
+        listed = deal._legal  # (Deal.legal_actions inlined: a bot asks, then apply asks again)
+        return listed if listed is not None and deal.result is None else deal.legal_actions()
 
     def resolve(self, action: Action | str) -> Action:
         """The legal action meant by ``action`` (or its text). Raises :class:`IllegalAction` with the reason.
@@ -918,7 +922,10 @@ class Game:
             self._intact()
         if self.is_over:
             raise IllegalAction("the game is over")
-        legal = self.deal.legal_actions()
+        deal = self.deal
+        legal = deal._legal
+        if legal is None or deal.result is not None:
+            legal = deal.legal_actions()
         for candidate in legal:  # bots hand back the very objects listed (the rest: _legal_form)
             if candidate is action:
                 return candidate
@@ -974,14 +981,15 @@ class Game:
         hands_before, done = len(self.results), len(deal.log)
         try:
             self._carry_out(chosen)
-            self._automatic_moves()
+            if self._asks_automatic:
+                self._automatic_moves()
         except Exception as failure:
             self._roll_back(deal, hands_before, done, failure)
             raise
 
     def _carry_out(self, chosen: Action, automatic: bool = False) -> None:
         deal = self.deal
-        seat = deal.actor
+        seat = deal.current if deal.responder is None else deal.responder  # (deal.actor, without a call)
         handled = self.variant.hook.rummykit_apply_action(deal=deal, action=chosen)
         if not handled:  # pragma: no cover - the kernel handles every standard action
             raise AssertionError(f"no plugin carried out {chosen}")

@@ -399,16 +399,20 @@ _WORDS: dict[str, Legality] = {
 def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
     """The plain turn's actions, each verb's listed when its check (:data:`LEGALITY`) allows it now: the
     draws; then melds, lay-offs and the discards; in the order listed."""
-    hand = deal.hands[deal.current]
-    if draw_stock_now(deal) is None:
-        actions.append(DRAW_STOCK)
-    if draw_discard_now(deal) is None:
-        actions.append(DRAW_DISCARD)
-    if laying_now(deal) is None:
-        closed = closed_verbs(deal)
-        actions.extend(melds_and_layoffs(deal, hand, melds="meld" not in closed, layoffs="layoff" not in closed))
-    if discard_now(deal) is None:
-        actions.extend(discards(deal, hand))
+    # Each check refuses every action in the other half of the turn (the draws after it, the rest before):
+    # only the half of the phase is asked.
+    if deal.phase == "draw":
+        if draw_stock_now(deal) is None:
+            actions.append(DRAW_STOCK)
+        if draw_discard_now(deal) is None:
+            actions.append(DRAW_DISCARD)
+    else:
+        hand = deal.hands[deal.current]
+        if laying_now(deal) is None:
+            closed = closed_verbs(deal)
+            actions.extend(melds_and_layoffs(deal, hand, melds="meld" not in closed, layoffs="layoff" not in closed))
+        if discard_now(deal) is None:
+            actions.extend(discards(deal, hand))
     if deal.probe is not None:
         actions.append(deal.probe)
 
