@@ -514,9 +514,14 @@ def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
 # -- carrying out actions ---------------------------------------------------------------------------
 
 
+_PLAIN_VERBS = frozenset({"draw stock", "draw discard", "discard"})
+
+
 @hookimpl
 def rummykit_apply_action(deal: Deal, action: Action) -> bool | None:
     kind = action.kind
+    if kind in _PLAIN_VERBS and deal.phase not in SETTLEMENT:
+        return None  # the plain turn's draws and discards: the kernel carries them out
     state = gin_state(deal)
     seat = deal.current
     if kind == "pass":
