@@ -164,6 +164,11 @@ def rummykit_deal(deal: Deal, deck: list[Card]) -> bool | None:
 
 @hookimpl
 def rummykit_start_hand(deal: Deal) -> None:
+    if len(deal.seats) != 2:  # the offer, the knock and the settlement are between two players
+        raise ValueError(
+            f"a hand of Gin is played by two players, not {len(deal.seats)}: more players need a plugin that "
+            "seats two in each deal (rummykit_seats_in_play), as Gin for three and Partnership Gin do"
+        )
     rules = gin_rules(deal.variant)
     gin_state(deal).knock_limit = 0 if rules.gin_only else rules.knock_limit
     deal.current = non_dealer(deal)

@@ -17,6 +17,7 @@ from rummykit.plugins.gin import GinState
 from rummykit import Game, IllegalAction, RulesetError, load_variant
 from rummykit.bots import make_bot
 from rummykit.cards import parse_card
+from rummykit.dispatch import PluginError
 from rummykit.variant import house_rules_for
 
 VARIANTS = ["gin", "oklahoma-gin", "gin-3", "gin-partnership"]
@@ -615,3 +616,16 @@ def test_with_two_decks_every_listed_knock_is_within_the_limit(variant: str, see
                 assert search.deadwood(rest) <= game.deal.state_of(GinState).knock_limit, (action, hand)
         game.apply(rng.choice(legal))
     assert knocks > 20
+
+
+@pytest.mark.parametrize("name", ["gin", "oklahoma-gin"])
+@pytest.mark.parametrize("players", [3, 4])
+def test_two_player_gin_seated_for_more_is_refused_at_its_first_deal(name: str, players: int) -> None:
+    # The offer, the knock and the settlement are between two players: with three or four seats in a deal a
+    # third player was left out of every settlement. Gin for three and Partnership Gin seat two a deal.
+    variant = load_variant(name, options={"players": {"max": 4}})
+    with pytest.raises(PluginError, match=f"a hand of Gin is played by two players, not {players}"):
+        variant.new_game(players=players, seed=1)
+    for seated, count in (("gin-3", 3), ("gin-partnership", 4)):
+        game = load_variant(seated).new_game(seed=1)
+        assert game.num_players == count and len(game.deal.seats) == 2
