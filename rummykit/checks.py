@@ -116,12 +116,13 @@ def _semantic_problems(data: Mapping[str, Any], locate: Any) -> list[Problem]:
         size = per_players(data, "deal", "hand_size", count)
         needed = size * count + (1 if KernelSettings.read(data).upcard else 0)
         available = Pack.read(data).size * decks + jokers
-        if needed > available:
+        if needed >= available:  # every turn starts from the stock: a deal must leave it a card
+            what = f"needs {needed} cards" if needed > available else "takes every card, leaving none for the stock"
             problems.append(
                 clash(
                     locate,
                     ("deal", "hand_size"),
-                    f"dealing {size} cards to {count} players needs {needed} cards; the deck holds {available}",
+                    f"dealing {size} cards to {count} players {what}; the deck holds {available}",
                     *reversed(players_keys),  # the most players need the most cards
                     *_DECK_KEYS,
                     ("deal", "upcard"),

@@ -164,3 +164,16 @@ def test_random_games_play_to_the_end_with_every_card_checked(spanish: Variant, 
             if meld.kind == "run":
                 assert spanish.meld_search.meld(list(meld.cards)) is not None
         assert game.results and all(isinstance(card, Card) for card in game.deck)
+
+
+def test_a_deal_must_leave_the_stock_a_card(ruleset: Path) -> None:
+    # Every turn starts from the stock: dealing the whole deck left the first player no legal action.
+    # Two suits of ten ranks are 20 cards.
+    message = _errors(ruleset, decks={"suits": ["C", "D"]}, players={"max": 2}, deal={"hand_size": 10, "upcard": False})
+    assert "dealing 10 cards to 2 players takes every card, leaving none for the stock; the deck holds 20" in message
+    message = _errors(ruleset, decks={"suits": ["C", "D"]}, players={"max": 2}, deal={"hand_size": 10})
+    assert "dealing 10 cards to 2 players needs 21 cards; the deck holds 20" in message
+    game = load_variant(
+        str(ruleset), options={"decks": {"suits": ["C", "D"]}, "players": {"max": 2}, "deal": {"hand_size": 9}}
+    ).new_game(players=2, seed=1)
+    assert len(game.deal.stock) == 1 and game.legal_actions()
