@@ -18,7 +18,7 @@ as a bad card rather than read as a verb). Cards are written as in :mod:`rummyki
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -264,6 +264,29 @@ def position_words(deal: Deal, seat: int) -> PositionWords:
     words = PositionWords(deal.phase)
     deal.variant.hook.rummykit_describe_position(deal=deal, seat=seat, words=words)
     return words
+
+
+def unknown_card(deal: Deal, legal: Sequence[Action], text: str) -> str | None:
+    """Why ``text`` (typed, or read from a record) names something that is no card after a verb that takes
+    cards, as in ``discard ZZ``: the card's own error (``'ZZ' is not a card: ...``); None when it does not.
+    The verbs are those of ``legal`` that name cards and every verb of the game (:func:`position_words`)."""
+    verbs = {a.kind for a in legal if a.cards} | set(position_words(deal, deal.actor).verbs)
+    words = text.replace(",", " ").replace("|", " ").split()  # '|' separates the melds of a contract
+    for verb in sorted(verbs, key=len, reverse=True):
+        size = len(verb.split())
+        if [w.lower() for w in words[:size]] != verb.split():
+            continue
+        rest = words[size:]  # (the verb alone, 'take pile with': the game says what it lacks)
+        if len(rest) >= 2 and rest[-2].lower() == "on":
+            rest = rest[:-2]
+        for token in rest:
+            try:
+                for part in token.split("=", 1):  # a wild card with what it stands for: 2H=TS
+                    parse_card(part)
+            except CardError as exc:
+                return str(exc)
+        return None
+    return None
 
 
 def _meld_key(action: Action) -> list[list[tuple[int, int]]]:

@@ -27,7 +27,7 @@ from typing import Any
 
 import yaml
 
-from .actions import position_words
+from .actions import position_words, unknown_card
 from .bots import BOTS, Bot, SearchBot
 from .cards import CardError, parse_card
 from .dispatch import PluginError
@@ -307,24 +307,8 @@ def _parse_cards_of(token: str) -> None:
 
 def _card_problem(game: Game, text: str) -> str | None:
     """Why typed text such as ``discard ZZ`` names something that is not a card (None when it does not)."""
-    verbs = {a.kind for a in game.legal_actions() if a.cards} | set(position_words(game.deal, game.deal.actor).verbs)
-    words = text.replace(",", " ").replace("|", " ").split()  # '|' separates the melds of a contract
-    for verb in sorted(verbs, key=len, reverse=True):
-        size = len(verb.split())
-        if [w.lower() for w in words[:size]] != verb.split():
-            continue
-        if len(words) == size:  # the verb alone ('take pile with'): the game says what it lacks
-            return None
-        rest = words[size:]
-        if len(rest) >= 2 and rest[-2].lower() == "on":
-            rest = rest[:-2]
-        for token in rest:
-            try:
-                _parse_cards_of(token)
-            except CardError as exc:
-                return f"{exc}. Type 'help' for the legal actions."
-        return None
-    return None
+    problem = unknown_card(game.deal, game.legal_actions(), text)
+    return None if problem is None else f"{problem}. Type 'help' for the legal actions."
 
 
 def play_interactive(

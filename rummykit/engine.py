@@ -21,7 +21,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .actions import Action, IllegalAction
+from .actions import Action, IllegalAction, unknown_card
 from .cards import Card, CardError, build_deck, parse_card
 from .errors import GameBroken, PluginError
 from .melds import Meld
@@ -932,8 +932,13 @@ class Game:
         found = self._legal_form(action)
         if found is not None:
             return found
-        wanted = Action.parse(action) if isinstance(action, str) else action
-        reason = self.variant.hook.rummykit_explain_illegal(deal=self.deal, action=wanted)
+        if isinstance(action, str):
+            reason = unknown_card(deal, legal, action)  # 'discard ZZ' parses as a verb of two words
+            wanted = Action.parse(action)
+        else:
+            reason, wanted = None, action
+        if reason is None:
+            reason = self.variant.hook.rummykit_explain_illegal(deal=self.deal, action=wanted)
         names = ", ".join(sorted({str(a) for a in legal})[:12])
         more = "" if len(legal) <= 12 else f" (and {len(legal) - 12} more)"
         raise IllegalAction(

@@ -143,6 +143,12 @@ def test_records_that_do_not_replay_are_refused() -> None:
     bad_action = dict(record, actions=[["discard 7H 7H 7H"]])
     with pytest.raises(ValueError):
         Game.from_json(json.dumps(bad_action))
+    # A card the record names that is no card is told as at the terminal, not as an unknown verb.
+    actions = [list(record["actions"][0])]
+    at = next(i for i, text in enumerate(actions[0]) if text.startswith("discard "))
+    actions[0][at] = "discard zz"
+    with pytest.raises(ValueError, match=r"does not replay: deal 1: discard zz is not allowed: 'zz' is not a card"):
+        Game.from_json(json.dumps(dict(record, actions=actions)))
 
 
 # -- seeds ------------------------------------------------------------------------------------------------
