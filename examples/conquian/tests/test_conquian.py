@@ -13,6 +13,7 @@ import rummykit
 from rummykit import Game, IllegalAction
 from rummykit.bots import GreedyBot, RandomBot
 from rummykit.cards import parse_card
+from rummykit.ruleset import RulesetError
 
 
 @pytest.fixture(scope="module")
@@ -368,3 +369,26 @@ def test_200_random_bot_games_finish_with_every_card_checked(conquian: rummykit.
 def test_50_greedy_bot_games_finish_with_every_card_checked(conquian: rummykit.Variant) -> None:
     elapsed, actions = whole_games(conquian, GreedyBot, 50)
     print(f"50 greedy games: {actions} actions in {elapsed:.1f} s")
+
+
+@pytest.mark.parametrize(
+    ("options", "path", "own"),
+    [
+        ({"table": {"layoff": "any"}}, "table.layoff", "'own'"),
+        ({"turn": {"end": "offer"}}, "turn.end", "'discard'"),
+        ({"draw": {"empty_stock": "turn-over"}}, "draw.empty_stock", "'end'"),
+        ({"draw": {"from_pile": "whole"}}, "draw.from_pile", "'top'"),
+        ({"discard_pile": "fanned"}, "discard_pile", "'squared'"),
+        ({"table": {"discard_to_go_out": "required"}}, "table.discard_to_go_out", "'optional'"),
+    ],
+)
+def test_kernel_turn_values_its_own_turn_would_ignore_are_refused(options: dict[str, Any], path: str, own: str) -> None:
+    refused = rf"{path}: plugin 'conquian': Conquian plays its own turn .* expected {own}"
+    with pytest.raises(RulesetError, match=refused):
+        rummykit.load_variant("conquian", options=options)
+
+
+def test_a_deal_of_every_card_is_refused_before_a_game() -> None:
+    # 20 cards in two suits, ten each: no stock to turn up from (it used to leave no legal action).
+    with pytest.raises(RulesetError, match="takes every card, leaving none for the stock"):
+        rummykit.load_variant("conquian", options={"decks": {"suits": ["S", "H"]}})

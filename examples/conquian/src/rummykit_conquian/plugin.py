@@ -98,6 +98,36 @@ def conquian_state(deal: Deal) -> ConquianState:
     return deal.state_of(ConquianState)
 
 
+OWN_TURN: dict[str, Any] = {
+    "discard_pile": "squared",
+    "turn.end": "discard",
+    "turn.discard_to": "pile",
+    "draw.from_pile": "top",
+    "draw.must_use": "none",
+    "draw.top_layoff": False,
+    "draw.empty_stock": "end",
+    "table.melds": True,
+    "table.layoff": "own",
+    "table.discard_to_go_out": "optional",
+    "table.exchange": "none",
+}
+"""The kernel's turn values as Conquian's own turn (the module's text) plays them. Its phases replace the
+kernel's turn, so another value would change nothing: it is refused (:func:`rummykit_ruleset_problems`)."""
+
+
+@hookimpl
+def rummykit_ruleset_problems(ruleset: dict[str, Any]) -> list[tuple[str, str]]:
+    """The kernel's turn values other than Conquian's (:data:`OWN_TURN`): its own turn would ignore them."""
+    problems = []
+    for path, own in OWN_TURN.items():
+        block, _, key = path.rpartition(".")
+        values = ruleset.get(block, {}) if block else ruleset
+        if key in values and values[key] != own:
+            message = f"Conquian plays its own turn (turn up, meld or pass, then discard), which {path} does not change"
+            problems.append((path, f"{message}: expected {own!r}"))
+    return problems
+
+
 @hookimpl
 def rummykit_rules_schema() -> dict[str, Any]:
     return RULES_SCHEMA
