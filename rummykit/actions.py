@@ -266,11 +266,17 @@ def position_words(deal: Deal, seat: int) -> PositionWords:
     return words
 
 
+_NAMING_CARDS = frozenset({"card", "melds", "card on meld"})
+"""The shapes of a verb (:data:`VERB_SHAPES`) whose actions name cards."""
+
+
 def unknown_card(deal: Deal, legal: Sequence[Action], text: str) -> str | None:
     """Why ``text`` (typed, or read from a record) names something that is no card after a verb that takes
     cards, as in ``discard ZZ``: the card's own error (``'ZZ' is not a card: ...``); None when it does not.
-    The verbs are those of ``legal`` that name cards and every verb of the game (:func:`position_words`)."""
-    verbs = {a.kind for a in legal if a.cards} | set(position_words(deal, deal.actor).verbs)
+    The verbs are those of ``legal`` that name cards and the game's verbs of a shape that names cards
+    (``pass zz`` is left to the game's own refusal: ``pass`` names no card)."""
+    verbs = {a.kind for a in legal if a.cards}
+    verbs.update(name for name, verb in deal.variant.verbs.items() if verb.shapes & _NAMING_CARDS)
     words = text.replace(",", " ").replace("|", " ").split()  # '|' separates the melds of a contract
     for verb in sorted(verbs, key=len, reverse=True):
         size = len(verb.split())

@@ -367,3 +367,11 @@ def test_hand_totals_are_the_hands_points_before_and_after_the_bonuses(name: str
     assert game.hand_totals() == [sum(r.scores[seat] for r in game.results[:2]) for seat in range(game.num_players)]
     game.results = [game.results[1]]
     assert game.hand_totals() == list(game.results[0].scores)
+
+
+def test_text_naming_no_card_is_refused_for_its_card_only_after_a_verb_that_names_cards() -> None:
+    game = rummykit.load_variant("gin").new_game(seed=1)  # the upcard offer: draw discard or pass
+    with pytest.raises(IllegalAction, match=r"^knock q is not allowed: 'q' is not a card: expected a rank"):
+        game.resolve("knock q")
+    with pytest.raises(IllegalAction, match=r"^pass zz is not allowed: not a legal action now\. Legal now: "):
+        game.resolve("pass zz")  # 'pass' names no card: the game's own refusal
