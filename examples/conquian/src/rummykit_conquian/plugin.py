@@ -124,7 +124,8 @@ def rummykit_ruleset_problems(ruleset: dict[str, Any]) -> list[tuple[str, str]]:
         values = ruleset.get(block, {}) if block else ruleset
         if key in values and values[key] != own:
             message = f"Conquian plays its own turn (turn up, meld or pass, then discard), which {path} does not change"
-            problems.append((path, f"{message}: expected {own!r}"))
+            shown = str(own).lower() if isinstance(own, bool) else own  # as a ruleset writes it
+            problems.append((path, f"{message}: expected {shown}"))
     return problems
 
 
