@@ -129,6 +129,9 @@ LEGALITY: dict[str, Legality] = {"discard": Legality("discard", any_time, discar
 
 @hookimpl
 def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
+    # (at the draw, or in the many hands without the queen of spades, there is no discard of it to take out)
+    if deal.phase == "draw" or all(c.face != QUEEN_OF_SPADES for c in deal.hands[deal.current]):
+        return
     if queen_problem(deal) is not None:
         actions[:] = [a for a in actions if a.kind != "discard" or a.cards[0].face != QUEEN_OF_SPADES]
 

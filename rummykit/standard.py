@@ -408,11 +408,15 @@ def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
             actions.append(DRAW_DISCARD)
     else:
         hand = deal.hands[deal.current]
+        choices = distinct_cards(deal, hand)  # (the lay-offs' and the discards': found once)
         if laying_now(deal) is None:
             closed = closed_verbs(deal)
-            actions.extend(melds_and_layoffs(deal, hand, melds="meld" not in closed, layoffs="layoff" not in closed))
+            laid = melds_and_layoffs(
+                deal, hand, melds="meld" not in closed, layoffs="layoff" not in closed, choices=choices
+            )
+            actions.extend(laid)
         if discard_now(deal) is None:
-            actions.extend(discards(deal, hand))
+            actions.extend([DISCARDS[card] for card in choices])
     if deal.probe is not None:
         actions.append(deal.probe)
 
@@ -447,10 +451,13 @@ def closed_verbs(deal: Deal) -> set[str] | frozenset[str]:
     return found
 
 
-def melds_and_layoffs(deal: Deal, hand: list[Card], *, melds: bool = True, layoffs: bool = True) -> list[Action]:
+def melds_and_layoffs(
+    deal: Deal, hand: list[Card], *, melds: bool = True, layoffs: bool = True, choices: list[Card] | None = None
+) -> list[Action]:
     """The melds ``hand`` makes (largest first, at most :data:`MELD_ACTION_LIMIT`, a wild card once per
     place it may stand) and its lay-offs on the table melds the current seat may add to: every one passes
-    :func:`meld_problem` or :func:`layoff_problem`. ``melds`` or ``layoffs`` False leaves that verb out."""
+    :func:`meld_problem` or :func:`layoff_problem`. ``melds`` or ``layoffs`` False leaves that verb out.
+    ``choices``: ``distinct_cards(deal, hand)``, when the caller has it already."""
     search = deal.variant.meld_search
     wild = search.rules.wild_faces
     actions = []
@@ -460,7 +467,8 @@ def melds_and_layoffs(deal: Deal, hand: list[Card], *, melds: bool = True, layof
                 actions.append(meld_action(search, placed))
     if not layoffs:
         return actions
-    choices = distinct_cards(deal, hand)
+    if choices is None:
+        choices = distinct_cards(deal, hand)
     targets = layoff_targets(deal, deal.current)
     if targets:
         faces = {card.face for card in choices}
@@ -485,11 +493,6 @@ def melds_and_layoffs(deal: Deal, hand: list[Card], *, melds: bool = True, layof
                 elif card.face in fits:
                     actions.append(on[card])
     return actions
-
-
-def discards(deal: Deal, hand: list[Card]) -> list[Action]:
-    """One ``discard`` per face in ``hand``."""
-    return [DISCARDS[card] for card in distinct_cards(deal, hand)]
 
 
 def replace_kind(actions: list[Action], kind: str, new: Sequence[Action]) -> None:
