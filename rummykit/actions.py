@@ -270,6 +270,13 @@ _NAMING_CARDS = frozenset({"card", "melds", "card on meld"})
 """The shapes of a verb (:data:`VERB_SHAPES`) whose actions name cards."""
 
 
+def parse_cards_of(token: str) -> None:
+    """Raise :class:`~rummykit.cards.CardError` unless ``token`` is a card, or a wild card with what it stands
+    for (``2H=TS``)."""
+    for part in token.split("=", 1):
+        parse_card(part)
+
+
 def unknown_card(deal: Deal, legal: Sequence[Action], text: str) -> str | None:
     """Why ``text`` (typed, or read from a record) names something that is no card after a verb that takes
     cards, as in ``discard ZZ``: the card's own error (``'ZZ' is not a card: ...``); None when it does not.
@@ -287,8 +294,7 @@ def unknown_card(deal: Deal, legal: Sequence[Action], text: str) -> str | None:
             rest = rest[:-2]
         for token in rest:
             try:
-                for part in token.split("=", 1):  # a wild card with what it stands for: 2H=TS
-                    parse_card(part)
+                parse_cards_of(token)
             except CardError as exc:
                 return str(exc)
         return None

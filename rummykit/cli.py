@@ -27,9 +27,9 @@ from typing import Any
 
 import yaml
 
-from .actions import position_words, unknown_card
+from .actions import parse_cards_of, position_words, unknown_card
 from .bots import BOTS, Bot, SearchBot
-from .cards import CardError, parse_card
+from .cards import CardError
 from .dispatch import PluginError
 from .engine import (
     DEFAULT_MAX_HANDS,
@@ -261,7 +261,7 @@ def did_you_mean(game: Game, text: str) -> str | None:
     rest = list(words)
     while rest:  # the verb is the words before the first card
         try:
-            _parse_cards_of(rest[0])
+            parse_cards_of(rest[0])
             break
         except CardError:
             verb.append(rest.pop(0).lower())
@@ -297,12 +297,6 @@ def rules_lines(variant: Variant, game: Game | None = None) -> list[str]:
             lines.append(f"   This deal: {printable('; '.join(dealt))}")
     lines.append(f"   The whole ruleset: rummykit show {variant.name}")
     return lines
-
-
-def _parse_cards_of(token: str) -> None:
-    """Raise CardError unless ``token`` is a card, or a wild card with what it stands for (``2H=TS``)."""
-    for part in token.split("=", 1):
-        parse_card(part)
 
 
 def _card_problem(game: Game, text: str) -> str | None:

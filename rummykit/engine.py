@@ -938,7 +938,7 @@ class Game:
         else:
             reason, wanted = None, action
         if reason is None:
-            reason = self.variant.hook.rummykit_explain_illegal(deal=self.deal, action=wanted)
+            reason = self.variant.hook.rummykit_explain_illegal(deal=deal, action=wanted)
         names = ", ".join(sorted({str(a) for a in legal})[:12])
         more = "" if len(legal) <= 12 else f" (and {len(legal) - 12} more)"
         raise IllegalAction(
