@@ -408,15 +408,16 @@ def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
             actions.append(DRAW_DISCARD)
     else:
         hand = deal.hands[deal.current]
-        choices = distinct_cards(deal, hand)  # (the lay-offs' and the discards': found once)
+        choices = None  # the hand's distinct cards, found once for the lay-offs and the discards, when asked
         if laying_now(deal) is None:
+            choices = distinct_cards(deal, hand)
             closed = closed_verbs(deal)
             laid = melds_and_layoffs(
                 deal, hand, melds="meld" not in closed, layoffs="layoff" not in closed, choices=choices
             )
             actions.extend(laid)
         if discard_now(deal) is None:
-            actions.extend([DISCARDS[card] for card in choices])
+            actions.extend([DISCARDS[card] for card in (distinct_cards(deal, hand) if choices is None else choices)])
     if deal.probe is not None:
         actions.append(deal.probe)
 
