@@ -98,6 +98,11 @@ def rummykit_meld_rules(variant: Variant, rules: MeldRules) -> MeldRules | None:
 # -- the queen of spades ----------------------------------------------------------------------------
 
 
+def holds_queen(deal: Deal, seat: int) -> bool:
+    """Whether ``seat`` holds a queen of spades."""
+    return any(c.face == QUEEN_OF_SPADES for c in deal.hands[seat])
+
+
 def queen_held_back(deal: Deal, seat: int) -> bool:
     """Whether ``seat`` may not discard a queen of spades now: the rule is on and it holds another card."""
     if not fortune_rules(deal.variant).queen_of_spades_last:
@@ -118,7 +123,7 @@ def discard_problem(deal: Deal, action: Action) -> str | None:
     held); a card not held is left to the kernel's check."""
     if not action.cards or action.cards[0].face != QUEEN_OF_SPADES:
         return None
-    if not any(c.face == QUEEN_OF_SPADES for c in deal.hands[deal.current]):
+    if not holds_queen(deal, deal.current):
         return None
     return queen_problem(deal)
 
@@ -129,10 +134,8 @@ LEGALITY: dict[str, Legality] = {"discard": Legality("discard", any_time, discar
 
 @hookimpl
 def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
-    # (at the draw, or in the many hands without the queen of spades, there is no discard of it to take out)
-    if deal.phase == "draw" or all(c.face != QUEEN_OF_SPADES for c in deal.hands[deal.current]):
-        return
-    if queen_problem(deal) is not None:
+    # (the many hands without the queen of spades list no discard of it to take out)
+    if holds_queen(deal, deal.current) and queen_problem(deal) is not None:
         actions[:] = [a for a in actions if a.kind != "discard" or a.cards[0].face != QUEEN_OF_SPADES]
 
 
@@ -143,7 +146,7 @@ def rummykit_explain_illegal(deal: Deal, action: Action) -> str | None:
 
 @hookimpl
 def rummykit_describe_position(deal: Deal, seat: int, words: PositionWords) -> None:
-    if any(c.face == QUEEN_OF_SPADES for c in deal.hands[seat]) and queen_held_back(deal, seat):
+    if holds_queen(deal, seat) and queen_held_back(deal, seat):
         words.facts.append("QS: no discard while you hold another card")
 
 
