@@ -134,8 +134,8 @@ LEGALITY: dict[str, Legality] = {"discard": Legality("discard", any_time, discar
 
 @hookimpl
 def rummykit_legal_actions(deal: Deal, actions: list[Action]) -> None:
-    # (the many hands without the queen of spades list no discard of it to take out)
-    if holds_queen(deal, deal.current) and queen_problem(deal) is not None:
+    # (no discard is listed at the draw, nor one of the queen in the many hands without it: nothing to take out)
+    if deal.phase != "draw" and holds_queen(deal, deal.current) and queen_problem(deal) is not None:
         actions[:] = [a for a in actions if a.kind != "discard" or a.cards[0].face != QUEEN_OF_SPADES]
 
 
