@@ -619,10 +619,10 @@ def _applies(spec: Mapping[str, Any], variant_name: str, known: Mapping[str, str
     return variant_name in {known.get(v, v) for v in variants}
 
 
-def _ruleset_rule(merged: _Merged, path: str) -> Callable[[str, str], Problem]:
-    """A problem at the house rule ``name`` of the ruleset at ``path``, in the file of its chain that defines it."""
-    locate = _locator(merged, path)
-    return lambda name, message: locate(("house_rules", name), message)
+def _ruleset_rule(merged: _Merged, path: str) -> Callable[[tuple[str | int, ...], str], Problem]:
+    """A problem at a key path of the ruleset at ``path`` (``("house_rules", name)``), in the file of its
+    chain that sets it."""
+    return _locator(merged, path)
 
 
 def _shipped_file(file: str) -> bool:
@@ -635,7 +635,7 @@ def _house_rule_specs(
     modules: Sequence[tuple[str, ModuleType]],
     broken: list[str] | None = None,
     *,
-    at_ruleset: Callable[[str, str], Problem] | None = None,
+    at_ruleset: Callable[[tuple[str | int, ...], str], Problem] | None = None,
     elsewhere: dict[str, str] | None = None,
     files: dict[str, _SetBlock] | None = None,
 ) -> dict[str, dict[str, Any]]:
@@ -647,7 +647,8 @@ def _house_rule_specs(
     own and local ones, given as files) are held to more: a house rule of theirs whose ``variants`` names
     no variant, or named like another house rule the variant has (from its ruleset or another plugin), is
     refused with a :class:`RulesetError` at their ``rummykit_house_rules``, or, for a clash with the
-    ruleset's own house rule, at that rule (``at_ruleset`` locates it) unless the ruleset is a shipped one;
+    ruleset's own house rule, at that rule (``at_ruleset`` locates it) unless the ruleset is a shipped one; a
+    name in ``without_house_rules`` that no house rule has is refused there too (when ``at_ruleset`` is given);
     ``elsewhere`` receives, for each house rule offered for other variants only, which plugin offers it for
     which; ``files``, for each house rule a plugin read from its file (:func:`house_rule_file`), that file."""
     specs = {name: dict(spec) for name, spec in data.get("house_rules", {}).items()}
@@ -710,7 +711,7 @@ def _house_rule_specs(
                             f"house rule {name!r}: {source} offers a house rule {name!r} for {data['name']} too; "
                             "a house rule's name is unique for a variant: rename one of them"
                         )
-                        here = at_ruleset(name, message)
+                        here = at_ruleset(("house_rules", name), message)
                         if not _shipped_file(here.file):
                             problems.append(here)
                             continue
@@ -731,6 +732,14 @@ def _house_rule_specs(
             read = _HOUSE_RULE_FILES.get(module)
             if files is not None and read is not None and read.name == name:
                 files[name] = _SetBlock.of(plugin_name, read)
+    if at_ruleset is not None:
+        for index, name in enumerate(data.get("without_house_rules", [])):
+            if name not in specs:  # a misspelt name would leave the rule it meant in force
+                close = difflib.get_close_matches(name, list(specs), n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                offered = ", ".join(sorted(specs)) or "none"
+                message = f"no house rule {name!r} to leave out{hint}; {data['name']} accepts: {offered}"
+                problems.append(at_ruleset(("without_house_rules", index), message))
     if problems:
         raise RulesetError(problems)
     for name in without:
