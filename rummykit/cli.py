@@ -19,6 +19,7 @@ import random
 import re
 import signal
 import sys
+import tempfile
 import textwrap
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -611,6 +612,23 @@ def check_output_path(path: str, option: str = "--save", what: str = "write the 
         raise CliError(f"{option} {path}: not a regular file (a device, pipe or socket); name a file to {what}")
     if not os.access(folder, os.W_OK) or (target.exists() and not os.access(target, os.W_OK)):
         raise CliError(f"{option} {path}: cannot write there (permission denied)")
+    # Permissions do not bind root, and some file systems (/proc, /sys) refuse new files whatever they say:
+    # the file is opened (or made and removed again) now, so that nothing is played only to be lost.
+    try:
+        if target.exists():
+            with open(target, "ab"):  # appending nothing leaves the file as it was
+                pass
+        else:
+            os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
+            os.unlink(target)
+    except OSError as exc:
+        raise CliError(f"{option} {path}: cannot write there ({_reason(exc)})") from None
+
+
+def _reason(exc: OSError) -> str:
+    """What the system said of a file it refused, in lower case (``permission denied``)."""
+    text = exc.strerror or str(exc)
+    return text[:1].lower() + text[1:]
 
 
 def check_output_folder(path: str, option: str) -> None:
@@ -624,6 +642,15 @@ def check_output_folder(path: str, option: str) -> None:
     writable = folder if folder.exists() else folder.resolve().parent
     if not os.access(writable, os.W_OK | os.X_OK):
         raise CliError(f"{option} {path}: cannot write there (permission denied)")
+    try:  # as for a file (check_output_path): a file is made in it and removed again, or the folder itself
+        if folder.exists():
+            with tempfile.TemporaryFile(dir=folder):
+                pass
+        else:
+            folder.mkdir()
+            folder.rmdir()
+    except OSError as exc:
+        raise CliError(f"{option} {path}: cannot write there ({_reason(exc)})") from None
 
 
 def _record_refused(path: str, exc: KeyError | ValueError) -> CliError:

@@ -154,8 +154,11 @@ def test_gin_partnership_names_its_seats_table_seats() -> None:
 # -- 4. output paths checked before playing ---------------------------------------------------------------
 
 
-@pytest.mark.parametrize("where", ["missing/game.json", ".", "/dev/full", "pipe", ""])
+# /proc and /sys refuse new files, even to root, whom os.access answers yes for any folder.
+@pytest.mark.parametrize("where", ["missing/game.json", ".", "/dev/full", "pipe", "", "/proc/game.json", "/sys/game.json"])
 def test_a_bad_save_path_is_refused_before_the_game(where: str, tmp_path: Path) -> None:
+    if where.startswith(("/proc", "/sys")) and not Path(where).parent.is_dir():
+        pytest.skip(f"no {Path(where).parent} here")
     target = str(tmp_path / where) if where else ""
     if where == "pipe":
         os.mkfifo(target)  # a write would block until someone reads it
@@ -165,6 +168,25 @@ def test_a_bad_save_path_is_refused_before_the_game(where: str, tmp_path: Path) 
     said = f"rummykit: --save {target}: " if target else "rummykit: --save: the file name is empty; name a file"
     assert len(result.stderr.splitlines()) == 1 and result.stderr.startswith(said)
     assert "folder" not in result.stderr or where in ("missing/game.json", ".")
+
+
+def test_checking_a_save_path_leaves_no_file_and_changes_none(tmp_path: Path) -> None:
+    from rummykit.cli import check_output_folder, check_output_path
+
+    check_output_path(str(tmp_path / "new.json"))
+    check_output_folder(str(tmp_path / "reports"), "--report")
+    kept = tmp_path / "kept.json"
+    kept.write_text("the game before", encoding="utf-8")
+    check_output_path(str(kept))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.json"]
+    assert kept.read_text(encoding="utf-8") == "the game before"
+
+
+@pytest.mark.skipif(not Path("/proc").is_dir(), reason="no /proc here")
+def test_a_report_folder_the_system_refuses_is_refused_before_any_game() -> None:
+    result = run("compare", "gin", "--games", "2", "--report", "/proc/rummykit-reports")
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith("rummykit: --report /proc/rummykit-reports: cannot write there (")
 
 
 def test_a_game_resumed_from_a_pipe_is_refused_naming_resume() -> None:
