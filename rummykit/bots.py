@@ -27,6 +27,8 @@ import random
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
+from itertools import groupby
+from operator import attrgetter
 from typing import Any, Protocol
 
 from .actions import action_words
@@ -60,6 +62,9 @@ class Bot(Protocol):
         ...
 
 
+_KIND = attrgetter("kind")
+
+
 class RandomBot:
     """Uniform over the legal actions, from its own seeded generator."""
 
@@ -91,12 +96,14 @@ class GreedyBot:
         search = game.variant.meld_search
         hand = deal.hands[deal.actor]
         by_kind: dict[str, list[Action]] = {}
-        for action in actions:  # a search bot's play-outs group every action listed: no list made to be dropped
-            group = by_kind.get(action.kind)
+        # A search bot's play-outs group every action listed: by runs of one verb (a listing keeps each verb's
+        # actions together), not action by action.
+        for kind, run in groupby(actions, _KIND):
+            group = by_kind.get(kind)
             if group is None:
-                by_kind[action.kind] = [action]
+                by_kind[kind] = list(run)
             else:
-                group.append(action)
+                group.extend(run)
         if "accept" in by_kind and "decline" in by_kind and deal.offer is not None:
             # A card offered (``turn.end: offer``): taken when the best arrangement with it melds it, when it goes
             # on a table meld this seat may add to, and now and then anyway (a hand that melds nothing must change).

@@ -16,8 +16,8 @@ from . import variant as _variant
 from .bots import make_bots
 from .errors import PluginError
 from .loader import PluginSource
-from .ruleset import Problem
-from .variant import Variant, _plugin_error_problem, _ruleset_problems
+from .ruleset import Problem, RulesetError
+from .variant import Variant, _applies, _build, _offered_house_rules, _plugin_error_problem, _ruleset_problems
 
 __all__ = ["validate", "PLAY_CHECK"]
 
@@ -34,12 +34,29 @@ def validate(path: str | Path, plugins: Iterable[PluginSource] = ()) -> list[Pro
     problems, variant, local = _ruleset_problems(path, plugins)
     if not problems and variant is not None and local:
         problems = _play_problems(variant, local)
+        # A plugin that offers house rules is in force only where one is selected: each is played too.
+        for plugin_name, module in local:
+            if problems:
+                break
+            for name, spec in _offered_house_rules(plugin_name, module).items():
+                if not _applies(spec, variant.name):
+                    continue
+                try:
+                    selected = _build(str(path), (name,), None, local)
+                except (RulesetError, PluginError):
+                    continue  # told by _ruleset_problems already, at the house rule
+                problems = _play_problems(selected, [(plugin_name, module)], name)
+                if problems:
+                    break
     return problems
 
 
-def _play_problems(variant: Variant, local: Sequence[tuple[str, ModuleType]]) -> list[Problem]:
+def _play_problems(
+    variant: Variant, local: Sequence[tuple[str, ModuleType]], house_rule: str | None = None
+) -> list[Problem]:
     names = ", ".join(repr(name) for name, _ in local)
     file = str(getattr(local[0][1], "__file__", None) or f"plugin {local[0][0]!r}")
+    selected = f" with house rule {house_rule!r}" if house_rule else ""
     for bot, seed in PLAY_CHECK:
         game = variant.new_game(seed=seed)
         bots = make_bots([bot], game.num_players, seed)
@@ -48,9 +65,14 @@ def _play_problems(variant: Variant, local: Sequence[tuple[str, ModuleType]]) ->
                 game.apply(bots[game.deal.actor].choose(game))
                 game.check_cards()
         except PluginError as exc:
-            return [_plugin_error_problem(file, exc)]
+            found = _plugin_error_problem(file, exc)
+            if selected:
+                found = Problem(
+                    found.file, found.line, found.column, found.path, f"{found.message} (a {bot} game{selected})"
+                )
+            return [found]
         except AssertionError as exc:
-            message = f"with plugin {names}, a {bot} game (seed {seed}) loses or creates cards: {exc}"
+            message = f"with plugin {names}{selected}, a {bot} game (seed {seed}) loses or creates cards: {exc}"
             return [Problem(file, 0, 0, "", message)]
     return []
 

@@ -735,9 +735,10 @@ def _house_rule_specs(
     if at_ruleset is not None:
         for index, name in enumerate(data.get("without_house_rules", [])):
             if name not in specs:  # a misspelt name would leave the rule it meant in force
-                close = difflib.get_close_matches(name, list(specs), n=1)
+                kept = [other for other in specs if other not in without]  # (those left out are not offered)
+                close = difflib.get_close_matches(name, kept, n=1)
                 hint = f" (did you mean {close[0]!r}?)" if close else ""
-                offered = ", ".join(sorted(specs)) or "none"
+                offered = ", ".join(sorted(kept)) or "none"
                 message = f"no house rule {name!r} to leave out{hint}; {data['name']} accepts: {offered}"
                 problems.append(at_ruleset(("without_house_rules", index), message))
     if problems:
@@ -835,6 +836,9 @@ def _build(
     specs = _house_rule_specs(
         data, offering, broken, at_ruleset=_ruleset_rule(merged, path), elsewhere=elsewhere, files=files
     )
+    problems = _offered_set_problems(data, specs, modules, local)
+    if problems:
+        raise RulesetError(problems)
     for name in house_rules:
         if name not in specs:
             close = difflib.get_close_matches(name, list(specs), n=1)
@@ -924,6 +928,53 @@ def _build(
         if getattr(m, "__file__", None) and in_force.get(name) is m
     )
     return variant
+
+
+def _offered_set_problems(
+    data: Mapping[str, Any],
+    specs: Mapping[str, Mapping[str, Any]],
+    modules: Sequence[tuple[str, ModuleType]],
+    local: Sequence[tuple[str, ModuleType]],
+) -> list[Problem]:
+    """The ``set`` of each house rule a local plugin (``--plugin``, ``plugins=``) offers for this variant,
+    merged over the ruleset and held to the kernel's schema and the game's ``rules`` schemas, selected or not:
+    a value that could never be played is refused when the plugin is loaded, at the plugin's line for it. (A
+    set that validates but makes an impossible game is found when it is selected, and by ``validate``.)"""
+    problems: list[Problem] = []
+    base = {k: v for k, v in data.items() if k != "house_rules"}
+    for plugin_name, module in local:
+        offered = getattr(module, "rummykit_house_rules", None)
+        if offered is None:
+            continue
+        position = _def_position(offered, plugin_name)
+        for name in _offered_house_rules(plugin_name, module):
+            spec = specs.get(name)
+            if spec is None or plugin_name not in spec.get("plugins", ()) or not spec.get("set"):
+                continue  # offered for other variants, left out, or another plugin's of that name
+            read = _HOUSE_RULE_FILES.get(module)
+            if read is not None and read.name == name:  # read by house_rule_file: at its file and line
+                at = partial(_in_file, read.document, plugin_name, name)
+            else:
+                at = partial(_at_hook, position, plugin_name, name)
+
+            found: list[tuple[tuple[str | int, ...], str]] = []
+
+            def note(where: tuple[str | int, ...], message: str, found: list[Any] = found) -> Problem:
+                found.append((tuple(where), message))
+                return Problem("", 0, 0, dotted(where), message)
+
+            body = ten_as_t(spec["set"])
+            with_it = merge(base, body)
+            schema_problems(with_it, kernel_schema(), note)
+            if isinstance(with_it.get("rules", {}), Mapping):
+                own = [m for m in local if m[0] == plugin_name and m[0] not in dict(modules)]
+                _rules_problems(with_it, list(modules) + own, note)
+            leaves = list(leaf_paths(body))
+            for where, message in dict.fromkeys(found):  # (a value two schemas refuse, told once)
+                # Only what the set gives (the ruleset's own values are told at their lines, as its problems).
+                if any(where[: len(leaf)] == leaf or leaf[: len(where)] == where for leaf in leaves):
+                    problems.append(at(("house_rules", name, "set") + where, f"house rule {name!r}: {message}"))
+    return problems
 
 
 def _plugin_ruleset_problems(variant: Variant, data: Mapping[str, Any], locate: Any) -> list[Problem]:

@@ -344,6 +344,34 @@ def test_validate_with_a_plugin_plays_it_and_finds_lost_cards(tmp_path: Path) ->
     assert "loses or creates cards" in problems[0].message
 
 
+def test_validate_with_a_plugin_plays_each_house_rule_it_offers(tmp_path: Path) -> None:
+    # The plugin is in force only where its house rule is selected: the trial games select it too.
+    halves = plugin(
+        tmp_path,
+        "halves",
+        """
+        import dataclasses
+
+        @rummykit.hookimpl
+        def rummykit_house_rules():
+            return {
+                "halves": {"summary": "Half scores.", "variants": ["gin"]},
+                "other": {"summary": "Half scores too.", "variants": ["500-rum"]},
+            }
+
+        @rummykit.hookimpl(wrapper=True)
+        def rummykit_score_hand(deal, kind):
+            result = yield
+            return dataclasses.replace(result, scores=tuple(s / 2 for s in result.scores))
+        """,
+    )
+    problems = rummykit.validate("gin", plugins=[halves])
+    assert len(problems) == 1 and problems[0].file == str(halves), problems
+    assert "whole numbers" in problems[0].message and "with house rule 'halves'" in problems[0].message
+    problems = rummykit.validate("500-rum", plugins=[halves])  # the house rule offered for it, not Gin's
+    assert len(problems) == 1 and "with house rule 'other'" in problems[0].message, problems
+
+
 # -- a --plugin file and an installed plugin of the same name --------------------------------
 
 SAME_NAME = """

@@ -376,6 +376,43 @@ def test_a_plugin_house_rule_named_like_one_the_variant_has_is_refused(
     assert rummykit.load_variant("500-rum", ["modern"], plugins=[elsewhere]).ruleset["target"] == 250
 
 
+SETS = """
+import rummykit
+
+
+@rummykit.hookimpl
+def rummykit_house_rules():
+    return {{"k7": {{"summary": "Knock at 7.", "variants": ["gin"], "set": {set}}}}}
+"""
+
+
+@pytest.mark.parametrize(
+    ("given", "path", "said"),
+    [
+        ({"rules": {"knock_limt": 7}}, "rules.knock_limt", "unknown key 'knock_limt' (did you mean 'knock_limit'?)"),
+        ({"rules": {"knock_limit": "seven"}}, "rules.knock_limit", "expected a whole number, got 'seven'"),
+        ({"target": -5, "max_hands": 3}, "target", "expected a number at least 1, got -5"),
+    ],
+)
+def test_a_plugin_house_rule_whose_set_does_not_validate_is_refused_at_load(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], given: dict[str, object], path: str, said: str
+) -> None:
+    plugin = write(tmp_path, "knock_7.py", SETS.format(set=given))
+    for load in (
+        lambda: rummykit.load_variant("gin", plugins=[plugin]),
+        lambda: rummykit.load_variant("gin", ["k7"], plugins=[plugin]),
+    ):
+        with pytest.raises(rummykit.RulesetError) as refused:  # selected or not: it could never be played
+            load()
+        (problem,) = refused.value.problems
+        assert (problem.file, problem.line, problem.path) == (str(plugin), 5, f"rummykit_house_rules().k7.set.{path}")
+        assert problem.message.startswith(f"plugin 'knock-7': house rule 'k7': {said}")
+    assert main(["show", "gin", "--plugin", str(plugin)]) == 2
+    assert f"{plugin}:5:1: rummykit_house_rules().k7.set.{path}" in capsys.readouterr().err
+    # A house rule offered for another variant only is not held to this one's rules.
+    assert rummykit.load_variant("500-rum", plugins=[plugin]).name == "500-rum"
+
+
 def test_a_plugin_house_rule_for_a_variant_that_does_not_exist_is_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
