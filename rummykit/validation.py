@@ -39,7 +39,7 @@ def validate(path: str | Path, plugins: Iterable[PluginSource] = ()) -> list[Pro
             if problems:
                 break
             for name, spec in _offered_house_rules(plugin_name, module).items():
-                if not _applies(spec, variant.name):
+                if not _applies(spec, variant.name, lineage=variant._lineage):
                     continue
                 try:
                     selected = _build(str(path), (name,), None, local)

@@ -124,6 +124,9 @@ class Variant:
         self.extra_plugins: tuple[str, ...] = ()
         """Names of the local plugins in force by themselves: loaded with the variant, offering no house rule
         and not named by its ruleset (what a banner names besides the house rules)."""
+        self._lineage: tuple[str, ...] = (self.name,)
+        """The names of the rulesets along its ``extends`` chain, its own first: a plugin's house rule for any
+        of them is offered in it."""
         self._read_from: tuple[tuple[str, tuple[int, int] | None], ...] = ()
         """The files this variant was read from (its ``extends`` chain, its plugins' house-rule files), each with
         its modification time and size then: :func:`load_variant` reads an edited one again."""
@@ -609,14 +612,23 @@ def _variant_names() -> dict[str, str]:
     return {**{alias: by_path.get(path, alias) for alias, path in aliases.items()}, **{name: name for name in names}}
 
 
-def _applies(spec: Mapping[str, Any], variant_name: str, known: Mapping[str, str] | None = None) -> bool:
+def _applies(
+    spec: Mapping[str, Any], variant_name: str, known: Mapping[str, str] | None = None, lineage: Sequence[str] = ()
+) -> bool:
     """Whether a house rule a plugin offers applies to ``variant_name``: it names no ``variants``, or names
-    the variant (by its name or an alias)."""
+    the variant (by its name or an alias) or one it extends (``lineage``: the names along its ``extends``
+    chain), as the house rules of a ruleset it extends are inherited."""
     variants = [str(v) for v in spec.get("variants") or ()]
     if not variants:
         return True
     known = _variant_names() if known is None else known
-    return variant_name in {known.get(v, v) for v in variants}
+    named = {known.get(v, v) for v in variants}
+    return variant_name in named or not named.isdisjoint(lineage)
+
+
+def _lineage(merged: _Merged) -> list[str]:
+    """The names of the rulesets along ``merged``'s ``extends`` chain, the file's own first."""
+    return [str(doc.data["name"]) for doc in merged.chain if isinstance(doc.data.get("name"), str)]
 
 
 def _ruleset_rule(merged: _Merged, path: str) -> Callable[[tuple[str | int, ...], str], Problem]:
@@ -638,6 +650,7 @@ def _house_rule_specs(
     at_ruleset: Callable[[tuple[str | int, ...], str], Problem] | None = None,
     elsewhere: dict[str, str] | None = None,
     files: dict[str, _SetBlock] | None = None,
+    lineage: Sequence[str] = (),
 ) -> dict[str, dict[str, Any]]:
     """House rules a variant accepts: its ruleset's ``house_rules``, then those its plugins and any installed
     plugin offer for it through ``rummykit_house_rules`` (selecting one of those also registers the plugin).
@@ -697,7 +710,7 @@ def _house_rule_specs(
                                 f"no variant named {variant!r} (did you mean {close[0]!r}?); known variants: {names}"
                             )
                             problems.append(locate((name, "variants", at), f"house rule {name!r}: {message}"))
-            if not _applies(spec, data["name"], known):
+            if not _applies(spec, data["name"], known, lineage):
                 if elsewhere is not None:
                     elsewhere.setdefault(name, f"plugin {plugin_name!r} offers it for {', '.join(variants)} only")
                 continue
@@ -756,7 +769,9 @@ def house_rules_for(variant_name: str, plugins: Iterable[PluginSource] = ()) -> 
     local = _local_plugins(plugins)
     given = {name for name, _ in local}  # a ruleset may name a local plugin, given here rather than installed
     modules = [(name, _load_plugin(name)) for name in merged.data.get("plugins", []) if name not in given]
-    return _house_rule_specs(merged.data, modules + local, at_ruleset=_ruleset_rule(merged, path))
+    return _house_rule_specs(
+        merged.data, modules + local, at_ruleset=_ruleset_rule(merged, path), lineage=_lineage(merged)
+    )
 
 
 def _named_plugins(
@@ -834,7 +849,13 @@ def _build(
     elsewhere: dict[str, str] = {}
     files: dict[str, _SetBlock] = {}
     specs = _house_rule_specs(
-        data, offering, broken, at_ruleset=_ruleset_rule(merged, path), elsewhere=elsewhere, files=files
+        data,
+        offering,
+        broken,
+        at_ruleset=_ruleset_rule(merged, path),
+        elsewhere=elsewhere,
+        files=files,
+        lineage=_lineage(merged),
     )
     problems = _offered_set_problems(data, specs, modules, local)
     if problems:
@@ -917,6 +938,7 @@ def _build(
     if problems:
         raise RulesetError(problems)
     variant.extra_plugins = tuple(name for name, _ in extra)
+    variant._lineage = tuple(_lineage(merged))
     read = [os.path.abspath(doc.file) for doc in merged.chain]
     # (every plugin's house-rule file read so far: an edit of any reads the variant again, which is rare)
     read += sorted({os.path.abspath(found.document.file) for found in list(_HOUSE_RULE_FILES.values())})
@@ -1182,6 +1204,7 @@ def _house_rule_problems(path: str, variant: Variant, local: Sequence[tuple[str,
             merged.data,
             modules + [m for m in local if m[0] not in variant.plugin_names],
             at_ruleset=_ruleset_rule(merged, path),
+            lineage=_lineage(merged),
         )
     except (RulesetError, PluginError):
         accepted = dict(own)
@@ -1205,7 +1228,7 @@ def _house_rule_problems(path: str, variant: Variant, local: Sequence[tuple[str,
             continue
         file, line, column = _def_position(offered, plugin_name)
         for name, spec in _offered_house_rules(plugin_name, module).items():
-            if not _applies(spec, variant.name):
+            if not _applies(spec, variant.name, lineage=_lineage(merged)):
                 continue
 
             read = _HOUSE_RULE_FILES.get(module)

@@ -19,6 +19,7 @@ from rummykit.cli import main
 from rummykit.ruleset import kernel_schema
 from rummykit.scaffold import ScaffoldError, new_house_rule
 from rummykit.simulate import play_game
+from rummykit.variant import house_rules_for
 from rummykit.variant import find_ruleset, house_rules_for, plugin_problems
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -411,6 +412,24 @@ def test_a_plugin_house_rule_whose_set_does_not_validate_is_refused_at_load(
     assert f"{plugin}:5:1: rummykit_house_rules().k7.set.{path}" in capsys.readouterr().err
     # A house rule offered for another variant only is not held to this one's rules.
     assert rummykit.load_variant("500-rum", plugins=[plugin]).name == "500-rum"
+
+
+def test_a_plugin_house_rule_for_a_variant_is_offered_in_rulesets_that_extend_it(tmp_path: Path) -> None:
+    plugin = write(tmp_path, "knock_7.py", OFFERS.format(name="knock-7", variants=["gin"]))
+    mine = write(tmp_path, "gin-to-50.yaml", "name: gin-to-50\nextends: gin\ntarget: 50\n")
+    deeper = write(tmp_path, "short-gin.yaml", "name: short-gin\nextends: gin-to-50.yaml\nmax_hands: 3\n")
+    for source in (str(mine), str(deeper), "oklahoma-gin"):
+        assert rummykit.load_variant(source, ["knock-7"], plugins=[plugin]).ruleset["target"] == 250
+        assert "knock-7" in house_rules_for(source, plugins=[plugin])
+    assert rummykit.validate(str(deeper), plugins=[plugin]) == []
+    # A ruleset extending gin leaves it out as it leaves out gin's own.
+    without = write(tmp_path, "plain.yaml", "name: plain\nextends: gin\nwithout_house_rules: [knock-7, big-gin]\n")
+    assert {"knock-7", "big-gin"}.isdisjoint(house_rules_for(str(without), plugins=[plugin]))
+    with pytest.raises(rummykit.RulesetError, match="plain has no house rule 'knock-7'"):
+        rummykit.load_variant(str(without), ["knock-7"], plugins=[plugin])
+    # Not in a variant that gin's ruleset does not lead to.
+    with pytest.raises(rummykit.RulesetError, match=r"offers it for gin only"):
+        rummykit.load_variant("500-rum", ["knock-7"], plugins=[plugin])
 
 
 def test_a_plugin_house_rule_for_a_variant_that_does_not_exist_is_refused(
