@@ -748,10 +748,10 @@ def _house_rule_specs(
     if at_ruleset is not None:
         for index, name in enumerate(data.get("without_house_rules", [])):
             if name not in specs:  # a misspelt name would leave the rule it meant in force
-                kept = [other for other in specs if other not in without]  # (those left out are not offered)
-                close = difflib.get_close_matches(name, kept, n=1)
+                left = [other for other in specs if other not in without]  # (those left out are not offered)
+                close = difflib.get_close_matches(name, left, n=1)
                 hint = f" (did you mean {close[0]!r}?)" if close else ""
-                offered = ", ".join(sorted(kept)) or "none"
+                offered = ", ".join(sorted(left)) or "none"
                 message = f"no house rule {name!r} to leave out{hint}; {data['name']} accepts: {offered}"
                 problems.append(at_ruleset(("without_house_rules", index), message))
     if problems:

@@ -155,7 +155,9 @@ def test_gin_partnership_names_its_seats_table_seats() -> None:
 
 
 # /proc and /sys refuse new files, even to root, whom os.access answers yes for any folder.
-@pytest.mark.parametrize("where", ["missing/game.json", ".", "/dev/full", "pipe", "", "/proc/game.json", "/sys/game.json"])
+@pytest.mark.parametrize(
+    "where", ["missing/game.json", ".", "/dev/full", "pipe", "", "/proc/game.json", "/sys/game.json"]
+)
 def test_a_bad_save_path_is_refused_before_the_game(where: str, tmp_path: Path) -> None:
     if where.startswith(("/proc", "/sys")) and not Path(where).parent.is_dir():
         pytest.skip(f"no {Path(where).parent} here")

@@ -19,7 +19,6 @@ from rummykit.cli import main
 from rummykit.ruleset import kernel_schema
 from rummykit.scaffold import ScaffoldError, new_house_rule
 from rummykit.simulate import play_game
-from rummykit.variant import house_rules_for
 from rummykit.variant import find_ruleset, house_rules_for, plugin_problems
 
 ROOT = Path(__file__).resolve().parents[1]
