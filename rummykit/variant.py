@@ -751,8 +751,8 @@ def _house_rule_specs(
                 left = [other for other in specs if other not in without]  # (those left out are not offered)
                 close = difflib.get_close_matches(name, left, n=1)
                 hint = f" (did you mean {close[0]!r}?)" if close else ""
-                offered = ", ".join(sorted(left)) or "none"
-                message = f"no house rule {name!r} to leave out{hint}; {data['name']} accepts: {offered}"
+                accepted = ", ".join(sorted(left)) or "none"
+                message = f"no house rule {name!r} to leave out{hint}; {data['name']} accepts: {accepted}"
                 problems.append(at_ruleset(("without_house_rules", index), message))
     if problems:
         raise RulesetError(problems)
