@@ -910,6 +910,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
         configs = [parse_config(text, args.plugin or ()) for text in args.configs]
     except ValueError as exc:
         raise CliError(str(exc)) from None
+    labels = [config.label for config in configs]
+    twice = next((label for i, label in enumerate(labels) if label in labels[:i]), None)
+    if twice is not None:  # its columns would be the same games, played again
+        raise CliError(f"the configuration {twice!r} is given twice; give each once")
     names = _bot_names(args.bots)
     bar = None if args.quiet else ProgressBar.for_terminal(sys.stderr)
     jobs = args.jobs if args.backend == "ray" else args.jobs or (os.cpu_count() or 1)  # Ray: 0 is the cluster's CPUs

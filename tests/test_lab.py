@@ -115,6 +115,18 @@ def test_the_command_prints_the_table_and_refuses_bad_input(tmp_path: Path) -> N
     assert json.loads(out.stdout)["configs"] == ["gin", "gin+big-gin"]
 
 
+def test_a_configuration_given_twice_is_refused_before_any_game(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from rummykit import cli
+
+    played: list[object] = []
+    monkeypatch.setattr("rummykit.lab.compare", lambda *args, **kwargs: played.append(args))
+    assert cli.main(["compare", "gin", "gin+big-gin", " gin", "--games", "2"]) == 2
+    assert capsys.readouterr().err == "rummykit: the configuration 'gin' is given twice; give each once\n"
+    assert played == []
+
+
 def test_a_report_folder_that_cannot_be_written_is_refused_before_any_game(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
