@@ -381,6 +381,11 @@ def play_interactive(
             if not word:
                 write("Type an action (e.g. 'draw stock', 'discard 7H'), or 'help' for the legal ones.")
                 continue
+            if not text.isprintable():  # an arrow or function key's escape sequence: no action is spelt so
+                write(
+                    "That line holds a control character (an arrow key?); type an action, or 'help' for the legal ones."
+                )
+                continue
             clash = short_form_clash(game, text)
             if clash:
                 write(clash)

@@ -377,7 +377,8 @@ def test_interactive_play_reprompts_on_bad_input_and_plays_to_the_end() -> None:
     lines: list[str] = []
     states: list[tuple[object, ...]] = []
     typed: list[str] = []
-    script = scripted_greedy(game, ["help", "?", "discard ZZ", "knock 7X", "", "hand", "layoff 8C on 2"])
+    bad = ["help", "?", "discard ZZ", "knock 7X", "", "hand", "layoff 8C on 2", "\x1b[A"]
+    script = scripted_greedy(game, bad)
 
     def read(prompt: str) -> str:
         assert prompt == "> "
@@ -389,12 +390,13 @@ def test_interactive_play_reprompts_on_bad_input_and_plays_to_the_end() -> None:
     assert finished and game.is_over
     out = "\n".join(lines)
     # Before anything legal was typed the game did not move: every bad line was answered and asked again.
-    assert len(set(states[:8])) == 1
-    assert typed[7] not in ("help", "?", "discard ZZ", "knock 7X", "", "hand", "layoff 8C on 2")
+    assert len(set(states[:9])) == 1
+    assert typed[8] not in bad
     assert out.count("Legal now:") >= 2
     assert "'ZZ' is not a card" in out and "'7X' is not a card" in out
     assert "layoff 8C on 2 is not allowed" in out
     assert "Type an action" in out
+    assert "That line holds a control character (an arrow key?)" in out and "\x1b" not in out.lower()
     # The turn display: the pile, the stock, the knock limit, the sorted hand and its best arrangement.
     assert "Upcard: TC   Stock: 31 cards   Knock limit: 10" in out
     assert "Your hand: KC JD KD 5H 9H TH 8S 9S QS KS" in out
