@@ -160,6 +160,10 @@ def find_ruleset(name: str) -> str:
         return aliases[key]
     kind = _path_kind(name)
     if name.endswith((".yaml", ".yml")) or "/" in name or kind is not None:
+        if kind == "file" and name.endswith(".py"):
+            raise KeyError(
+                f"{name!r} is a Python file, a plugin: give it with --plugin after a variant (gin --plugin {name})"
+            )
         if kind == "file":
             return str(Path(name))
         if kind == "folder":
@@ -170,7 +174,10 @@ def find_ruleset(name: str) -> str:
         raise KeyError(f"no ruleset file {name!r}")
     known = sorted(list(names) + list(aliases))
     close = difflib.get_close_matches(key, known, n=3, cutoff=0.5)
-    hint = f"; did you mean {' or '.join(repr(c) for c in close)}?" if close else ""
+    by_path = {path: shipped for shipped, path in names.items()}
+    # An alias is shown with its variant's name, which the list of known variants gives.
+    shown = [f"{c!r} ({by_path[aliases[c]]})" if c in aliases and aliases[c] in by_path else repr(c) for c in close]
+    hint = f"; did you mean {' or '.join(shown)}?" if close else ""
     raise KeyError(f"no variant named {name!r}{hint or '.'} Known variants: {', '.join(sorted(names))}")
 
 
@@ -189,6 +196,9 @@ class _Merged:
 def _document(path: str) -> Document:
     """The ruleset file ``path``, read once while it is unchanged (validation builds a variant once per
     house rule: reading the file each time made it quadratic in the number of house rules)."""
+    if path.endswith(".py"):  # read as YAML, its first 'def f():' would be the problem told
+        message = "a Python file is a plugin, not a ruleset: give it with --plugin after a variant (gin --plugin FILE)"
+        raise RulesetError([Problem(path, 0, 0, "", message)])
     try:
         status = os.stat(path)
     except (OSError, ValueError):

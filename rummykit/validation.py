@@ -15,7 +15,7 @@ from types import ModuleType
 from . import variant as _variant
 from .bots import make_bots
 from .errors import PluginError
-from .loader import PluginSource
+from .loader import PluginSource, _def_position
 from .ruleset import Problem, RulesetError
 from .variant import Variant, _applies, _build, _offered_house_rules, _plugin_error_problem, _ruleset_problems
 
@@ -66,6 +66,9 @@ def _play_problems(
                 game.check_cards()
         except PluginError as exc:
             found = _plugin_error_problem(file, exc)
+            hook = getattr(dict(local).get(exc.plugin), exc.hook, None)
+            if not found.line and hook is not None:  # a value out of range raises nothing inside the hook
+                found = Problem(*_def_position(hook, file), exc.hook, found.message)
             if selected:
                 found = Problem(
                     found.file, found.line, found.column, found.path, f"{found.message} (a {bot} game{selected})"

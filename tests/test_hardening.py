@@ -344,6 +344,21 @@ def test_validate_with_a_plugin_plays_it_and_finds_lost_cards(tmp_path: Path) ->
     assert "loses or creates cards" in problems[0].message
 
 
+def test_validate_tells_a_hook_value_out_of_range_at_the_hook(tmp_path: Path) -> None:
+    dealer = plugin(
+        tmp_path,
+        "dealer",
+        """
+        @rummykit.hookimpl
+        def rummykit_next_dealer(game, result):
+            return 5
+        """,
+    )
+    (problem,) = rummykit.validate("gin", plugins=[dealer])
+    assert (problem.file, problem.line, problem.path) == (str(dealer), 5, "rummykit_next_dealer")
+    assert "returned the dealer 5, but the seats are 0 to 1" in problem.message
+
+
 def test_validate_with_a_plugin_plays_each_house_rule_it_offers(tmp_path: Path) -> None:
     # The plugin is in force only where its house rule is selected: the trial games select it too.
     halves = plugin(
