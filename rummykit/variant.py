@@ -651,6 +651,7 @@ def _house_rule_specs(
     elsewhere: dict[str, str] | None = None,
     files: dict[str, _SetBlock] | None = None,
     lineage: Sequence[str] = (),
+    later: list[Problem] | None = None,
 ) -> dict[str, dict[str, Any]]:
     """House rules a variant accepts: its ruleset's ``house_rules``, then those its plugins and any installed
     plugin offer for it through ``rummykit_house_rules`` (selecting one of those also registers the plugin).
@@ -662,7 +663,8 @@ def _house_rule_specs(
     refused with a :class:`RulesetError` at their ``rummykit_house_rules``, or, for a clash with the
     ruleset's own house rule, at that rule (``at_ruleset`` locates it) unless the ruleset is a shipped one; a
     name in ``without_house_rules`` that no house rule has is refused there too (when ``at_ruleset`` is given);
-    ``elsewhere`` receives, for each house rule offered for other variants only, which plugin offers it for
+    ``later``, when given, receives the problems of ``without_house_rules`` instead of their being raised (the
+    caller tells them with the ruleset's other problems); ``elsewhere`` receives, for each house rule offered for other variants only, which plugin offers it for
     which; ``files``, for each house rule a plugin read from its file (:func:`house_rule_file`), that file."""
     specs = {name: dict(spec) for name, spec in data.get("house_rules", {}).items()}
     # name -> (the plugin it comes from, how to locate a problem of it when it is held to more); the
@@ -753,7 +755,7 @@ def _house_rule_specs(
                 hint = f" (did you mean {close[0]!r}?)" if close else ""
                 accepted = ", ".join(sorted(left)) or "none"
                 message = f"no house rule {name!r} to leave out{hint}; {data['name']} accepts: {accepted}"
-                problems.append(at_ruleset(("without_house_rules", index), message))
+                (problems if later is None else later).append(at_ruleset(("without_house_rules", index), message))
     if problems:
         raise RulesetError(problems)
     for name in without:
@@ -848,6 +850,7 @@ def _build(
     broken: list[str] = []
     elsewhere: dict[str, str] = {}
     files: dict[str, _SetBlock] = {}
+    deferred: list[Problem] = []  # told with the schema's and the semantic checks' problems, not alone
     specs = _house_rule_specs(
         data,
         offering,
@@ -856,6 +859,7 @@ def _build(
         elsewhere=elsewhere,
         files=files,
         lineage=_lineage(merged),
+        later=deferred,
     )
     problems = _offered_set_problems(data, specs, modules, local)
     if problems:
@@ -927,12 +931,12 @@ def _build(
     # The plugins' values are checked beside the kernel's, whichever of them has problems.
     plugin_values = _rules_problems(data, modules, locate) if isinstance(data.get("rules", {}), Mapping) else []
     if problems:
-        raise RulesetError(problems + plugin_values)
+        raise RulesetError(deferred + problems + plugin_values)
     _drop_counts_outside_players(merged)  # a parent's decks.count "6" where the child allows 2 to 4 players
     data = merged.data
     problems += plugin_values + _semantic_problems(data, locate)
-    if problems:
-        raise RulesetError(problems)
+    if problems or deferred:
+        raise RulesetError(deferred + problems)
     variant = Variant(source, merged, house_rules, options, modules)
     problems = _plugin_ruleset_problems(variant, data, locate)
     if problems:
