@@ -197,7 +197,9 @@ def _document(path: str) -> Document:
     """The ruleset file ``path``, read once while it is unchanged (validation builds a variant once per
     house rule: reading the file each time made it quadratic in the number of house rules)."""
     if path.endswith(".py"):  # read as YAML, its first 'def f():' would be the problem told
-        message = "a Python file is a plugin, not a ruleset: give it with --plugin after a variant (gin --plugin FILE)"
+        message = (
+            f"a Python file is a plugin, not a ruleset: give it with --plugin after a variant (gin --plugin {path})"
+        )
         raise RulesetError([Problem(path, 0, 0, "", message)])
     try:
         status = os.stat(path)

@@ -22,6 +22,7 @@ import sys
 import tempfile
 import textwrap
 import threading
+import unicodedata
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -45,7 +46,7 @@ from .ruleset import Problem, RulesetError, kernel_schema
 from .simulate import BACKENDS, ProgressBar, WorkerLost, make_bots, play_game, processes, simulate
 from .turntext import TurnPrinter, Write, _by_side, _cards, _count, _in_force, _meld_text, for_people, printable
 from .validation import validate
-from .variant import Variant, house_rules_for, list_variants, load_variant, table_entry
+from .variant import Variant, find_ruleset, house_rules_for, list_variants, load_variant, table_entry
 
 __all__ = ["main", "TurnPrinter", "play_interactive", "describe_position"]
 
@@ -381,7 +382,7 @@ def play_interactive(
             if not word:
                 write("Type an action (e.g. 'draw stock', 'discard 7H'), or 'help' for the legal ones.")
                 continue
-            if not text.isprintable():  # an arrow or function key's escape sequence: no action is spelt so
+            if any(unicodedata.category(c) == "Cc" and not c.isspace() for c in text):  # an arrow key's escape
                 write(
                     "That line holds a control character (an arrow key?); type an action, or 'help' for the legal ones."
                 )
@@ -619,15 +620,17 @@ def check_output_path(path: str, option: str = "--save", what: str = "write the 
         raise CliError(f"{option} {path}: cannot write there (permission denied)")
     # Permissions do not bind root, and some file systems (/proc, /sys) refuse new files whatever they say:
     # the file is opened (or made and removed again) now, so that nothing is played only to be lost.
+    real = os.path.realpath(target)  # (a link to a file not made yet is written through, as open() does)
     try:
-        if target.exists():
-            with open(target, "ab"):  # appending nothing leaves the file as it was
+        if os.path.exists(real):
+            with open(real, "ab"):  # appending nothing leaves the file as it was
                 pass
-        else:
-            os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
-            os.unlink(target)
+            return
+        os.close(os.open(real, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644))
     except OSError as exc:
-        raise CliError(f"{option} {path}: cannot write there ({_reason(exc)})") from None
+        raise CliError(f"{option} {path}: cannot make a file there ({_reason(exc)})") from None
+    with contextlib.suppress(OSError):  # made: the answer is yes, whether or not it can be removed now
+        os.unlink(real)
 
 
 def _reason(exc: OSError) -> str:
@@ -915,10 +918,21 @@ def cmd_compare(args: argparse.Namespace) -> int:
         configs = [parse_config(text, args.plugin or ()) for text in args.configs]
     except ValueError as exc:
         raise CliError(str(exc)) from None
-    labels = [config.label for config in configs]
-    twice = next((label for i, label in enumerate(labels) if label in labels[:i]), None)
-    if twice is not None:  # its columns would be the same games, played again
-        raise CliError(f"the configuration {twice!r} is given twice; give each once")
+    # The same game under two names (an alias, another path to a file, house rules in another order) counts
+    # as given twice: its columns would be the same games, played again.
+    seen: dict[tuple[str, frozenset[str]], str] = {}
+    for config in configs:
+        try:
+            source = os.path.realpath(find_ruleset(config.variant))
+        except (KeyError, OSError):
+            source = config.variant  # refused with its reason when the games are set up
+        label = config.label
+        first = seen.setdefault((source, frozenset(config.house_rules)), label)
+        if first is label:
+            continue
+        if first == label:
+            raise CliError(f"the configuration {first!r} is given twice; give each once")
+        raise CliError(f"the configurations {first!r} and {label!r} are the same game; give each once")
     names = _bot_names(args.bots)
     bar = None if args.quiet else ProgressBar.for_terminal(sys.stderr)
     jobs = args.jobs if args.backend == "ray" else args.jobs or (os.cpu_count() or 1)  # Ray: 0 is the cluster's CPUs

@@ -39,10 +39,10 @@ def validate(path: str | Path, plugins: Iterable[PluginSource] = ()) -> list[Pro
             if problems:
                 break
             for name, spec in _offered_house_rules(plugin_name, module).items():
-                if not _applies(spec, variant.name, lineage=variant._lineage):
+                if not _applies(spec, variant.name):
                     continue
                 try:
-                    selected = _build(str(path), (name,), None, local)
+                    selected = _build(str(path), (name,), None, local, offers_checked=True)
                 except (RulesetError, PluginError):
                     continue  # told by _ruleset_problems already, at the house rule
                 problems = _play_problems(selected, [(plugin_name, module)], name)

@@ -124,9 +124,6 @@ class Variant:
         self.extra_plugins: tuple[str, ...] = ()
         """Names of the local plugins in force by themselves: loaded with the variant, offering no house rule
         and not named by its ruleset (what a banner names besides the house rules)."""
-        self._lineage: tuple[str, ...] = (self.name,)
-        """The names of the rulesets along its ``extends`` chain, its own first: a plugin's house rule for any
-        of them is offered in it."""
         self._read_from: tuple[tuple[str, tuple[int, int] | None], ...] = ()
         """The files this variant was read from (its ``extends`` chain, its plugins' house-rule files), each with
         its modification time and size then: :func:`load_variant` reads an edited one again."""
@@ -612,23 +609,14 @@ def _variant_names() -> dict[str, str]:
     return {**{alias: by_path.get(path, alias) for alias, path in aliases.items()}, **{name: name for name in names}}
 
 
-def _applies(
-    spec: Mapping[str, Any], variant_name: str, known: Mapping[str, str] | None = None, lineage: Sequence[str] = ()
-) -> bool:
+def _applies(spec: Mapping[str, Any], variant_name: str, known: Mapping[str, str] | None = None) -> bool:
     """Whether a house rule a plugin offers applies to ``variant_name``: it names no ``variants``, or names
-    the variant (by its name or an alias) or one it extends (``lineage``: the names along its ``extends``
-    chain), as the house rules of a ruleset it extends are inherited."""
+    the variant (by its name or an alias)."""
     variants = [str(v) for v in spec.get("variants") or ()]
     if not variants:
         return True
     known = _variant_names() if known is None else known
-    named = {known.get(v, v) for v in variants}
-    return variant_name in named or not named.isdisjoint(lineage)
-
-
-def _lineage(merged: _Merged) -> list[str]:
-    """The names of the rulesets along ``merged``'s ``extends`` chain, the file's own first."""
-    return [str(doc.data["name"]) for doc in merged.chain if isinstance(doc.data.get("name"), str)]
+    return variant_name in {known.get(v, v) for v in variants}
 
 
 def _ruleset_rule(merged: _Merged, path: str) -> Callable[[tuple[str | int, ...], str], Problem]:
@@ -650,7 +638,6 @@ def _house_rule_specs(
     at_ruleset: Callable[[tuple[str | int, ...], str], Problem] | None = None,
     elsewhere: dict[str, str] | None = None,
     files: dict[str, _SetBlock] | None = None,
-    lineage: Sequence[str] = (),
     later: list[Problem] | None = None,
 ) -> dict[str, dict[str, Any]]:
     """House rules a variant accepts: its ruleset's ``house_rules``, then those its plugins and any installed
@@ -662,9 +649,11 @@ def _house_rule_specs(
     no variant, or named like another house rule the variant has (from its ruleset or another plugin), is
     refused with a :class:`RulesetError` at their ``rummykit_house_rules``, or, for a clash with the
     ruleset's own house rule, at that rule (``at_ruleset`` locates it) unless the ruleset is a shipped one; a
-    name in ``without_house_rules`` that no house rule has is refused there too (when ``at_ruleset`` is given);
+    name in ``without_house_rules`` that no house rule has but is close to one's (a misspelling) is refused
+    there too (when ``at_ruleset`` is given);
     ``later``, when given, receives the problems of ``without_house_rules`` instead of their being raised (the
-    caller tells them with the ruleset's other problems); ``elsewhere`` receives, for each house rule offered for other variants only, which plugin offers it for
+    caller tells them with the ruleset's other problems); ``elsewhere`` receives, for each house rule offered
+    for other variants only, which plugin offers it for
     which; ``files``, for each house rule a plugin read from its file (:func:`house_rule_file`), that file."""
     specs = {name: dict(spec) for name, spec in data.get("house_rules", {}).items()}
     # name -> (the plugin it comes from, how to locate a problem of it when it is held to more); the
@@ -712,7 +701,7 @@ def _house_rule_specs(
                                 f"no variant named {variant!r} (did you mean {close[0]!r}?); known variants: {names}"
                             )
                             problems.append(locate((name, "variants", at), f"house rule {name!r}: {message}"))
-            if not _applies(spec, data["name"], known, lineage):
+            if not _applies(spec, data["name"], known):
                 if elsewhere is not None:
                     elsewhere.setdefault(name, f"plugin {plugin_name!r} offers it for {', '.join(variants)} only")
                 continue
@@ -749,13 +738,21 @@ def _house_rule_specs(
                 files[name] = _SetBlock.of(plugin_name, read)
     if at_ruleset is not None:
         for index, name in enumerate(data.get("without_house_rules", [])):
-            if name not in specs:  # a misspelt name would leave the rule it meant in force
-                left = [other for other in specs if other not in without]  # (those left out are not offered)
-                close = difflib.get_close_matches(name, left, n=1)
-                hint = f" (did you mean {close[0]!r}?)" if close else ""
-                accepted = ", ".join(sorted(left)) or "none"
-                message = f"no house rule {name!r} to leave out{hint}; {data['name']} accepts: {accepted}"
-                (problems if later is None else later).append(at_ruleset(("without_house_rules", index), message))
+            if name in specs or broken:
+                continue  # (a plugin that could not be loaded may be the one offering it)
+            # A misspelt name would leave the rule it meant in force. A name like none offered may be a
+            # plugin's house rule where that plugin is not installed: the ruleset still loads without it.
+            left = [other for other in specs if other not in without]  # (those left out are not offered)
+            close = difflib.get_close_matches(name, left, n=1)
+            if not close:
+                continue
+            accepted = ", ".join(sorted(left))
+            message = (
+                f"no house rule {name!r} to leave out (did you mean {close[0]!r}?); {data['name']} accepts: {accepted}"
+            )
+            here = at_ruleset(("without_house_rules", index), message)
+            if not _shipped_file(here.file):
+                (problems if later is None else later).append(here)
     if problems:
         raise RulesetError(problems)
     for name in without:
@@ -771,9 +768,7 @@ def house_rules_for(variant_name: str, plugins: Iterable[PluginSource] = ()) -> 
     local = _local_plugins(plugins)
     given = {name for name, _ in local}  # a ruleset may name a local plugin, given here rather than installed
     modules = [(name, _load_plugin(name)) for name in merged.data.get("plugins", []) if name not in given]
-    return _house_rule_specs(
-        merged.data, modules + local, at_ruleset=_ruleset_rule(merged, path), lineage=_lineage(merged)
-    )
+    return _house_rule_specs(merged.data, modules + local, at_ruleset=_ruleset_rule(merged, path))
 
 
 def _named_plugins(
@@ -819,7 +814,11 @@ def _build(
     house_rules: Sequence[str],
     options: Mapping[str, Any] | None,
     local: Sequence[tuple[str, ModuleType]] = (),
+    offers_checked: bool = False,
 ) -> Variant:
+    """The variant ``source`` with ``house_rules`` and ``options``, ``local`` plugins given with it; refused
+    with a :class:`RulesetError`. ``offers_checked``: the local plugins' house rules were checked already
+    (validation builds the variant once per house rule: checking every one each time was quadratic)."""
     path = find_ruleset(source) if not _is_file(source) else source
     merged = _read_chain(path)
     locate = _locator(merged, path)
@@ -858,10 +857,9 @@ def _build(
         at_ruleset=_ruleset_rule(merged, path),
         elsewhere=elsewhere,
         files=files,
-        lineage=_lineage(merged),
         later=deferred,
     )
-    problems = _offered_set_problems(data, specs, modules, local)
+    problems = [] if offers_checked else _offered_set_problems(data, specs, modules, local)
     if problems:
         raise RulesetError(problems)
     for name in house_rules:
@@ -942,7 +940,6 @@ def _build(
     if problems:
         raise RulesetError(problems)
     variant.extra_plugins = tuple(name for name, _ in extra)
-    variant._lineage = tuple(_lineage(merged))
     read = [os.path.abspath(doc.file) for doc in merged.chain]
     # (every plugin's house-rule file read so far: an edit of any reads the variant again, which is rare)
     read += sorted({os.path.abspath(found.document.file) for found in list(_HOUSE_RULE_FILES.values())})
@@ -993,8 +990,17 @@ def _offered_set_problems(
             with_it = merge(base, body)
             schema_problems(with_it, kernel_schema(), note)
             if isinstance(with_it.get("rules", {}), Mapping):
-                own = [m for m in local if m[0] == plugin_name and m[0] not in dict(modules)]
-                _rules_problems(with_it, list(modules) + own, note)
+                # The rules' schemas: the game's plugins', and those the house rule brings in when selected.
+                schemas: list[tuple[str, ModuleType]] | None = list(modules)
+                for named in spec.get("plugins", ()):
+                    if schemas is None or named in dict(schemas):
+                        continue
+                    try:
+                        schemas.append((named, dict(local)[named] if named in dict(local) else _load_plugin(named)))
+                    except (LookupError, RulesetError):
+                        schemas = None  # a plugin missing: told when the house rule is selected, naming it
+                if schemas is not None:
+                    _rules_problems(with_it, schemas, note)
             leaves = list(leaf_paths(body))
             for where, message in dict.fromkeys(found):  # (a value two schemas refuse, told once)
                 # Only what the set gives (the ruleset's own values are told at their lines, as its problems).
@@ -1208,7 +1214,6 @@ def _house_rule_problems(path: str, variant: Variant, local: Sequence[tuple[str,
             merged.data,
             modules + [m for m in local if m[0] not in variant.plugin_names],
             at_ruleset=_ruleset_rule(merged, path),
-            lineage=_lineage(merged),
         )
     except (RulesetError, PluginError):
         accepted = dict(own)
@@ -1232,7 +1237,7 @@ def _house_rule_problems(path: str, variant: Variant, local: Sequence[tuple[str,
             continue
         file, line, column = _def_position(offered, plugin_name)
         for name, spec in _offered_house_rules(plugin_name, module).items():
-            if not _applies(spec, variant.name, lineage=_lineage(merged)):
+            if not _applies(spec, variant.name) or name in merged.data.get("without_house_rules", ()):
                 continue
 
             read = _HOUSE_RULE_FILES.get(module)
@@ -1274,7 +1279,7 @@ def _try_house_rule(path: str, name: str, local: Sequence[tuple[str, ModuleType]
     """The problems of the variant at ``path`` with the house rule ``name`` selected, located by ``locate``."""
     problems: list[Problem] = []
     try:
-        _build(path, (name,), None, local)
+        _build(path, (name,), None, local, offers_checked=True)
     except PluginError as exc:  # a hook that fails only with this house rule selected: at the hook's line
         problems.append(_plugin_error_problem(path, exc))
     except RulesetError as exc:

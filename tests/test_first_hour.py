@@ -179,9 +179,13 @@ def test_checking_a_save_path_leaves_no_file_and_changes_none(tmp_path: Path) ->
     check_output_folder(str(tmp_path / "reports"), "--report")
     kept = tmp_path / "kept.json"
     kept.write_text("the game before", encoding="utf-8")
+    os.utime(kept, ns=(10**18, 10**18))
     check_output_path(str(kept))
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.json"]
-    assert kept.read_text(encoding="utf-8") == "the game before"
+    # A link to a file not made yet is accepted (the game is written through it), and nothing is made.
+    (tmp_path / "link.json").symlink_to(tmp_path / "later.json")
+    check_output_path(str(tmp_path / "link.json"))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kept.json", "link.json"]
+    assert kept.read_text(encoding="utf-8") == "the game before" and kept.stat().st_mtime_ns == 10**18
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="no /proc here")
@@ -213,6 +217,16 @@ def test_a_bare_draw_at_the_upcard_offer() -> None:
     lines = iter(["draw", "quit"])
     play_interactive(game, game.deal.current, [None, None], lambda prompt: next(lines), out.append)
     assert any(re.match(r"  You take \w\w from the discard pile", line) for line in out), out
+
+
+@pytest.mark.parametrize("typed", ["draw\u00a0discard", "draw\tdiscard"])
+def test_a_pasted_space_or_a_tab_is_no_control_character(typed: str) -> None:
+    game = rummykit.load_variant("gin").new_game(seed=3)
+    out: list[str] = []
+    lines = iter([typed, "\x1b[A", "quit"])
+    play_interactive(game, game.deal.current, [None, None], lambda prompt: next(lines), out.append)
+    assert any(re.match(r"  You take \w\w from the discard pile", line) for line in out), out
+    assert sum("control character" in line for line in out) == 1  # the arrow key's line only
 
 
 @pytest.mark.parametrize("house_rules", [(), ("big-gin",)])

@@ -124,6 +124,11 @@ def test_a_configuration_given_twice_is_refused_before_any_game(
     monkeypatch.setattr("rummykit.lab.compare", lambda *args, **kwargs: played.append(args))
     assert cli.main(["compare", "gin", "gin+big-gin", " gin", "--games", "2"]) == 2
     assert capsys.readouterr().err == "rummykit: the configuration 'gin' is given twice; give each once\n"
+    # The same game by another name: an alias, the house rules in another order.
+    assert cli.main(["compare", "gin", "gin+big-gin+modern", "gin+modern+big-gin", "--games", "2"]) == 2
+    assert "'gin+big-gin+modern' and 'gin+modern+big-gin' are the same game" in capsys.readouterr().err
+    assert cli.main(["compare", "gin", "gin-rummy", "--games", "2"]) == 2
+    assert "'gin' and 'gin-rummy' are the same game" in capsys.readouterr().err
     assert played == []
 
 

@@ -413,22 +413,51 @@ def test_a_plugin_house_rule_whose_set_does_not_validate_is_refused_at_load(
     assert rummykit.load_variant("500-rum", plugins=[plugin]).name == "500-rum"
 
 
-def test_a_plugin_house_rule_for_a_variant_is_offered_in_rulesets_that_extend_it(tmp_path: Path) -> None:
-    plugin = write(tmp_path, "knock_7.py", OFFERS.format(name="knock-7", variants=["gin"]))
-    mine = write(tmp_path, "gin-to-50.yaml", "name: gin-to-50\nextends: gin\ntarget: 50\n")
-    deeper = write(tmp_path, "short-gin.yaml", "name: short-gin\nextends: gin-to-50.yaml\nmax_hands: 3\n")
-    for source in (str(mine), str(deeper), "oklahoma-gin"):
-        assert rummykit.load_variant(source, ["knock-7"], plugins=[plugin]).ruleset["target"] == 250
-        assert "knock-7" in house_rules_for(source, plugins=[plugin])
-    assert rummykit.validate(str(deeper), plugins=[plugin]) == []
-    # A ruleset extending gin leaves it out as it leaves out gin's own.
-    without = write(tmp_path, "plain.yaml", "name: plain\nextends: gin\nwithout_house_rules: [knock-7, big-gin]\n")
-    assert {"knock-7", "big-gin"}.isdisjoint(house_rules_for(str(without), plugins=[plugin]))
-    with pytest.raises(rummykit.RulesetError, match="plain has no house rule 'knock-7'"):
-        rummykit.load_variant(str(without), ["knock-7"], plugins=[plugin])
-    # Not in a variant that gin's ruleset does not lead to.
-    with pytest.raises(rummykit.RulesetError, match=r"offers it for gin only"):
-        rummykit.load_variant("500-rum", ["knock-7"], plugins=[plugin])
+def test_without_house_rules_refuses_a_misspelling_but_not_a_plugin_rule_that_is_not_installed(tmp_path: Path) -> None:
+    plugin = write(tmp_path, "knock_7.py", OFFERS.format(name="knock-7", variants=["gin", "plain"]))
+    plain = write(tmp_path, "plain.yaml", "name: plain\nextends: gin\nwithout_house_rules: [knock-7, big-gin]\n")
+    for given in ([], [plugin]):  # with the plugin or without it, the ruleset loads and leaves both out
+        assert {"knock-7", "big-gin"}.isdisjoint(house_rules_for(str(plain), plugins=given))
+        assert rummykit.validate(str(plain), plugins=given) == []
+    typo = write(tmp_path, "typo.yaml", "name: typo\nextends: gin\nwithout_house_rules: [big-gni]\n")
+    (problem,) = rummykit.validate(str(typo))
+    assert (problem.file, problem.line, problem.path) == (str(typo), 3, "without_house_rules[0]")
+    assert problem.message.startswith("no house rule 'big-gni' to leave out (did you mean 'big-gin'?)")
+
+
+def test_a_plugin_house_rule_set_is_checked_with_the_schemas_of_the_plugins_it_brings_in(tmp_path: Path) -> None:
+    boomer = write(
+        tmp_path,
+        "boomer.py",
+        """
+        import rummykit
+
+
+        @rummykit.hookimpl
+        def rummykit_rules_schema():
+            return {"type": "object", "properties": {"boom_at": {"type": "integer"}}}
+
+
+        @rummykit.hookimpl
+        def rummykit_house_rules():
+            return {"boom-500": {"summary": "Boom in 500 Rum.", "variants": ["500-rum"]}}
+        """,
+    )
+    user = write(
+        tmp_path,
+        "user.py",
+        """
+        import rummykit
+
+
+        @rummykit.hookimpl
+        def rummykit_house_rules():
+            return {"early-boom": {"summary": "Boom.", "variants": ["gin"], "plugins": ["boomer"],
+                                   "set": {"rules": {"boom_at": 1}}}}
+        """,
+    )
+    assert rummykit.load_variant("gin", plugins=[user, boomer]).name == "gin"
+    assert rummykit.load_variant("gin", ["early-boom"], plugins=[user, boomer]).ruleset["rules"]["boom_at"] == 1
 
 
 def test_a_plugin_house_rule_for_a_variant_that_does_not_exist_is_refused(
