@@ -990,7 +990,9 @@ def _positive_minutes(text: str) -> float:
     except ValueError:
         minutes = -1.0
     if not 0 < minutes <= 10_000_000:  # also refuses nan and inf
-        raise argparse.ArgumentTypeError(f"expected a number of minutes above 0, not {text[:20]!r}")
+        raise argparse.ArgumentTypeError(
+            f"expected a number of minutes above 0 and at most 10,000,000 (19 years), not {text[:20]!r}"
+        )
     return minutes
 
 

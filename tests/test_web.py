@@ -181,7 +181,9 @@ def test_a_move_for_a_seat_whose_turn_it_is_not_is_refused() -> None:
             json={"seat": 1 - acting, "action": "draw stock"},
             headers=auth(state, 1 - acting),
         )
-        assert response.status_code == 409 and "not seat" in response.json()["error"]
+        waiting = 1 - acting  # seats count from 0 and default names from 1: each seat is told with its name
+        said = f"it is not Player {waiting + 1}'s turn (seat {waiting}): Player {acting + 1} (seat {acting}) acts"
+        assert response.status_code == 409 and response.json()["error"] == said
 
 
 @pytest.mark.parametrize(
@@ -196,6 +198,8 @@ def test_a_move_for_a_seat_whose_turn_it_is_not_is_refused() -> None:
         ({"variant": "gin", "players": 2.5}, "whole number"),
         ({"variant": "gin", "bots": ["greedy"]}, "for each of the 2 seats"),
         ({"variant": "gin", "bots": [None, "os.system"]}, "unknown bot 'os.system'"),
+        ({"variant": "gin", "bots": [None, {"x": 1}]}, 'unknown bot {"x": 1}'),
+        ({"variant": "gin", "bots": [None, ["greedy"]]}, 'unknown bot ["greedy"]'),
         ({"variant": "gin", "seed": -1}, "'seed' must be from 0"),
         ({"variant": "gin", "seed": "1"}, "'seed' must be a whole number"),
         ({"variant": "gin", "layout": {"hands": [["ZZ"]]}}, "deal:"),

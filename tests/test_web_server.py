@@ -260,6 +260,20 @@ def test_serve_refuses_a_port_out_of_range_naming_the_option(port: str, capsys: 
     assert "Traceback" not in err
 
 
+@pytest.mark.parametrize("minutes", ["0", "-5", "nan", "inf", "100000000", "soon"])
+def test_serve_refuses_idle_minutes_out_of_range_saying_the_range(
+    minutes: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from rummykit.cli import main
+
+    with pytest.raises(SystemExit) as exited:
+        main(["serve", "--db", "none", "--idle-minutes", minutes])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    said = "expected a number of minutes above 0 and at most 10,000,000 (19 years)"
+    assert f"argument --idle-minutes: {said}, not '{minutes}'" in err
+
+
 def test_serve_as_a_function_refuses_a_port_out_of_range_in_one_line() -> None:
     from rummykit.web.app import serve
 

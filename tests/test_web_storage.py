@@ -188,6 +188,29 @@ def test_a_file_that_is_not_a_database_is_refused(tmp_path: Path) -> None:
     assert str(newer) in str(refused.value)
 
 
+@pytest.mark.parametrize("held", [["contacts"], ["tables"]])
+def test_another_programs_database_is_refused_and_left_as_it_was(tmp_path: Path, held: list[str]) -> None:
+    path = tmp_path / "other.sqlite3"
+    with closing(sqlite3.connect(path)) as db:
+        for name in held:
+            db.execute(f"CREATE TABLE {name} (x TEXT)")
+        db.commit()
+    before = path.read_bytes()
+    with pytest.raises(StorageError, match=r"not a tables' database \(it holds other tables: ") as refused:
+        SQLiteStorage(path)
+    assert str(path) in str(refused.value) and held[0] in str(refused.value)
+    assert path.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["other.sqlite3"]
+
+
+def test_a_new_database_and_its_folder_are_the_servers_users_alone(tmp_path: Path) -> None:
+    path = tmp_path / "kept" / "tables.sqlite3"
+    storage = SQLiteStorage(path)
+    storage.add_table(stored_table("a1", 1.0))
+    assert path.parent.stat().st_mode & 0o777 == 0o700
+    assert all(made.stat().st_mode & 0o077 == 0 for made in path.parent.iterdir())  # the journal files too
+    storage.close()
+
+
 def test_tokens_are_never_stored_in_clear(tmp_path: Path) -> None:
     path = tmp_path / "tables.sqlite3"
     storage = SQLiteStorage(path)

@@ -363,7 +363,7 @@ def test_a_move_with_another_seats_token_out_of_turn_or_illegal_changes_nothing(
         # The waiting seat's token, naming the acting seat: that token plays its own seat only.
         ({"seat": acting, "action": action}, created["tokens"][str(waiting)], 403, f"seat {waiting}'s, not seat"),
         # The waiting seat plays out of turn.
-        ({"action": action}, created["tokens"][str(waiting)], 409, f"not seat {waiting}'s turn"),
+        ({"action": action}, created["tokens"][str(waiting)], 409, f"'s turn (seat {waiting}): "),
         # The owner token and no token play no seat.
         ({"action": action}, created["owner"], 403, "token of the seat"),
         ({"action": action}, None, 403, "token of the seat"),

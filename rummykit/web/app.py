@@ -576,7 +576,7 @@ class Tables:
         if len(bots_given) != players:
             raise WebError(400, f"'bots' names a bot or null for each of the {players} seats, not {len(bots_given)}")
         for name in bots_given:
-            if name is not None and name not in BOTS:
+            if name is not None and (not isinstance(name, str) or name not in BOTS):  # (a list or dict: unhashable)
                 shown = repr(name[:40]) if isinstance(name, str) else json.dumps(name)[:40]
                 raise WebError(400, f"unknown bot {shown}: bots are {', '.join(sorted(BOTS))} (null for a person)")
         seed = _int(body, "seed", 0, 2**63 - 1, None)
@@ -755,7 +755,9 @@ class Tables:
             raise WebError(409, "the game is over")
         if game.current_player != seat:
             who = game.current_player
-            raise WebError(409, f"it is not seat {seat}'s turn: {game.names[who] if who is not None else '-'} acts")
+            # Seats count from 0 and names from 1 ("Player 1" is seat 0): each seat is told with its name.
+            acting = f"{game.names[who]} (seat {who})" if who is not None else "nobody"
+            raise WebError(409, f"it is not {game.names[seat]}'s turn (seat {seat}): {acting} acts")
         try:
             _apply(table, text)
         except IllegalAction as exc:

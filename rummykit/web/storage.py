@@ -11,8 +11,10 @@ owner tokens are stored as SHA-256 digests only: the database alone does not let
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import os
 import sqlite3
 import threading
 import time
@@ -197,7 +199,11 @@ class SQLiteStorage(Storage):
         self.path = Path(path)
         self.dropped_kept = dropped_kept
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            # The seeds in it give every hand: a new file and folder are the server's user's alone (SQLite
+            # gives its journal files the database file's permissions).
+            self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            with contextlib.suppress(FileExistsError):
+                os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
             self._db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None, timeout=1.0)
         except (OSError, sqlite3.Error) as exc:
             raise StorageError(f"{self.path}: cannot open the tables' database: {exc}") from None
@@ -208,6 +214,13 @@ class SQLiteStorage(Storage):
                 raise StorageError(
                     f"{self.path}: the tables' database is of a newer rummykit (schema {version}, this one reads "
                     f"{SCHEMA_VERSION})"
+                )
+            held = [row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+            if version == 0 and held:  # another program's database: left exactly as it is
+                self._db.close()
+                shown = ", ".join(sorted(held)[:5]) + (", ..." if len(held) > 5 else "")
+                raise StorageError(
+                    f"{self.path}: not a tables' database (it holds other tables: {shown}); give another file"
                 )
             self._db.execute("PRAGMA locking_mode=EXCLUSIVE")
             self._db.execute("PRAGMA journal_mode=WAL")
