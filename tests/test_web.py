@@ -269,6 +269,7 @@ def test_idle_tables_expire_after_the_documented_time() -> None:
         assert small.get(f"/api/tables/{kept['id']}").status_code == 200  # a request keeps a table alive
         assert small.post("/api/tables", json={"variant": "gin"}).status_code == 503  # both still in play
         now[0] += 201
+        assert small.get("/api/tables").json()["tables"] == 1  # the idle one is not counted, asked first
         gone = small.get(f"/api/tables/{old['id']}")
         assert gone.status_code == 410 and "no request used it for 600 seconds" in gone.json()["error"]
         assert new_table(small)["id"] and small.get(f"/api/tables/{kept['id']}").status_code == 200

@@ -1114,6 +1114,7 @@ def create_app(
 
     async def listing(request: Request) -> Response:
         with tables.lock:
+            tables.expire()  # a table idle past its time is not counted, whether or not another request dropped it
             items = list(tables.tables.values())
         # Counts only: a table's id is the key to its page, not listed to strangers.
         return JSONResponse(
