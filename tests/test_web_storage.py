@@ -341,6 +341,54 @@ def test_a_join_after_moves_keeps_the_log_words_across_a_restart(tmp_path: Path)
     assert after[None]["log"] == before[None]["log"]
 
 
+@pytest.mark.parametrize("kind", ["sqlite", "memory"])
+def test_renames_keep_the_log_words_across_a_restart(tmp_path: Path, kind: str) -> None:
+    # Ann joins after 4 moves, is Bea from move 8 and Cy from move 12 (twice renamed between the same moves,
+    # the last name counts): a server that takes the table up again reads each move under its name.
+    storage: Storage = SQLiteStorage(tmp_path / "tables.sqlite3") if kind == "sqlite" else MemoryStorage()
+    with TestClient(create_app(storage=storage, moves_per_second=None)) as client:
+        table = client.post("/api/tables", json={"variant": "500-rum", "bots": [None, None], "seed": 5}).json()
+        held = dict(table["tokens"])
+        rng = random.Random(1)
+        play(client, table, held, rng, 4)
+        for name in ("Ann", "Bea", "Zed", "Cy"):
+            joined = client.post(f"/api/tables/{table['id']}/join", json={"name": name},
+                                 headers={"Authorization": f"Bearer {held['0']}"})  # fmt: skip
+            assert joined.status_code == 200, joined.text
+            held["0"] = joined.json().get("token") or held["0"]
+            if name != "Zed":
+                play(client, table, held, rng, 4)
+        before = states(client, table["id"], held)
+    if kind == "sqlite":
+        storage.close()
+        storage = SQLiteStorage(tmp_path / "tables.sqlite3")
+    with TestClient(create_app(storage=storage, moves_per_second=None)) as client:
+        after = states(client, table["id"], held)
+    storage.close()
+    log = " | ".join(str(entry) for entry in before[None]["log"])
+    assert all(name in log for name in ("Ann", "Bea", "Cy")) and "Zed" not in log
+    assert after[None]["log"] == before[None]["log"]
+
+
+def test_a_database_from_before_names_were_kept_is_taken_up(tmp_path: Path) -> None:
+    from rummykit.web import storage as storage_module
+
+    path = tmp_path / "tables.sqlite3"
+    old_schema = storage_module._SCHEMA.replace("    names TEXT NOT NULL DEFAULT '[]',\n", "")
+    assert old_schema != storage_module._SCHEMA
+    with closing(sqlite3.connect(path)) as db:
+        db.executescript(old_schema + "PRAGMA user_version=1;")
+        db.execute("INSERT INTO tables VALUES ('a1', ?, 'owner', 1.0)", (json.dumps({"variant": "gin"}),))
+        db.execute("INSERT INTO seats VALUES ('a1', 0, 'digest', 'Ann', 1, 3)")
+        db.commit()
+    kept = SQLiteStorage(path)
+    (table,) = kept.tables()
+    assert table.seats[0] == StoredSeat("digest", "Ann", True, 3, ())
+    kept.set_seat("a1", 0, StoredSeat("digest", "Bea", True, 3, ((3, "Ann"), (7, "Bea"))))
+    kept.close()
+    assert SQLiteStorage(path).tables()[0].seats[0].names == ((3, "Ann"), (7, "Bea"))
+
+
 # -- `rummykit serve` killed while moves are under way ------------------------------------------------------
 
 CRASH_TABLES: list[dict[str, Any]] = [

@@ -653,15 +653,20 @@ class Tables:
         table = self._table(stored.id, game, spec)
         table.owner_digest = stored.owner_digest
         table.seats = dict(stored.seats)
-        # Each name is taken when its seat was joined, so the moves before it read as they did then.
-        joins = sorted((held.joined_at, seat) for seat, held in stored.seats.items() if held.joined)
+        # Each name is taken when its seat was joined or renamed, so the moves before it read as they did then.
+        joins = sorted(  # (two renames between the same moves: the later one last)
+            (at, seat, order, name)
+            for seat, held in stored.seats.items()
+            if held.joined
+            for order, (at, name) in enumerate(held.names or ((held.joined_at, held.name),))
+        )
         for number, text in enumerate(stored.moves):
             while joins and joins[0][0] <= number:
-                seat = joins.pop(0)[1]
-                game.names[seat] = stored.seats[seat].name
+                _, seat, _, name = joins.pop(0)
+                game.names[seat] = name
             _apply(table, text)
-        for _, seat in joins:
-            game.names[seat] = stored.seats[seat].name
+        for _, seat, _, name in joins:
+            game.names[seat] = name
         table.storage = self.storage
         return table
 
@@ -703,8 +708,11 @@ class Tables:
         if held.joined:
             self.allow_move(table, seat)  # a rename: each one is stored and sent to every live view
         new_token = None if held.joined else secrets.token_urlsafe(16)
-        joined_at = held.joined_at if held.joined else table.moves  # a rename: the name is used from the join on
-        taken = StoredSeat(digest(new_token) if new_token else held.token_digest, name, True, joined_at)
+        joined_at = held.joined_at if held.joined else table.moves  # a rename keeps the join's place
+        # Each name with the move it was taken at: a table taken up again reads every move as it was made.
+        before = (held.names or ((held.joined_at, held.name),)) if held.joined else ()
+        names = (*before, (table.moves, name))
+        taken = StoredSeat(digest(new_token) if new_token else held.token_digest, name, True, joined_at, names)
         if table.storage is not None:
             _store("seat", table.storage.set_seat, table.id, seat, taken)
         table.seats[seat] = taken

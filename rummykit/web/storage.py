@@ -47,6 +47,10 @@ class StoredSeat:
     joined: bool = False
     joined_at: int = 0
     """How many moves had been made at the table when the seat was joined (its name is used from then on)."""
+    names: tuple[tuple[int, str], ...] = ()
+    """Every name the seat went by since it was joined, each with how many moves had been made when it took
+    it (the join's name first, ``name`` last), so that a table taken up again reads each move under the name
+    it was made under; empty when not kept (the name is then used from ``joined_at`` on)."""
 
 
 @dataclass
@@ -131,7 +135,7 @@ class MemoryStorage(Storage):
     def set_seat(self, table_id: str, seat: int, stored: StoredSeat) -> None:
         with self._lock:
             self._held(table_id).seats[seat] = StoredSeat(
-                stored.token_digest, stored.name, stored.joined, stored.joined_at
+                stored.token_digest, stored.name, stored.joined, stored.joined_at, tuple(stored.names)
             )
 
     def give_to_bot(self, table_id: str, seat: int, bot: str) -> None:
@@ -169,6 +173,7 @@ CREATE TABLE IF NOT EXISTS seats (
     name TEXT NOT NULL,
     joined INTEGER NOT NULL,
     joined_at INTEGER NOT NULL,
+    names TEXT NOT NULL DEFAULT '[]',
     PRIMARY KEY (table_id, seat)
 );
 CREATE TABLE IF NOT EXISTS moves (
@@ -228,6 +233,9 @@ class SQLiteStorage(Storage):
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.execute("BEGIN IMMEDIATE")  # takes the exclusive lock now, not at the first move
             self._db.executescript(_SCHEMA + f"PRAGMA user_version={SCHEMA_VERSION};")
+            columns = [row[1] for row in self._db.execute("PRAGMA table_info(seats)")]
+            if "names" not in columns:  # a file of a rummykit before names were kept: the seats gain the column
+                self._db.execute("ALTER TABLE seats ADD COLUMN names TEXT NOT NULL DEFAULT '[]'")
         except sqlite3.OperationalError as exc:
             self._db.close()
             if "locked" in str(exc):
@@ -258,8 +266,9 @@ class SQLiteStorage(Storage):
         ]
         statements += [
             (
-                "INSERT INTO seats (table_id, seat, token_digest, name, joined, joined_at) VALUES (?, ?, ?, ?, ?, ?)",
-                (table.id, seat, s.token_digest, s.name, int(s.joined), s.joined_at),
+                "INSERT INTO seats (table_id, seat, token_digest, name, joined, joined_at, names) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (table.id, seat, s.token_digest, s.name, int(s.joined), s.joined_at, json.dumps(s.names)),
             )
             for seat, s in table.seats.items()
         ]
@@ -283,9 +292,17 @@ class SQLiteStorage(Storage):
         self._write(
             [
                 (
-                    "INSERT OR REPLACE INTO seats (table_id, seat, token_digest, name, joined, joined_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?)",
-                    (table_id, seat, stored.token_digest, stored.name, int(stored.joined), stored.joined_at),
+                    "INSERT OR REPLACE INTO seats (table_id, seat, token_digest, name, joined, joined_at, names) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                    (
+                        table_id,
+                        seat,
+                        stored.token_digest,
+                        stored.name,
+                        int(stored.joined),
+                        stored.joined_at,
+                        json.dumps(stored.names),
+                    ),
                 )
             ]
         )
@@ -322,10 +339,11 @@ class SQLiteStorage(Storage):
             found = {
                 row[0]: StoredTable(row[0], json.loads(row[1]), row[2], created=row[3]) for row in rows
             }  # fmt: skip
-            for table_id, seat, token_digest, name, joined, joined_at in self._db.execute(
-                "SELECT table_id, seat, token_digest, name, joined, joined_at FROM seats"
+            for table_id, seat, token_digest, name, joined, joined_at, names in self._db.execute(
+                "SELECT table_id, seat, token_digest, name, joined, joined_at, names FROM seats"
             ):
-                found[table_id].seats[seat] = StoredSeat(token_digest, name, bool(joined), joined_at)
+                kept = tuple((int(at), str(was)) for at, was in json.loads(names))
+                found[table_id].seats[seat] = StoredSeat(token_digest, name, bool(joined), joined_at, kept)
             for table_id, action in self._db.execute("SELECT table_id, action FROM moves ORDER BY table_id, number"):
                 found[table_id].moves.append(action)
         return list(found.values())
