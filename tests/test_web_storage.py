@@ -202,6 +202,39 @@ def test_another_programs_database_is_refused_and_left_as_it_was(tmp_path: Path,
     assert path.read_bytes() == before and sorted(p.name for p in tmp_path.iterdir()) == ["other.sqlite3"]
 
 
+def test_a_first_start_cut_short_is_finished_and_a_foreign_table_beside_ours_refused(tmp_path: Path) -> None:
+    from rummykit.web import storage as storage_module
+
+    half = tmp_path / "half.sqlite3"  # the first two of the schema's tables made, no version yet
+    with closing(sqlite3.connect(half)) as db:
+        for statement in storage_module._SCHEMA.split(";")[:2]:
+            db.execute(statement)
+        db.commit()
+    SQLiteStorage(half).close()
+    with closing(sqlite3.connect(half)) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == storage_module.SCHEMA_VERSION
+    mixed = tmp_path / "mixed.sqlite3"
+    SQLiteStorage(mixed).close()
+    with closing(sqlite3.connect(mixed)) as db:
+        db.execute("CREATE TABLE contacts (name TEXT)")
+        db.commit()
+    with pytest.raises(StorageError, match=r"it holds other tables: contacts\)"):
+        SQLiteStorage(mixed)
+
+
+@pytest.mark.parametrize("value", ["5", "oops", "[[1]]", "[null]", '{"a": 1}', '[[-1, "x"]]', '[[true, "x"]]'])
+def test_a_seats_names_that_are_no_list_of_names_are_let_be(tmp_path: Path, value: str) -> None:
+    path = tmp_path / "tables.sqlite3"
+    kept = SQLiteStorage(path)
+    kept.add_table(stored_table("a1", 1.0))
+    kept.set_seat("a1", 0, StoredSeat("digest", "Ann", True, 3, ((3, "Ann"),)))
+    kept.close()
+    with closing(sqlite3.connect(path)) as db:
+        db.execute("UPDATE seats SET names = ? WHERE seat = 0", (value,))
+        db.commit()
+    assert SQLiteStorage(path).tables()[0].seats[0] == StoredSeat("digest", "Ann", True, 3, ())
+
+
 def test_a_new_database_and_its_folder_are_the_servers_users_alone(tmp_path: Path) -> None:
     path = tmp_path / "kept" / "tables.sqlite3"
     storage = SQLiteStorage(path)
@@ -365,6 +398,11 @@ def test_renames_keep_the_log_words_across_a_restart(tmp_path: Path, kind: str) 
     with TestClient(create_app(storage=storage, moves_per_second=None)) as client:
         after = states(client, table["id"], held)
     storage.close()
+    if kind == "sqlite":  # renames between the same two moves keep the last only: the history stays bounded
+        kept = SQLiteStorage(tmp_path / "tables.sqlite3")
+        (stored,) = kept.tables()
+        kept.close()
+        assert [name for _, name in stored.seats[0].names] == ["Ann", "Bea", "Cy"]
     log = " | ".join(str(entry) for entry in before[None]["log"])
     assert all(name in log for name in ("Ann", "Bea", "Cy")) and "Zed" not in log
     assert after[None]["log"] == before[None]["log"]

@@ -711,6 +711,8 @@ class Tables:
         joined_at = held.joined_at if held.joined else table.moves  # a rename keeps the join's place
         # Each name with the move it was taken at: a table taken up again reads every move as it was made.
         before = (held.names or ((held.joined_at, held.name),)) if held.joined else ()
+        if before and before[-1][0] == table.moves:  # renamed again before a move: only the last name is read
+            before = before[:-1]
         names = (*before, (table.moves, name))
         taken = StoredSeat(digest(new_token) if new_token else held.token_digest, name, True, joined_at, names)
         if table.storage is not None:

@@ -12,6 +12,7 @@ owner tokens are stored as SHA-256 digests only: the database alone does not let
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import json
 import os
@@ -192,6 +193,30 @@ CREATE TABLE IF NOT EXISTS dropped (
 """
 
 
+@functools.lru_cache(maxsize=1)
+def _columns() -> dict[str, list[str]]:
+    """Each table of :data:`_SCHEMA` with its columns, in order (read from the schema made in memory)."""
+    with contextlib.closing(sqlite3.connect(":memory:")) as db:
+        db.executescript(_SCHEMA)
+        tables = [row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
+        return {t: [row[1] for row in db.execute(f"PRAGMA table_info({json.dumps(t)})")] for t in tables}
+
+
+def _names(text: Any) -> tuple[tuple[int, str], ...]:
+    """A seat's stored names (``[[move, name], ...]``), or none where the value is not that: the seat's last
+    name is then used from its join on, as in a database from before names were kept."""
+    try:
+        found = json.loads(text) if isinstance(text, str) else None
+    except ValueError:
+        return ()
+    if not isinstance(found, list) or not all(
+        isinstance(item, list) and len(item) == 2 and type(item[0]) is int and item[0] >= 0 and isinstance(item[1], str)
+        for item in found
+    ):
+        return ()
+    return tuple((at, name) for at, name in found)
+
+
 class SQLiteStorage(Storage):
     """Tables in an SQLite database file (made, with its folder, when missing).
 
@@ -207,8 +232,8 @@ class SQLiteStorage(Storage):
             # The seeds in it give every hand: a new file and folder are the server's user's alone (SQLite
             # gives its journal files the database file's permissions).
             self.path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-            with contextlib.suppress(FileExistsError):
-                os.close(os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            with contextlib.suppress(FileExistsError):  # (through a link to a file not made yet, too)
+                os.close(os.open(os.path.realpath(self.path), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
             self._db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None, timeout=1.0)
         except (OSError, sqlite3.Error) as exc:
             raise StorageError(f"{self.path}: cannot open the tables' database: {exc}") from None
@@ -216,14 +241,18 @@ class SQLiteStorage(Storage):
         try:
             version = self._db.execute("PRAGMA user_version").fetchone()[0]
             if version > SCHEMA_VERSION:
+                self._db.close()
                 raise StorageError(
                     f"{self.path}: the tables' database is of a newer rummykit (schema {version}, this one reads "
                     f"{SCHEMA_VERSION})"
                 )
             held = [row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")]
-            if version == 0 and held:  # another program's database: left exactly as it is
+            # Another program's database is left exactly as it is. (A file of this schema's tables alone is a
+            # tables' database, a first start's cut short among them.)
+            foreign = [name for name in held if not name.startswith("sqlite_") and not self._ours(name)]
+            if foreign:
                 self._db.close()
-                shown = ", ".join(sorted(held)[:5]) + (", ..." if len(held) > 5 else "")
+                shown = ", ".join(sorted(foreign)[:5]) + (", ..." if len(foreign) > 5 else "")
                 raise StorageError(
                     f"{self.path}: not a tables' database (it holds other tables: {shown}); give another file"
                 )
@@ -232,10 +261,16 @@ class SQLiteStorage(Storage):
             self._db.execute("PRAGMA synchronous=NORMAL")
             self._db.execute("PRAGMA foreign_keys=ON")
             self._db.execute("BEGIN IMMEDIATE")  # takes the exclusive lock now, not at the first move
-            self._db.executescript(_SCHEMA + f"PRAGMA user_version={SCHEMA_VERSION};")
+            # One transaction (executescript would commit each statement): a first start cut short leaves
+            # nothing, or the whole schema and its version.
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    self._db.execute(statement)
             columns = [row[1] for row in self._db.execute("PRAGMA table_info(seats)")]
             if "names" not in columns:  # a file of a rummykit before names were kept: the seats gain the column
                 self._db.execute("ALTER TABLE seats ADD COLUMN names TEXT NOT NULL DEFAULT '[]'")
+            self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            self._db.execute("COMMIT")
         except sqlite3.OperationalError as exc:
             self._db.close()
             if "locked" in str(exc):
@@ -244,6 +279,15 @@ class SQLiteStorage(Storage):
         except sqlite3.DatabaseError as exc:
             self._db.close()
             raise StorageError(f"{self.path}: not a tables' database: {exc}") from None
+
+    def _ours(self, table: str) -> bool:
+        """Whether the table ``table`` of the file is one of the schema's, with its columns (the seats' without
+        ``names`` too: a file from before names were kept)."""
+        expected = _columns().get(table)
+        if expected is None:
+            return False
+        held = [row[1] for row in self._db.execute(f"PRAGMA table_info({json.dumps(table)})")]
+        return held == expected or (table == "seats" and held == [c for c in expected if c != "names"])
 
     def _write(self, statements: Sequence[tuple[str, Sequence[Any]]]) -> None:
         with self._lock:
@@ -342,8 +386,7 @@ class SQLiteStorage(Storage):
             for table_id, seat, token_digest, name, joined, joined_at, names in self._db.execute(
                 "SELECT table_id, seat, token_digest, name, joined, joined_at, names FROM seats"
             ):
-                kept = tuple((int(at), str(was)) for at, was in json.loads(names))
-                found[table_id].seats[seat] = StoredSeat(token_digest, name, bool(joined), joined_at, kept)
+                found[table_id].seats[seat] = StoredSeat(token_digest, name, bool(joined), joined_at, _names(names))
             for table_id, action in self._db.execute("SELECT table_id, action FROM moves ORDER BY table_id, number"):
                 found[table_id].moves.append(action)
         return list(found.values())
