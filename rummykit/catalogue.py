@@ -160,10 +160,6 @@ def find_ruleset(name: str) -> str:
         return aliases[key]
     kind = _path_kind(name)
     if name.endswith((".yaml", ".yml")) or "/" in name or kind is not None:
-        if kind == "file" and name.endswith(".py"):
-            raise KeyError(
-                f"{name!r} is a Python file, a plugin: give it with --plugin after a variant (gin --plugin {name})"
-            )
         if kind == "file":
             return str(Path(name))
         if kind == "folder":
