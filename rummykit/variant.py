@@ -965,21 +965,14 @@ def _offered_set_problems(
     set that validates but makes an impossible game is found when it is selected, and by ``validate``.)"""
     problems: list[Problem] = []
     base = {k: v for k, v in data.items() if k != "house_rules"}
+    given = dict(local)
     for plugin_name, module in local:
-        offered = getattr(module, "rummykit_house_rules", None)
-        if offered is None:
+        if getattr(module, "rummykit_house_rules", None) is None:
             continue
-        position = _def_position(offered, plugin_name)
         for name in _offered_house_rules(plugin_name, module):
             spec = specs.get(name)
             if spec is None or plugin_name not in spec.get("plugins", ()) or not spec.get("set"):
                 continue  # offered for other variants, left out, or another plugin's of that name
-            read = _HOUSE_RULE_FILES.get(module)
-            if read is not None and read.name == name:  # read by house_rule_file: at its file and line
-                at = partial(_in_file, read.document, plugin_name, name)
-            else:
-                at = partial(_at_hook, position, plugin_name, name)
-
             found: list[tuple[tuple[str | int, ...], str]] = []
 
             def note(where: tuple[str | int, ...], message: str, found: list[Any] = found) -> Problem:
@@ -996,7 +989,7 @@ def _offered_set_problems(
                     if schemas is None or named in dict(schemas):
                         continue
                     try:
-                        schemas.append((named, dict(local)[named] if named in dict(local) else _load_plugin(named)))
+                        schemas.append((named, given[named] if named in given else _load_plugin(named)))
                     except (LookupError, RulesetError):
                         schemas = None  # a plugin missing: told when the house rule is selected, naming it
                 if schemas is not None:
@@ -1005,6 +998,7 @@ def _offered_set_problems(
             for where, message in dict.fromkeys(found):  # (a value two schemas refuse, told once)
                 # Only what the set gives (the ruleset's own values are told at their lines, as its problems).
                 if any(where[: len(leaf)] == leaf or leaf[: len(where)] == where for leaf in leaves):
+                    at = _offered_at(plugin_name, module, name)
                     problems.append(at(("house_rules", name, "set") + where, f"house rule {name!r}: {message}"))
     return problems
 
@@ -1232,21 +1226,27 @@ def _house_rule_problems(path: str, variant: Variant, local: Sequence[tuple[str,
                 )
         problems += _try_house_rule(path, name, local, locate)
     for plugin_name, module in local:  # the house rules a local plugin offers, at its hook
-        offered = getattr(module, "rummykit_house_rules", None)
-        if offered is None:
+        if getattr(module, "rummykit_house_rules", None) is None:
             continue
-        file, line, column = _def_position(offered, plugin_name)
         for name, spec in _offered_house_rules(plugin_name, module).items():
             if not _applies(spec, variant.name) or name in merged.data.get("without_house_rules", ()):
                 continue
-
-            read = _HOUSE_RULE_FILES.get(module)
-            if read is not None and read.name == name:  # read by house_rule_file: at its file and line
-                at_hook = partial(_in_file, read.document, plugin_name, name)
-            else:
-                at_hook = partial(_at_hook, (file, line, column), plugin_name, name)
-            problems += _try_house_rule(path, name, local, at_hook)
+            problems += _try_house_rule(path, name, local, _offered_at(plugin_name, module, name))
     return problems
+
+
+def _offered_at(plugin_name: str, module: ModuleType, name: str) -> Callable[[tuple[str | int, ...], str], Problem]:
+    """Locates a problem of the house rule ``name`` that ``module`` offers: at its line in the file it was read
+    from (:func:`house_rule_file`), else at the plugin's ``rummykit_house_rules`` (found when a problem is)."""
+    read = _HOUSE_RULE_FILES.get(module)
+    if read is not None and read.name == name:
+        return partial(_in_file, read.document, plugin_name, name)
+
+    def at_hook(where: tuple[str | int, ...], message: str) -> Problem:
+        position = _def_position(getattr(module, "rummykit_house_rules", None), plugin_name)
+        return _at_hook(position, plugin_name, name, where, message)
+
+    return at_hook
 
 
 def _at_hook(
