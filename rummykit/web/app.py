@@ -658,7 +658,7 @@ class Tables:
             (at, seat, order, name)
             for seat, held in stored.seats.items()
             if held.joined
-            for order, (at, name) in enumerate(held.names or ((held.joined_at, held.name),))
+            for order, (at, name) in enumerate(held.history())
         )
         for number, text in enumerate(stored.moves):
             while joins and joins[0][0] <= number:
@@ -710,7 +710,7 @@ class Tables:
         new_token = None if held.joined else secrets.token_urlsafe(16)
         joined_at = held.joined_at if held.joined else table.moves  # a rename keeps the join's place
         # Each name with the move it was taken at: a table taken up again reads every move as it was made.
-        before = (held.names or ((held.joined_at, held.name),)) if held.joined else ()
+        before = held.history() if held.joined else ()
         if before and before[-1][0] == table.moves:  # renamed again before a move: only the last name is read
             before = before[:-1]
         names = (*before, (table.moves, name))

@@ -53,6 +53,10 @@ class StoredSeat:
     it (the join's name first, ``name`` last), so that a table taken up again reads each move under the name
     it was made under; empty when not kept (the name is then used from ``joined_at`` on)."""
 
+    def history(self) -> tuple[tuple[int, str], ...]:
+        """:attr:`names`, or where they were not kept, ``name`` from ``joined_at`` on."""
+        return self.names or ((self.joined_at, self.name),)
+
 
 @dataclass
 class StoredTable:
@@ -202,6 +206,17 @@ def _columns() -> dict[str, list[str]]:
         return {t: [row[1] for row in db.execute(f"PRAGMA table_info({json.dumps(t)})")] for t in tables}
 
 
+_SEAT_ROW = "(table_id, seat, token_digest, name, joined, joined_at, names) VALUES (?, ?, ?, ?, ?, ?, ?)"
+"""The columns of a stored seat and their places, for :func:`_seat_row`'s values."""
+
+
+def _seat_row(table_id: str, seat: int, stored: StoredSeat) -> tuple[Any, ...]:
+    """A seat's row of the ``seats`` table."""
+    return (
+        table_id, seat, stored.token_digest, stored.name, int(stored.joined), stored.joined_at, json.dumps(stored.names)
+    )  # fmt: skip
+
+
 def _names(text: Any) -> tuple[tuple[int, str], ...]:
     """A seat's stored names (``[[move, name], ...]``), or none where the value is not that: the seat's last
     name is then used from its join on, as in a database from before names were kept."""
@@ -309,12 +324,7 @@ class SQLiteStorage(Storage):
             )
         ]
         statements += [
-            (
-                "INSERT INTO seats (table_id, seat, token_digest, name, joined, joined_at, names) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                (table.id, seat, s.token_digest, s.name, int(s.joined), s.joined_at, json.dumps(s.names)),
-            )
-            for seat, s in table.seats.items()
+            ("INSERT INTO seats " + _SEAT_ROW, _seat_row(table.id, seat, s)) for seat, s in table.seats.items()
         ]
         statements += [
             ("INSERT INTO moves (table_id, number, seat, action, made) VALUES (?, ?, ?, ?, ?)", (table.id, n, -1, m, 0))
@@ -333,23 +343,7 @@ class SQLiteStorage(Storage):
         )
 
     def set_seat(self, table_id: str, seat: int, stored: StoredSeat) -> None:
-        self._write(
-            [
-                (
-                    "INSERT OR REPLACE INTO seats (table_id, seat, token_digest, name, joined, joined_at, names) "
-                    "VALUES (?, ?, ?, ?, ?, ?, ?)",
-                    (
-                        table_id,
-                        seat,
-                        stored.token_digest,
-                        stored.name,
-                        int(stored.joined),
-                        stored.joined_at,
-                        json.dumps(stored.names),
-                    ),
-                )
-            ]
-        )
+        self._write([("INSERT OR REPLACE INTO seats " + _SEAT_ROW, _seat_row(table_id, seat, stored))])
 
     def give_to_bot(self, table_id: str, seat: int, bot: str) -> None:
         with self._lock:
